@@ -1,0 +1,249 @@
+//! The events table (R-EVT, R-LAYER-4): one declaration per event; everything else iterates it.
+
+use std::fmt;
+
+/// What a BLOCK or DENY means on an event (R-EVT-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DecisionChannel {
+    /// Block/deny is logged as a WARN and changes nothing.
+    Advisory,
+    /// A block (or an exit-2 veto) stops what the event announces: the turn, the tool call, the compaction.
+    Block,
+    /// A veto becomes a deny of the permission request.
+    Deny,
+}
+
+/// Where a hook's feedback text goes (R-EVT-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FeedbackRoute {
+    /// Feedback is dropped.
+    Discarded,
+    /// Appended to the tool result inside a `<system-reminder key="hook-feedback">` block.
+    ToolResult,
+    /// Appended to the conversation as a user-role message.
+    UserMessage,
+    /// Folded into the summariser's custom instructions.
+    CompactInstructions,
+}
+
+/// What a configured matcher is tested against on an event (R-PRED-4b).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatchSubject {
+    /// The tool name (and the tool input, for predicates that look at arguments).
+    Tool,
+    /// A payload field, by its Claude Code key (`trigger`, `source`, `reason`, `agent_type`).
+    Field(&'static str),
+    /// Nothing: a matcher other than `*`/empty is ignored with a load-time WARN.
+    Nothing,
+}
+
+/// The declarative handler kinds (R-CFG-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HandlerKind {
+    /// `command`: a shell command.
+    Command,
+    /// `http`: a webhook.
+    Http,
+    /// `mcp`: a tool on an MCP server.
+    Mcp,
+    /// `deny`: an immediate denial.
+    Deny,
+}
+
+impl HandlerKind {
+    /// The `type` value used in hooks.json.
+    pub const fn config_name(self) -> &'static str {
+        match self {
+            HandlerKind::Command => "command",
+            HandlerKind::Http => "http",
+            HandlerKind::Mcp => "mcp",
+            HandlerKind::Deny => "deny",
+        }
+    }
+}
+
+/// Everything the engine knows about one event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EventSpec {
+    /// The AIMON name (`preTool`).
+    pub aimon: &'static str,
+    /// The Claude Code name (`PreToolUse`), when one exists.
+    pub claude: Option<&'static str>,
+    /// What BLOCK/DENY does.
+    pub decision: DecisionChannel,
+    /// Whether ASK is read (R-CHAIN-2).
+    pub reads_ask: bool,
+    /// Where feedback goes.
+    pub feedback: FeedbackRoute,
+    /// Whether `asyncRewake` is valid (R-CFG-RW-1).
+    pub rewake: bool,
+    /// Whether SKILL.md frontmatter may declare hooks for it (R-SKILL-1).
+    pub frontmatter: bool,
+    /// Whether frontmatter may give a matcher for it (R-SKILL-2).
+    pub frontmatter_matcher: bool,
+    /// What a matcher is tested against.
+    pub matcher: MatchSubject,
+    /// Declarative handler kinds allowed (R-CFG-5).
+    pub handlers: &'static [HandlerKind],
+}
+
+const COMMAND_ONLY: &[HandlerKind] = &[HandlerKind::Command];
+
+macro_rules! events {
+    ($( $(#[$doc:meta])* $konst:ident => $spec:expr ),* $(,)?) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy)]
+        enum Index { $($konst),* }
+
+        static TABLE: &[EventSpec] = &[$($spec),*];
+
+        impl HookEventType {
+            $( $(#[$doc])* pub const $konst: HookEventType = HookEventType(Index::$konst as u8); )*
+            /// Every event, in canonical order.
+            pub const ALL: &'static [HookEventType] = &[$(HookEventType::$konst),*];
+        }
+    };
+}
+
+events! {
+    /// Turn start; a block aborts the turn.
+    ON_START => EventSpec { aimon: "onStart", claude: None, decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::UserMessage, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
+    /// Turn end.
+    ON_STOP => EventSpec { aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
+    /// Before a tool call; may deny, block, ask or rewrite the input.
+    PRE_TOOL => EventSpec { aimon: "preTool", claude: Some("PreToolUse"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny] },
+    /// After a tool call; may rewrite the output and talk to the model.
+    POST_TOOL => EventSpec { aimon: "postTool", claude: Some("PostToolUse"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp] },
+    /// When the permission system needs a decision.
+    PERMISSION_REQUEST => EventSpec { aimon: "permissionRequest", claude: Some("PermissionRequest"), decision: DecisionChannel::Deny, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY },
+    /// After a permission was denied.
+    PERMISSION_DENIED => EventSpec { aimon: "permissionDenied", claude: Some("PermissionDenied"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY },
+    /// A subagent starts.
+    SUBAGENT_START => EventSpec { aimon: "subagentStart", claude: Some("SubagentStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY },
+    /// A subagent stops.
+    SUBAGENT_STOP => EventSpec { aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY },
+    /// Before compaction; a block skips AUTO and refuses MANUAL.
+    PRE_COMPACT => EventSpec { aimon: "preCompact", claude: Some("PreCompact"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::CompactInstructions, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY },
+    /// After compaction.
+    POST_COMPACT => EventSpec { aimon: "postCompact", claude: Some("PostCompact"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY },
+    /// A live session is opened (again on resume).
+    ON_SESSION_START => EventSpec { aimon: "onSessionStart", claude: Some("SessionStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: COMMAND_ONLY },
+    /// A live session is closed.
+    ON_SESSION_END => EventSpec { aimon: "onSessionEnd", claude: Some("SessionEnd"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("reason"), handlers: COMMAND_ONLY },
+    /// After a hooks.json hot reload (or a failed attempt).
+    ON_CONFIG_RELOAD => EventSpec { aimon: "onConfigReload", claude: None, decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
+}
+
+/// Upstream event names the seed lists as not supported in this phase (R-EVT-3).
+pub const UNSUPPORTED_EVENT_NAMES: &[&str] = &["Notification", "UserPromptSubmit", "stop_hook_active"];
+
+/// An event: a typed token into the events table (R-REG-1).
+///
+/// ```
+/// use hook_core::HookEventType;
+/// let e = HookEventType::resolve("PRETOOL").unwrap();
+/// assert_eq!(e, HookEventType::PRE_TOOL);
+/// assert_eq!(e.claude_name(), Some("PreToolUse"));
+/// assert_eq!(HookEventType::ALL.len(), 13);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HookEventType(u8);
+
+/// Why a name did not resolve to an event (R-EVT-3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventNameError {
+    /// One of [`UNSUPPORTED_EVENT_NAMES`].
+    Unsupported(String),
+    /// Anything else.
+    Unknown(String),
+}
+
+impl EventNameError {
+    /// The WARN text the seed's troubleshooting table gives for this name.
+    pub fn warning(&self) -> String {
+        match self {
+            EventNameError::Unsupported(n) => {
+                format!("hooks: '{n}' event is not supported by AIMON in this phase")
+            }
+            EventNameError::Unknown(n) => format!("hooks: unknown event '{n}'"),
+        }
+    }
+}
+
+impl fmt::Display for EventNameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.warning())
+    }
+}
+
+impl std::error::Error for EventNameError {}
+
+impl HookEventType {
+    /// This event's row of the table.
+    pub fn spec(self) -> &'static EventSpec {
+        &TABLE[self.0 as usize]
+    }
+
+    /// Position in canonical order (0-based).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The AIMON name.
+    pub fn name(self) -> &'static str {
+        self.spec().aimon
+    }
+
+    /// The Claude Code name, when one exists (R-EVT-0, R-EVT-2).
+    pub fn claude_name(self) -> Option<&'static str> {
+        self.spec().claude
+    }
+
+    /// The name a payload's `hook_event_name` carries: Claude Code's where one exists (R-CC-1).
+    pub fn payload_name(self) -> &'static str {
+        self.spec().claude.unwrap_or(self.spec().aimon)
+    }
+
+    /// Resolves either spelling, case-insensitively (R-EVT-1).
+    pub fn resolve(name: &str) -> Result<HookEventType, EventNameError> {
+        let trimmed = name.trim();
+        if let Some(e) = Self::ALL.iter().copied().find(|e| {
+            e.name().eq_ignore_ascii_case(trimmed) || e.claude_name().is_some_and(|c| c.eq_ignore_ascii_case(trimmed))
+        }) {
+            return Ok(e);
+        }
+        if UNSUPPORTED_EVENT_NAMES.iter().any(|u| u.eq_ignore_ascii_case(trimmed)) {
+            Err(EventNameError::Unsupported(name.to_owned()))
+        } else {
+            Err(EventNameError::Unknown(name.to_owned()))
+        }
+    }
+
+    /// Whether BLOCK/DENY does anything here (R-EVT-5).
+    pub fn has_decision_channel(self) -> bool {
+        self.spec().decision != DecisionChannel::Advisory
+    }
+
+    /// Whether a handler-level `if` is honoured here (R-CFG-3b): the tool events.
+    pub fn supports_if(self) -> bool {
+        self.spec().matcher == MatchSubject::Tool
+    }
+
+    /// Whether a declarative handler of this kind may be declared here (R-CFG-5).
+    pub fn allows_handler(self, kind: HandlerKind) -> bool {
+        self.spec().handlers.contains(&kind)
+    }
+}
+
+impl fmt::Debug for HookEventType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HookEventType({})", self.name())
+    }
+}
+
+impl fmt::Display for HookEventType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,1 @@
+//! hook-rewake (placeholder)

@@ -1,0 +1,1 @@
+//! hook-skill (placeholder)
