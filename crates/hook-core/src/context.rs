@@ -44,6 +44,18 @@ pub struct RewakeInvocation {
     pub reason: String,
 }
 
+impl RewakeInvocation {
+    /// The invocation for fire number `attempt` of envelope `envelope_id`.
+    pub fn new(
+        envelope_id: impl Into<String>,
+        attempt: u32,
+        payload: BTreeMap<String, String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        RewakeInvocation { envelope_id: envelope_id.into(), attempt, payload, reason: reason.into() }
+    }
+}
+
 /// What a hook sees: the event, who fired it, and the event's own fields.
 ///
 /// One shape serves all thirteen events; event-specific values (`trigger`, `source`, `reason`,
