@@ -1,1 +1,143 @@
-//! hook-predicate (placeholder)
+//! hook-predicate: the matcher language of the aimon hook system (R-PRED).
+//!
+//! A hook's `matcher` (and its handler-level `if`, R-CFG-3b) decides which tool calls it sees. This
+//! crate compiles such a pattern once, at load time, into a [`ToolInputPredicate`] that looks at the
+//! tool name *and* its input. The public surface is exactly that trait, [`parse`] with its input
+//! vocabulary [`PathAnchors`], and [`Error`] (R-LAYER-3); the four implementations — NameOnly,
+//! BashSubcommand, PathGlob and Composite (plus the input-field test they are built from) — are
+//! private. The crate depends on no other workspace crate and must not pull reqwest, rmcp, notify,
+//! serde-saphyr or rusqlite (R-LAYER-2). Unit tests sit beside the code (`shell.rs` has the shell
+//! analyser's); the grammar table is `tests/matcher_table.rs`; the benchmark is
+//! `benches/predicates.rs`; the fuzz target is `fuzz/fuzz_targets/parse_matcher.rs` at the workspace root.
+//!
+//! # Grammar (R-PRED-3)
+//!
+//! ```text
+//! pattern    = any | names | extended | regex ;          (* tried in this order *)
+//! any        = { ws } | { ws } "*" { ws } ;                (* every tool *)
+//! names      = name-chars { name-chars } ;                 (* only [A-Za-z0-9_- ,|]: a list of exact names *)
+//!              (* split on "|" and ",", each item trimmed, empty items dropped *)
+//! extended   = or ;                                        (* must contain a tool-rule, an input-test or "&" *)
+//! or         = and { "|" and } ;
+//! and        = unary { "&" unary } ;                       (* "&" binds tighter than "|" *)
+//! unary      = "(" or ")" | atom ;
+//! atom       = tool-rule | input-test | name | "*" | name-regex ;
+//! name       = name-byte { name-byte } ;                   (* [A-Za-z0-9_-]: exact tool name *)
+//! name-regex = regex-token ;                               (* unanchored regex on the name *)
+//! input-test = "input." field-path "~" regex-token ;
+//! field-path = name { "." name } ;                         (* a numeric segment indexes an array *)
+//! tool-rule  = name "(" body ")" ;                         (* body: balanced parentheses *)
+//! body       = field-path "=" regex                        (* Tool(field=regex): rest of the body *)
+//!            | bash-rule                                   (* when name = "Bash" *)
+//!            | path-glob ;                                 (* when name is Edit, Read or a file tool *)
+//! bash-rule  = "" | "*" | words ":*" | words " *" | words ; (* "*" inside words is a wildcard *)
+//! path-glob  = "//" glob | "~/" glob | "/" glob | "./" glob | glob ;
+//! regex      = ? Rust regex syntax ? ;
+//! regex-token = ? a regex up to the first whitespace or unbalanced ")" outside [...] and (...) ? ;
+//! ```
+//!
+//! Meanings:
+//! - `*`, empty or whitespace-only: any tool. `Edit|Write`, `Edit, Write`: exact names;
+//!   `mcp__memory` is an exact name too, so it matches no MCP tool; `code-reviewer` is exact.
+//! - Anything else that is not an extension is Claude Code's regex, searched unanchored:
+//!   `Edit.*` also matches `NotebookEdit`, `^Edit$` anchors, `mcp__memory__.*` takes a whole server.
+//! - `Tool(field=regex)`: exact tool name and an unanchored regex on the input field; dotted paths
+//!   reach nested fields (`mcp__x__y(payload.id=^abc)`, `MultiEdit(edits.0.old_string=foo)`). A
+//!   string is tested as it is, any other value as its compact JSON text (`600`, `true`, `null`,
+//!   `["a"]`); a missing field never matches. `input.<path>~regex` is the same test without a tool
+//!   name, for composition: `Bash & input.command~^npm`, `(Edit | Write) & input.file_path~\.rs$`.
+//! - On Bash, a regex on `command` (`Bash(command=^rm\s+-rf)` or `input.command~…`) is searched in
+//!   the whole command and in every subcommand (R-PRED-4, below); any match counts.
+//! - `Bash(git push:*)` and `Bash(git push *)`: a subcommand that is `git push` alone or followed by
+//!   arguments (not `git pushy`); `Bash(npm test)`: exactly that subcommand; `*` elsewhere matches any
+//!   characters (`Bash(git * main)`); `Bash`, `Bash()` and `Bash(*)`: any Bash call. Rule words are
+//!   split like shell words (quotes removed) and compared with the subcommand's words joined by
+//!   single spaces.
+//! - Path globs (gitignore-style, Claude Code's convention): `Edit(//etc/**)` is absolute,
+//!   `Read(~/.ssh/**)` is under [`PathAnchors::home`], `Edit(/docs/**)` is under the declaring
+//!   tier's root, `Read(./.env)` and any glob containing `/` (`Edit(src/**/*.rs)`) are anchored at
+//!   the project root, and a glob without `/` (`Edit(*.ts)`) matches the file name at any depth
+//!   below the project root. `**/` is any depth, `*` never crosses `/`, a trailing `/` means
+//!   everything below. `Edit(…)` covers Edit, MultiEdit, Write and NotebookEdit; `Read(…)` covers
+//!   Read, Grep and Glob; `Write(…)`, `MultiEdit(…)`, `NotebookEdit(…)`, `Grep(…)`, `Glob(…)` cover
+//!   themselves. The tool's `file_path`, `notebook_path` or `path` (first present) is resolved
+//!   against the project root when relative and normalised lexically (`.`/`..` folded, symlinks
+//!   not followed), so `src/../.env` is `.env`; files outside the project never match a
+//!   project-anchored glob.
+//! - Events without a tool (R-PRED-4b): the caller passes the event's match subject (`manual`,
+//!   `startup`, an agent type) as the tool name with a `null` input, and the same rules apply.
+//!
+//! Decisions where two readings could differ (each pinned by a test in `tests/matcher_table.rs`):
+//! - The exact-name reading wins over the regex one whenever the pattern has only name characters,
+//!   so `code-reviewer` never matches `senior-code-reviewer` and `A | B` is a list of names.
+//! - An extension wins over a regex when the whole pattern parses as one: `Bash(command=^git)` is a
+//!   field test, not the regex `Bash(command=^git)`. A pattern that does not parse as an extension
+//!   but compiles as a regex is that regex, so Claude Code matchers such as `mcp__(github|gitlab)__.*`
+//!   keep their meaning; `WebFetch(domain:x)` is therefore a (never-matching) regex, not an error.
+//!   Only when both readings fail is the pattern an error, reported at the extension's position.
+//! - A rule body that starts with `identifier=` is a field test: `Bash(FOO=1 make)` tests the input
+//!   field `FOO`, it is not a command rule (write `Bash(command=^FOO=1 make)` or `Bash(make)`).
+//! - Inside a composite, a regex runs to the next whitespace: write `input.command~^npm | Edit`
+//!   with spaces; `input.command~^npm|Edit` is one regex `^npm|Edit`.
+//! - `*` in a Bash rule is always a wildcard, even when quoted.
+//!
+//! # Bash subcommands (R-PRED-4)
+//!
+//! A command is split the way a shell splits it: quotes (`'…'`, `"…"`, `$'…'` with its escapes
+//! decoded, `$"…"`) and backslashes are removed; `&&`, `||`, `;`, `|`, `|&`, `&`, newlines, `( … )`,
+//! `{ …; }`, `$( … )`, backticks and `<( … )` separate subcommands; redirections (`2>&1`, `>f`,
+//! `&>f`) and here-document bodies are dropped; comments are skipped. Each subcommand is tested as
+//! written and again after every layer of leading `VAR=value` assignments, reserved words (`if`,
+//! `then`, `do`, `!`, `{`, …) and wrappers (`env`, `sudo`, `doas`, `nohup`, `time`, `command`,
+//! `builtin`, `exec`, `xargs`, `nice`, `ionice`, `timeout`, `stdbuf`, `setsid`) is stripped, so a
+//! rule on `sudo rm:*` still works while `sudo rm -rf /` also matches `rm:*`. A command name with a
+//! path (`/usr/bin/git`) is also tried by its base name. `sh -c '…'` (any of sh, bash, zsh, dash,
+//! ksh, mksh, ash, yash), `eval …` and `env -S '…'` are analysed recursively.
+//!
+//! What cannot be analysed with certainty makes a subcommand rule match, so the hook runs: unbalanced
+//! quotes or parentheses, a stray `)` (as in `case`), nesting deeper than 32, more than 16 stripped
+//! layers, `$( … )` or backticks inside `${ … }`, `$(( … ))` or an expanding here-document; and, for
+//! the command that actually runs, a word whose value depends on an expansion (`$VAR`, `${…}`,
+//! `$( … )`, backticks, brace expansion `{a,b}`, a glob in command position) — for a word rule only
+//! when no known word before it already contradicts the rule (`echo $X` never matches `git push:*`,
+//! `git $X` does). Look-alikes stay apart: `git pushy` is not `git push`, and `echo "git push"` is an
+//! `echo`. Here-document bodies are data, not commands.
+//!
+//! The walk is written here rather than taken from a crate: `shlex` and `shell-words` split words but
+//! know no operators (`a&&b` is one word to them) and no substitutions; `conch-parser` is
+//! unmaintained (0.1.1, 2017); `yash-syntax` is an async parser for a full shell; `brush-parser`
+//! (maintained, full bash grammar) builds an allocated AST per call, leaves `$( … )` inside words as
+//! text for a second parse, recurses without a depth limit (a deeply nested input is a stack
+//! overflow, and R-PRED-6 forbids panics), and reports a parse error where a rule needs to know
+//! *which* words are unknown. The analyser here is one pass, depth-limited, and says exactly what it
+//! could not see.
+//!
+//! # Cost (R-PRED-6)
+//!
+//! Regexes and globs are compiled by [`parse`]. Testing a call allocates nothing in the common case
+//! (a name test, a string field, an absolute path without `.` segments). Bash analyses are memoised
+//! per thread for the last command string, so a tool call tested against many Bash predicates is
+//! analysed once.
+//!
+//! # Regex dialect
+//!
+//! Regexes use the Rust `regex` crate, not JavaScript's `RegExp`: no look-around and no
+//! back-references (such a pattern does not parse and falls back, R-PRED-5), `\d`, `\w` and `\s` are
+//! Unicode-aware, and matching takes linear time. Ordinary matchers (`^Edit$`, `mcp__.*`, `\s+`,
+//! character classes, alternation) mean the same in both.
+
+mod anchors;
+mod bash;
+mod composite;
+mod error;
+mod field;
+mod name_only;
+mod parser;
+mod path_glob;
+mod predicate;
+mod shell;
+
+pub use crate::anchors::PathAnchors;
+pub use crate::error::Error;
+pub use crate::parser::parse;
+pub use crate::predicate::ToolInputPredicate;

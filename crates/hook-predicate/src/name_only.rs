@@ -1,0 +1,23 @@
+//! NameOnly: the tool name (or event subject) alone (R-PRED-2).
+
+use regex::Regex;
+
+use crate::predicate::ToolInputPredicate;
+
+/// Matches on the name: anything, a list of exact names, or an unanchored regex.
+#[derive(Debug)]
+pub(crate) enum NameOnly {
+    Any,
+    Exact(Vec<String>),
+    Regex(Regex),
+}
+
+impl ToolInputPredicate for NameOnly {
+    fn test(&self, tool_name: &str, _input: &serde_json::Value) -> bool {
+        match self {
+            NameOnly::Any => true,
+            NameOnly::Exact(names) => names.iter().any(|n| n == tool_name),
+            NameOnly::Regex(re) => re.is_match(tool_name),
+        }
+    }
+}
