@@ -1,0 +1,208 @@
+//! The fire listener (R-RW-4/5): re-hydrate the context, re-invoke only the originating hook,
+//! chain its follow-ups.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, OnceLock, PoisonError, RwLock, Weak};
+
+use hook_core::{
+    CancellationToken, ExecutionHook, HookContext, HookExecutionPolicy, HookExecutor, HookRegistry, HookRun,
+    RewakeInvocation, RewakeSpec,
+};
+
+use crate::envelope::{Envelope, Fire};
+use crate::service::{FireFuture, RewakeFireListener, RewakeService};
+
+/// An agent runtime that can take a rewake fire for one of its contexts.
+pub trait RewakeRuntime: Send + Sync + fmt::Debug {
+    /// The context to re-invoke the hook with, rebuilt from the envelope's snapshot (live
+    /// session state may be refreshed here). `None` = this runtime cannot re-dispatch: the fire
+    /// is dropped with a WARN.
+    fn rehydrate(&self, snapshot: &HookContext) -> Option<HookContext>;
+
+    /// Receives the re-invoked hook's outcome (for example the final allow/deny after an
+    /// approval arrived). The default ignores it.
+    fn deliver(&self, fire: &Fire, run: &HookRun) {
+        let _ = (fire, run);
+    }
+}
+
+/// Live agent runtimes by `HookContext::context_id`; a runtime registers its context while it
+/// runs and unregisters it when it ends (a later fire then drops with a WARN).
+#[derive(Debug, Default)]
+pub struct RuntimeRegistry {
+    runtimes: RwLock<HashMap<String, Arc<dyn RewakeRuntime>>>,
+}
+
+impl RuntimeRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers `runtime` for `context_id`; returns the runtime it replaced.
+    pub fn register(
+        &self,
+        context_id: impl Into<String>,
+        runtime: Arc<dyn RewakeRuntime>,
+    ) -> Option<Arc<dyn RewakeRuntime>> {
+        self.runtimes.write().unwrap_or_else(PoisonError::into_inner).insert(context_id.into(), runtime)
+    }
+
+    /// Unregisters `context_id`; `true` if it was registered.
+    pub fn unregister(&self, context_id: &str) -> bool {
+        self.runtimes.write().unwrap_or_else(PoisonError::into_inner).remove(context_id).is_some()
+    }
+
+    /// The runtime of `context_id`.
+    pub fn get(&self, context_id: &str) -> Option<Arc<dyn RewakeRuntime>> {
+        self.runtimes.read().unwrap_or_else(PoisonError::into_inner).get(context_id).cloned()
+    }
+}
+
+/// The default listener: finds the originating hook by id in the registry, re-invokes it alone
+/// under the executor's net with `ctx.rewake` set, and chains delay/event follow-ups with
+/// `attempt + 1` up to `maxAttempts` (R-RW-4/5).
+pub struct DefaultRewakeFireListener {
+    hooks: Arc<HookRegistry>,
+    runtimes: Arc<RuntimeRegistry>,
+    policy: HookExecutionPolicy,
+    service: OnceLock<Weak<dyn RewakeService>>,
+}
+
+impl fmt::Debug for DefaultRewakeFireListener {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DefaultRewakeFireListener")
+            .field("policy", &self.policy)
+            .field("bound", &self.service.get().is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl DefaultRewakeFireListener {
+    /// A listener over `hooks` and `runtimes` with the default execution policy.
+    pub fn new(hooks: Arc<HookRegistry>, runtimes: Arc<RuntimeRegistry>) -> Self {
+        DefaultRewakeFireListener { hooks, runtimes, policy: HookExecutionPolicy::default(), service: OnceLock::new() }
+    }
+
+    /// Uses another policy for re-invocations.
+    pub fn with_policy(mut self, policy: HookExecutionPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Binds the service follow-ups are scheduled with (held weakly); `false` if one was
+    /// already bound. Unbound, follow-ups are dropped with an INFO.
+    pub fn bind_service<S: RewakeService + 'static>(&self, service: &Arc<S>) -> bool {
+        let weak: Weak<S> = Arc::downgrade(service);
+        self.service.set(weak).is_ok()
+    }
+
+    async fn handle(&self, fire: Fire) {
+        let envelope = &fire.envelope;
+        let hook_id = envelope.hook_id.as_str();
+        let Some(context_id) = envelope.context_id.as_deref() else {
+            tracing::warn!(
+                hook = hook_id,
+                "rewake: envelope '{}' has no context id; fire of hook '{hook_id}' dropped",
+                envelope.id
+            );
+            return;
+        };
+        let Some(runtime) = self.runtimes.get(context_id) else {
+            tracing::warn!(
+                hook = hook_id,
+                "rewake: context '{context_id}' is no longer registered; fire of hook '{hook_id}' dropped"
+            );
+            return;
+        };
+        if !envelope.event.spec().rewake {
+            tracing::warn!(
+                hook = hook_id,
+                "rewake: event '{}' cannot be re-dispatched; fire of hook '{hook_id}' dropped",
+                envelope.event
+            );
+            return;
+        }
+        let Some(mut ctx) = runtime.rehydrate(&envelope.context) else {
+            tracing::warn!(
+                hook = hook_id,
+                "rewake: context '{context_id}' is not rewake-capable; fire of hook '{hook_id}' dropped"
+            );
+            return;
+        };
+        let snapshot = self.hooks.snapshot();
+        let Some(hook) = snapshot.hooks(envelope.event).find(|h| h.id() == hook_id) else {
+            tracing::warn!(
+                hook = hook_id,
+                "rewake: hook '{hook_id}' is no longer registered on '{}'; fire dropped",
+                envelope.event
+            );
+            return;
+        };
+        ctx.event = envelope.event;
+        ctx.context_id = Some(context_id.to_owned());
+        ctx.rewake = Some(RewakeInvocation::new(
+            envelope.id.clone(),
+            envelope.attempt,
+            fire.payload.clone(),
+            envelope.reason.clone(),
+        ));
+        let hooks: [&Arc<dyn ExecutionHook>; 1] = [hook];
+        let report = HookExecutor.execute(hooks, &ctx, &self.policy, &CancellationToken::new()).await;
+        let Some(run) = report.runs.first() else {
+            tracing::warn!(
+                hook = hook_id,
+                "rewake: hook '{hook_id}' does not match the re-hydrated context; fire dropped"
+            );
+            return;
+        };
+        runtime.deliver(&fire, run);
+        self.chain(envelope, &run.result.rewake_specs);
+    }
+
+    /// Schedules follow-ups (R-RW-5): never for cron envelopes; otherwise attempt + 1 while it
+    /// stays within the spec's `maxAttempts`.
+    fn chain(&self, fired: &Envelope, specs: &[RewakeSpec]) {
+        if specs.is_empty() {
+            return;
+        }
+        let hook_id = fired.hook_id.as_str();
+        if fired.is_cron() {
+            tracing::debug!(
+                hook = hook_id,
+                "rewake: cron envelope '{}' repeats by itself; follow-ups not chained",
+                fired.id
+            );
+            return;
+        }
+        let next = fired.attempt.saturating_add(1);
+        for spec in specs {
+            if next > spec.max_attempts {
+                tracing::warn!(
+                    hook = hook_id,
+                    "rewake: hook '{hook_id}' asked for attempt {next} but maxAttempts is {}; follow-up dropped",
+                    spec.max_attempts
+                );
+                continue;
+            }
+            let Some(service) = self.service.get().and_then(Weak::upgrade) else {
+                tracing::info!(
+                    hook = hook_id,
+                    "rewake: no RewakeService is bound to the listener; follow-up of hook '{hook_id}' dropped"
+                );
+                continue;
+            };
+            let follow_up = Envelope::new(hook_id, fired.context.clone(), spec.clone(), next);
+            if let Err(err) = service.schedule(follow_up) {
+                tracing::warn!(hook = hook_id, "rewake: could not schedule a follow-up for hook '{hook_id}': {err}");
+            }
+        }
+    }
+}
+
+impl RewakeFireListener for DefaultRewakeFireListener {
+    fn on_fire(self: Arc<Self>, fire: Fire) -> FireFuture {
+        Box::pin(async move { self.handle(fire).await })
+    }
+}
