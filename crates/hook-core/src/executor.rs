@@ -1,6 +1,7 @@
 //! The executor (R-EXEC): runs a chain of hooks under a policy.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
@@ -95,25 +96,30 @@ async fn sequential(
     cancel: &CancellationToken,
 ) -> ExecutionReport {
     let mut report = ExecutionReport::default();
-    let mut current = ctx.clone();
+    // Cloned only once a hook rewrites the input or output.
+    let mut current = Cow::Borrowed(ctx);
     for hook in hooks {
+        if !hook.matches(&current) {
+            continue;
+        }
         if cancel.is_cancelled() {
             report.interrupted = true;
             break;
-        }
-        if !hook.matches(&current) {
-            continue;
         }
         let run = tokio::select! {
             biased;
             () = cancel.cancelled() => { report.interrupted = true; break; }
             run = run_one(hook, &current, policy) => run,
         };
-        if let (Some(tool), Some(input)) = (current.tool.as_mut(), run.result.updated_input.as_ref()) {
-            tool.input = input.clone();
-        }
-        if let (Some(tool), Some(output)) = (current.tool.as_mut(), run.result.updated_output.as_ref()) {
-            tool.response = Some(output.clone());
+        if (run.result.updated_input.is_some() || run.result.updated_output.is_some())
+            && let Some(tool) = current.to_mut().tool.as_mut()
+        {
+            if let Some(input) = &run.result.updated_input {
+                tool.input = input.clone();
+            }
+            if let Some(output) = &run.result.updated_output {
+                tool.response = Some(output.clone());
+            }
         }
         let stop = policy.stop_on_blocked && run.result.is_blocked();
         report.runs.push(run);

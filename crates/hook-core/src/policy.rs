@@ -33,7 +33,6 @@ pub enum OnException {
 /// # let _ = parallel;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct HookExecutionPolicy {
     /// Sequential or parallel.
     pub mode: ExecutionMode,
