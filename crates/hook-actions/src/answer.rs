@@ -1,0 +1,337 @@
+//! The one internal shape every transport ends in, and its mapping onto the event's decision
+//! channel (R-ACT-SH-3, R-CC-2, R-ACT-HTTP-3, R-ACT-MCP-3, R-CFG-4c).
+
+use std::future::Future;
+use std::time::Duration;
+
+use hook_core::{DecisionChannel, FeedbackRoute, HookContext, HookEventType, HookResult};
+use serde_json::{Map, Value};
+
+/// The timeout of a shell, http or mcp action that declares none (R-ACT-SH-4).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Reasons (exit-2 stderr, JSON reasons) are cut to this many characters (R-ACT-SH-3).
+pub const MAX_REASON_CHARS: usize = 4000;
+
+/// What a transport brought back.
+#[derive(Debug)]
+pub(crate) enum Reply {
+    /// A usable answer (possibly "nothing to say").
+    Answer(Answer),
+    /// No usable decision: timeout, spawn failure, crash, unexpected exit, malformed response,
+    /// transport error. The string is the cause.
+    Failed(String),
+}
+
+/// What the hook said, before the event's rules apply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// Nothing to decide.
+    #[default]
+    Pass,
+    /// An explicit allow.
+    Allow,
+    /// A person should confirm.
+    Ask,
+    /// An explicit denial (`permissionDecision: deny`, `behavior: deny`, `decision: deny`).
+    Deny,
+    /// A block (`decision: block`, `continue: false`) or an exit-2 veto.
+    Block,
+}
+
+/// A hook's answer, transport-neutral.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Answer {
+    pub(crate) verdict: Verdict,
+    pub(crate) reason: Option<String>,
+    pub(crate) updated_input: Option<Value>,
+    pub(crate) updated_output: Option<Value>,
+    /// `additionalContext`: advice for the model.
+    pub(crate) context: Option<String>,
+    pub(crate) system_message: Option<String>,
+}
+
+impl Answer {
+    /// A verdict with a reason.
+    pub(crate) fn with(verdict: Verdict, reason: impl Into<String>) -> Self {
+        Answer { verdict, reason: Some(reason.into()), ..Answer::default() }
+    }
+
+    /// Reads a JSON answer: the Claude Code output schema (R-CC-2) and the seed's
+    /// `{decision: deny|allow, reason, updatedInput}` (R-ACT-HTTP-3, R-ACT-MCP-3). `None` when
+    /// `value` is not an object.
+    pub(crate) fn from_json(value: &Value, event: HookEventType) -> Option<Answer> {
+        let obj = value.as_object()?;
+        let mut a = Answer {
+            reason: text(obj, "reason"),
+            updated_input: obj.get("updatedInput").filter(|v| v.is_object()).cloned(),
+            system_message: text(obj, "systemMessage"),
+            ..Answer::default()
+        };
+        a.verdict = match text(obj, "decision").as_deref() {
+            Some("allow" | "approve") => Verdict::Allow,
+            Some("deny") => Verdict::Deny,
+            // Deprecated PreToolUse form: `block` means deny there.
+            Some("block") if event == HookEventType::PRE_TOOL => Verdict::Deny,
+            Some("block") => Verdict::Block,
+            _ => Verdict::Pass,
+        };
+        if let Some(h) = obj.get("hookSpecificOutput").and_then(Value::as_object) {
+            if let Some(v) = verdict(text(h, "permissionDecision").as_deref()) {
+                a.verdict = v;
+                a.reason = text(h, "permissionDecisionReason").or(a.reason);
+            }
+            if let Some(d) = h.get("decision").and_then(Value::as_object) {
+                if let Some(v) = verdict(text(d, "behavior").as_deref()) {
+                    a.verdict = v;
+                    a.reason = text(d, "message").or(a.reason);
+                }
+                a.updated_input = d.get("updatedInput").filter(|v| v.is_object()).cloned().or(a.updated_input);
+            }
+            a.updated_input = h.get("updatedInput").filter(|v| v.is_object()).cloned().or(a.updated_input);
+            a.updated_output = h.get("updatedToolOutput").or_else(|| h.get("updatedMCPToolOutput")).cloned();
+            a.context = text(h, "additionalContext");
+        }
+        if obj.get("continue") == Some(&Value::Bool(false)) {
+            a.verdict = Verdict::Block;
+            a.reason = text(obj, "stopReason").or(a.reason);
+        }
+        Some(a)
+    }
+
+    /// An exit-2 veto: it blocks whatever the JSON said; the reason is the JSON's when the JSON
+    /// makes a blocking decision with one, else `stderr` (R-CC-2).
+    pub(crate) fn veto(self, stderr: &str) -> Answer {
+        let json_reason = matches!(self.verdict, Verdict::Deny | Verdict::Block).then_some(self.reason).flatten();
+        let reason = json_reason.unwrap_or_else(|| stderr.trim().to_owned());
+        Answer { verdict: Verdict::Block, reason: Some(reason), ..self }
+    }
+}
+
+fn verdict(word: Option<&str>) -> Option<Verdict> {
+    match word? {
+        "allow" => Some(Verdict::Allow),
+        "deny" => Some(Verdict::Deny),
+        "ask" => Some(Verdict::Ask),
+        _ => None,
+    }
+}
+
+fn text(obj: &Map<String, Value>, key: &str) -> Option<String> {
+    obj.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned)
+}
+
+/// Cuts `text` to [`MAX_REASON_CHARS`] characters.
+pub(crate) fn clamp(mut text: String) -> String {
+    if let Some((cut, _)) = text.char_indices().nth(MAX_REASON_CHARS) {
+        text.truncate(cut);
+    }
+    text
+}
+
+/// Runs one transport call under the action's budget and maps what came back (R-ACT-SH-4/5).
+/// When the budget runs out the call's future is dropped, which stops its work (a shell call
+/// kills its process group).
+pub(crate) async fn run(
+    id: &str,
+    ctx: &HookContext,
+    fail_closed: bool,
+    budget: Duration,
+    call: impl Future<Output = Reply>,
+) -> HookResult {
+    let reply = match tokio::time::timeout(budget, call).await {
+        Ok(reply) => reply,
+        Err(_) => Reply::Failed(format!("timed out after {budget:?}")),
+    };
+    resolve(id, ctx.event, fail_closed, reply)
+}
+
+/// Maps a reply onto `event`'s decision channel.
+pub(crate) fn resolve(id: &str, event: HookEventType, fail_closed: bool, reply: Reply) -> HookResult {
+    match reply {
+        Reply::Answer(answer) => decide(id, event, answer),
+        Reply::Failed(cause) => failed(id, event, fail_closed, cause),
+    }
+}
+
+fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
+    let spec = event.spec();
+    let reason = || {
+        clamp(
+            a.reason.clone().or_else(|| a.system_message.clone()).unwrap_or_else(|| format!("blocked by hook '{id}'")),
+        )
+    };
+    let mut result = match a.verdict {
+        Verdict::Pass | Verdict::Allow => HookResult::allow(),
+        Verdict::Ask if spec.reads_ask => HookResult::ask(reason()),
+        Verdict::Ask => {
+            tracing::warn!(hook = id, "hook '{id}' asked for confirmation on {event}, which reads no ask; proceeding");
+            HookResult::allow()
+        }
+        Verdict::Deny | Verdict::Block => match spec.decision {
+            DecisionChannel::Deny => HookResult::deny(reason()),
+            DecisionChannel::Block if a.verdict == Verdict::Deny => HookResult::deny(reason()),
+            DecisionChannel::Block => HookResult::block(reason()),
+            DecisionChannel::Advisory => {
+                let reason = reason();
+                tracing::warn!(
+                    hook = id,
+                    "hook '{id}' vetoed {event}, which has no decision channel; proceeding: {reason}"
+                );
+                if spec.feedback == FeedbackRoute::Discarded {
+                    HookResult::allow()
+                } else {
+                    HookResult::feedback(reason)
+                }
+            }
+        },
+    };
+    if let Some(context) = a.context {
+        let joined = match result.feedback.take() {
+            Some(f) => format!("{f}\n{context}"),
+            None => context,
+        };
+        result.feedback = Some(joined);
+    }
+    result.updated_input = a.updated_input;
+    result.updated_output = a.updated_output;
+    result.system_message = a.system_message;
+    result
+}
+
+fn failed(id: &str, event: HookEventType, fail_closed: bool, cause: String) -> HookResult {
+    let spec = event.spec();
+    if fail_closed && event.has_decision_channel() {
+        let reason = format!("hook '{id}' failed closed: {cause}");
+        tracing::warn!(hook = id, "{reason}");
+        let result =
+            if spec.decision == DecisionChannel::Deny { HookResult::deny(reason) } else { HookResult::block(reason) };
+        return result.with_failure(cause);
+    }
+    tracing::warn!(hook = id, "hook '{id}' failed on {event} ({cause}); proceeding");
+    HookResult::allow().with_failure(cause)
+}
+
+#[cfg(test)]
+mod tests {
+    use hook_core::{Decision, FlowControl};
+    use serde_json::json;
+
+    use super::*;
+
+    fn on(event: HookEventType, v: Value) -> HookResult {
+        let a = Answer::from_json(&v, event).expect("object");
+        resolve("h", event, false, Reply::Answer(a))
+    }
+
+    fn axes(r: &HookResult) -> (Decision, FlowControl) {
+        (r.decision, r.flow)
+    }
+
+    const PRE: HookEventType = HookEventType::PRE_TOOL;
+    const PERM: HookEventType = HookEventType::PERMISSION_REQUEST;
+
+    #[test]
+    fn claude_code_output_forms_map_as_r_cc_2_says() {
+        use Decision::{Allow, Ask, Deny};
+        use FlowControl::{Block, Continue};
+        #[rustfmt::skip]
+        let cases: &[(HookEventType, Value, (Decision, FlowControl), Option<&str>)] = &[
+            (PRE, json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}), (Deny, Continue), Some("no")),
+            (PRE, json!({"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "sure?"}}), (Ask, Continue), Some("sure?")),
+            (PRE, json!({"hookSpecificOutput": {"permissionDecision": "allow"}}), (Allow, Continue), None),
+            (PRE, json!({"decision": "approve"}), (Allow, Continue), None),
+            (PRE, json!({"decision": "block", "reason": "old"}), (Deny, Continue), Some("old")),
+            (PRE, json!({"decision": "deny", "reason": "seed"}), (Deny, Continue), Some("seed")),
+            (HookEventType::PRE_COMPACT, json!({"decision": "block", "reason": "not now"}), (Allow, Block), Some("not now")),
+            (HookEventType::POST_TOOL, json!({"decision": "block", "reason": "look again"}), (Allow, Continue), Some("look again")),
+            (HookEventType::ON_STOP, json!({"decision": "block", "reason": "advisory"}), (Allow, Continue), None),
+            (PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "deny", "message": "nope"}}}), (Deny, Continue), Some("nope")),
+            (PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "allow"}}}), (Allow, Continue), None),
+            (PERM, json!({"continue": false, "stopReason": "halt"}), (Deny, Continue), Some("halt")),
+            (HookEventType::ON_START, json!({"continue": false, "stopReason": "halt"}), (Allow, Block), Some("halt")),
+            (PRE, json!({"continue": false, "stopReason": "halt", "hookSpecificOutput": {"permissionDecision": "allow"}}), (Allow, Block), Some("halt")),
+            (PRE, json!({"hookSpecificOutput": {"additionalContext": "fyi"}}), (Allow, Continue), Some("fyi")),
+            (HookEventType::ON_STOP, json!({"hookSpecificOutput": {"permissionDecision": "ask"}}), (Allow, Continue), None),
+            (PRE, json!({"something": "else"}), (Allow, Continue), None),
+        ];
+        for (event, json, want, feedback) in cases {
+            let r = on(*event, json.clone());
+            assert_eq!((axes(&r), r.feedback.as_deref()), (*want, *feedback), "{event} {json}");
+        }
+    }
+
+    #[test]
+    fn updated_input_and_output_are_read_from_each_place() {
+        let r =
+            on(PRE, json!({"hookSpecificOutput": {"permissionDecision": "allow", "updatedInput": {"command": "ls"}}}));
+        assert_eq!(r.updated_input, Some(json!({"command": "ls"})));
+        let r = on(PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "allow", "updatedInput": {"a": 1}}}}));
+        assert_eq!(r.updated_input, Some(json!({"a": 1})));
+        let r = on(PRE, json!({"decision": "allow", "updatedInput": {"b": 2}}));
+        assert_eq!(r.updated_input, Some(json!({"b": 2})));
+        let r = on(HookEventType::POST_TOOL, json!({"hookSpecificOutput": {"updatedToolOutput": {"stdout": "x"}}}));
+        assert_eq!(r.updated_output, Some(json!({"stdout": "x"})));
+        let r = on(HookEventType::POST_TOOL, json!({"hookSpecificOutput": {"updatedMCPToolOutput": [1]}}));
+        assert_eq!(r.updated_output, Some(json!([1])));
+    }
+
+    #[test]
+    fn system_message_is_reported_and_is_the_reason_only_of_a_reasonless_block() {
+        let r = on(PRE, json!({"systemMessage": "for you", "hookSpecificOutput": {"permissionDecision": "deny"}}));
+        assert_eq!((r.feedback.as_deref(), r.system_message.as_deref()), (Some("for you"), Some("for you")));
+        let r = on(PRE, json!({"systemMessage": "for you", "decision": "deny", "reason": "why"}));
+        assert_eq!((r.feedback.as_deref(), r.system_message.as_deref()), (Some("why"), Some("for you")));
+        let r = on(PRE, json!({"systemMessage": "for you"}));
+        assert_eq!((r.feedback, r.system_message.as_deref()), (None, Some("for you")));
+    }
+
+    #[test]
+    fn a_veto_keeps_a_json_blocking_reason_and_otherwise_uses_stderr() {
+        let json = Answer::from_json(&json!({"decision": "block", "reason": "json"}), HookEventType::PRE_COMPACT);
+        assert_eq!(json.expect("object").veto("stderr").reason.as_deref(), Some("json"));
+        let allow = Answer::from_json(&json!({"hookSpecificOutput": {"permissionDecision": "allow"}}), PRE);
+        let vetoed = allow.expect("object").veto(" stderr \n");
+        assert_eq!((vetoed.verdict, vetoed.reason.as_deref()), (Verdict::Block, Some("stderr")));
+    }
+
+    #[test]
+    fn reasons_are_clamped_at_4000_characters() {
+        let long = "é".repeat(MAX_REASON_CHARS + 10);
+        let r = resolve("h", PRE, false, Reply::Answer(Answer::with(Verdict::Block, long)));
+        assert_eq!(r.feedback.expect("reason").chars().count(), MAX_REASON_CHARS);
+    }
+
+    #[test]
+    fn a_failure_is_allow_with_the_cause_unless_fail_closed_on_a_decision_event() {
+        // R-CFG-4c: one line per (event, failClosed) → (axes, failure recorded).
+        use Decision::{Allow, Deny};
+        use FlowControl::{Block, Continue};
+        #[rustfmt::skip]
+        let cases = [
+            (PRE, false, (Allow, Continue)),
+            (PRE, true, (Allow, Block)),
+            (HookEventType::ON_START, true, (Allow, Block)),
+            (HookEventType::PRE_COMPACT, true, (Allow, Block)),
+            (PERM, true, (Deny, Continue)),
+            (HookEventType::POST_TOOL, true, (Allow, Continue)),
+            (HookEventType::ON_SESSION_END, true, (Allow, Continue)),
+        ];
+        for (event, fail_closed, want) in cases {
+            let r = resolve("h", event, fail_closed, Reply::Failed("timed out".into()));
+            assert_eq!((axes(&r), r.failure.as_deref()), (want, Some("timed out")), "{event} {fail_closed}");
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_that_outlives_its_budget_is_a_timeout_failure() {
+        let ctx = HookContext::new(PRE);
+        let slow = async {
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            Reply::Answer(Answer::with(Verdict::Deny, "too late"))
+        };
+        let r = run("h", &ctx, true, Duration::from_secs(2), slow).await;
+        assert!(r.is_blocked());
+        assert_eq!(r.failure.as_deref(), Some("timed out after 2s"));
+    }
+}

@@ -1,0 +1,176 @@
+//! What a hook is told: one map of scalars feeds both the `AIMON_*` environment and the stdin
+//! JSON, so the two never drift (R-ACT-SH-2, R-CC-1, R-CC-4).
+
+use hook_core::HookContext;
+use serde_json::{Map, Value};
+
+/// The context of one firing, as a command hook (and an http hook without `body`) sees it.
+#[derive(Debug)]
+pub(crate) struct Payload {
+    /// Lower-case keys (`tool_name`), scalar values; `AIMON_<KEY>` in the environment.
+    scalars: Map<String, Value>,
+    /// The stdin JSON object: the scalars plus the Claude Code keys and nested objects.
+    json: Map<String, Value>,
+}
+
+impl Payload {
+    /// The payload of `ctx` for a hook registered from `source`. Unknown values are omitted.
+    pub(crate) fn new(ctx: &HookContext, source: &str) -> Self {
+        let mut scalars = Map::new();
+        let mut put = |key: &str, value: Option<Value>| {
+            if let Some(v) = value {
+                scalars.insert(key.to_owned(), v);
+            }
+        };
+        let text = |s: Option<&String>| s.map(|s| Value::String(s.clone()));
+        let path = |p: Option<&std::path::PathBuf>| p.map(|p| Value::String(p.display().to_string()));
+        let tool = ctx.tool.as_ref();
+        put("event", Some(ctx.event.name().into()));
+        put("skill_name", Some(source.into()));
+        put("session_id", text(ctx.session_id.as_ref()));
+        put("transcript_path", text(ctx.transcript_path.as_ref()));
+        put("cwd", path(ctx.cwd.as_ref()));
+        put("permission_mode", text(ctx.permission_mode.as_ref()));
+        put("project_dir", path(ctx.project_dir.as_ref()));
+        put("context_id", text(ctx.context_id.as_ref()));
+        put("invoker_name", text(ctx.invoker_name.as_ref()));
+        put("invoker_type", text(ctx.invoker_type.as_ref()));
+        put("iteration", ctx.iteration.map(Value::from));
+        put("tool_name", tool.map(|t| Value::String(t.name.clone())));
+        put("tool_use_id", text(tool.and_then(|t| t.use_id.as_ref())));
+        put("tool_result_status", text(tool.and_then(|t| t.result_status.as_ref())));
+        if let Some(rw) = &ctx.rewake {
+            put("rewake_envelope_id", Some(rw.envelope_id.clone().into()));
+            put("rewake_attempt", Some(rw.attempt.into()));
+            put("rewake_reason", Some(rw.reason.clone().into()));
+        }
+        for (key, value) in &ctx.fields {
+            if is_scalar(value) && !scalars.contains_key(key) {
+                scalars.insert(key.clone(), value.clone());
+            }
+        }
+
+        let mut json = scalars.clone();
+        json.insert("hook_event_name".into(), ctx.event.payload_name().into());
+        if let Some(t) = tool {
+            json.insert("tool_input".into(), t.input.clone());
+            if let Some(response) = &t.response {
+                json.insert("tool_response".into(), response.clone());
+            }
+        }
+        if let Some(rw) = &ctx.rewake {
+            let payload = rw.payload.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
+            json.insert("rewake_payload".into(), Value::Object(payload));
+        }
+        for (key, value) in &ctx.fields {
+            json.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+        Payload { scalars, json }
+    }
+
+    /// `AIMON_<KEY>` variables; keys that are not valid variable names are left out.
+    pub(crate) fn env(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        self.scalars
+            .iter()
+            .filter(|(k, _)| !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            .map(|(k, v)| (format!("AIMON_{}", k.to_ascii_uppercase()), crate::template::scalar_text(v)))
+    }
+
+    /// The stdin line: compact JSON and a newline (R-ACT-SH-2b).
+    pub(crate) fn line(&self) -> Vec<u8> {
+        let mut line = self.body();
+        line.push(b'\n');
+        line
+    }
+
+    /// The compact JSON object.
+    pub(crate) fn body(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.json).unwrap_or_else(|_| b"{}".to_vec())
+    }
+}
+
+fn is_scalar(value: &Value) -> bool {
+    matches!(value, Value::String(_) | Value::Number(_) | Value::Bool(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use hook_core::{HookEventType, RewakeInvocation, ToolCall};
+    use serde_json::json;
+
+    use super::*;
+
+    fn sample() -> HookContext {
+        let mut tool = ToolCall::new("Bash", json!({"command": "ls"}));
+        tool.use_id = Some("toolu_1".into());
+        tool.response = Some(json!({"stdout": "x"}));
+        tool.result_status = Some("success".into());
+        let mut ctx = HookContext::new(HookEventType::POST_TOOL)
+            .with_tool(tool)
+            .with_field("agent_type", "Explore")
+            .with_field("background_tasks", json!([]));
+        ctx.session_id = Some("s1".into());
+        ctx.cwd = Some("/work".into());
+        ctx.project_dir = Some("/proj".into());
+        ctx.iteration = Some(2);
+        ctx
+    }
+
+    #[test]
+    fn env_and_json_carry_the_same_scalars() {
+        // R-ACT-SH-2: each AIMON_X is key x of the JSON.
+        let p = Payload::new(&sample(), "project#0");
+        let json: Value = serde_json::from_slice(&p.body()).expect("json");
+        for (name, value) in p.env() {
+            let key = name.strip_prefix("AIMON_").expect("prefix").to_ascii_lowercase();
+            assert_eq!(crate::template::scalar_text(&json[&key]), value, "{name}");
+        }
+        let env: BTreeMap<_, _> = p.env().collect();
+        assert_eq!(env["AIMON_EVENT"], "postTool");
+        assert_eq!(env["AIMON_TOOL_NAME"], "Bash");
+        assert_eq!(env["AIMON_PROJECT_DIR"], "/proj");
+        assert_eq!(env["AIMON_TOOL_RESULT_STATUS"], "success");
+        assert_eq!(env["AIMON_ITERATION"], "2");
+        assert_eq!(env["AIMON_AGENT_TYPE"], "Explore");
+        assert!(!env.contains_key("AIMON_BACKGROUND_TASKS"));
+    }
+
+    #[test]
+    fn json_has_the_claude_code_keys_and_omits_unknown_values() {
+        // R-CC-1
+        let json: Value = serde_json::from_slice(&Payload::new(&sample(), "s").body()).expect("json");
+        assert_eq!(json["hook_event_name"], "PostToolUse");
+        assert_eq!(json["event"], "postTool");
+        assert_eq!(json["tool_input"], json!({"command": "ls"}));
+        assert_eq!(json["tool_response"], json!({"stdout": "x"}));
+        assert_eq!(json["tool_use_id"], "toolu_1");
+        assert_eq!(json["cwd"], "/work");
+        assert_eq!(json["background_tasks"], json!([]));
+        assert!(json.get("transcript_path").is_none());
+        assert!(json.get("permission_mode").is_none());
+    }
+
+    #[test]
+    fn the_stdin_line_is_one_compact_line() {
+        // R-ACT-SH-2b
+        let ctx = HookContext::new(HookEventType::ON_START)
+            .with_field("prompt", "a\nb")
+            .with_field("x", json!({"deep": [1, 2]}));
+        let line = Payload::new(&ctx, "s").line();
+        assert_eq!(line.iter().filter(|b| **b == b'\n').count(), 1);
+        assert_eq!(line.last(), Some(&b'\n'));
+    }
+
+    #[test]
+    fn a_rewake_fire_is_described() {
+        let mut ctx = HookContext::new(HookEventType::PRE_TOOL);
+        ctx.rewake = Some(RewakeInvocation::new("env-1", 2, BTreeMap::from([("k".into(), "v".into())]), "later"));
+        let p = Payload::new(&ctx, "s");
+        let env: BTreeMap<_, _> = p.env().collect();
+        assert_eq!(env["AIMON_REWAKE_ATTEMPT"], "2");
+        let json: Value = serde_json::from_slice(&p.body()).expect("json");
+        assert_eq!(json["rewake_payload"], json!({"k": "v"}));
+    }
+}

@@ -1,0 +1,56 @@
+//! The `command` action.
+
+mod spec;
+mod transport;
+
+use std::time::Duration;
+
+use hook_core::{ExecutionHook, HookContext, HookFuture};
+
+pub use self::spec::ShellSpec;
+use crate::answer::{self, DEFAULT_TIMEOUT};
+
+/// A shell hook (R-ACT-SH): runs [`ShellSpec::command`] under `sh -c` in its own process group.
+///
+/// The command gets the context on stdin (one JSON line) and as `AIMON_*` variables on top of
+/// the inherited environment; it runs in the context's `cwd`, else the project directory. Exit 0
+/// proceeds, exit 2 vetoes with stderr as the reason, Claude Code JSON on stdout decides on any
+/// exit code; a timeout, spawn failure, crash or other exit is "no usable decision" (WARN and
+/// proceed, or block when `failClosed`). On timeout or when the future is dropped the whole
+/// process group is killed.
+#[derive(Debug, Clone)]
+pub struct ShellAction {
+    id: String,
+    source: String,
+    spec: ShellSpec,
+}
+
+impl ShellAction {
+    /// A shell hook with `id`, registered from `source` (`user#0`, a skill name, …).
+    pub fn new(id: impl Into<String>, source: impl Into<String>, spec: ShellSpec) -> Self {
+        ShellAction { id: id.into(), source: source.into(), spec }
+    }
+
+    fn budget(&self) -> Duration {
+        self.spec.timeout.unwrap_or(DEFAULT_TIMEOUT)
+    }
+}
+
+impl ExecutionHook for ShellAction {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn execution_budget(&self) -> Option<Duration> {
+        Some(self.budget())
+    }
+
+    fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a> {
+        let call = transport::call(&self.spec, ctx, &self.source);
+        Box::pin(async move { Ok(answer::run(&self.id, ctx, self.spec.fail_closed, self.budget(), call).await) })
+    }
+}

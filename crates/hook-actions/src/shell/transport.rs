@@ -1,0 +1,123 @@
+//! Running the command: its own process group, one-line stdin, bounded capture while the pipes
+//! keep draining, the group killed whole when the call is dropped (R-ACT-SH-2b/5/6, R-EXEC-5).
+
+use std::process::{ExitStatus, Stdio};
+
+use hook_core::{HookContext, HookEventType};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::process::{ChildStdin, Command};
+
+use crate::answer::{Answer, Reply};
+use crate::payload::Payload;
+use crate::shell::ShellSpec;
+
+/// Each of stdout and stderr keeps at most this many bytes; the rest is read and dropped.
+pub(crate) const MAX_CAPTURE: usize = 1 << 20;
+
+/// Runs `spec.command` for `ctx`. Dropping the future kills the whole process group.
+pub(crate) async fn call(spec: &ShellSpec, ctx: &HookContext, source: &str) -> Reply {
+    let payload = Payload::new(ctx, source);
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(&spec.command)
+        .envs(payload.env())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    if let Some(dir) = ctx.cwd.as_ref().or(ctx.project_dir.as_ref()) {
+        cmd.current_dir(dir);
+    }
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(e) => return Reply::Failed(format!("spawn failure: {e}")),
+    };
+    // Declared after `child`, so it is dropped first: the group is signalled while its leader is
+    // not yet reaped, so the group id cannot have been reused.
+    let mut group = GroupGuard(child.id().and_then(|id| i32::try_from(id).ok()).map(Pid::from_raw));
+    let (_, stdout, stderr, status) = tokio::join!(
+        feed(child.stdin.take(), payload.line()),
+        capture(child.stdout.take()),
+        capture(child.stderr.take()),
+        child.wait(),
+    );
+    group.0 = None;
+    match status {
+        Ok(status) => classify(ctx.event, status, &stdout, &stderr),
+        Err(e) => Reply::Failed(format!("wait failure: {e}")),
+    }
+}
+
+/// Kills the process group when dropped while armed.
+#[derive(Debug)]
+struct GroupGuard(Option<Pid>);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if let Some(pgid) = self.0 {
+            // ESRCH (the group is already gone) is the only expected error.
+            let _ = killpg(pgid, Signal::SIGKILL);
+        }
+    }
+}
+
+async fn feed(stdin: Option<ChildStdin>, line: Vec<u8>) {
+    if let Some(mut stdin) = stdin {
+        // A command that does not read stdin closes the pipe: that is not an error.
+        let _ = stdin.write_all(&line).await;
+    }
+}
+
+/// Reads `pipe` to its end, keeping the first [`MAX_CAPTURE`] bytes.
+async fn capture(pipe: Option<impl AsyncRead + Unpin>) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let Some(mut pipe) = pipe else { return kept };
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match pipe.read(&mut buf).await {
+            Ok(0) | Err(_) => return kept,
+            Ok(n) => {
+                let room = MAX_CAPTURE - kept.len();
+                kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+        }
+    }
+}
+
+/// Exit code and stdout → reply (R-ACT-SH-3, R-CC-2).
+fn classify(event: HookEventType, status: ExitStatus, stdout: &[u8], stderr: &[u8]) -> Reply {
+    let stderr = String::from_utf8_lossy(stderr);
+    let json = stdout_answer(event, stdout);
+    match status.code() {
+        Some(2) => Reply::Answer(json.unwrap_or_default().veto(&stderr)),
+        Some(0) => Reply::Answer(json.unwrap_or_default()),
+        _ if json.is_some() => Reply::Answer(json.unwrap_or_default()),
+        Some(code) => {
+            let first = stderr.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+            Reply::Failed(format!("exited with status {code}{}{first}", if first.is_empty() { "" } else { ": " }))
+        }
+        None => Reply::Failed(format!("crashed: {status}")),
+    }
+}
+
+/// Stdout whose first non-blank character is `{` and that parses as JSON is a decision.
+fn stdout_answer(event: HookEventType, stdout: &[u8]) -> Option<Answer> {
+    let text = String::from_utf8_lossy(stdout);
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with('{') {
+        if !trimmed.is_empty() {
+            tracing::debug!("hook stdout is not JSON; ignored");
+        }
+        return None;
+    }
+    match serde_json::from_str(trimmed) {
+        Ok(value) => Answer::from_json(&value, event),
+        Err(e) => {
+            tracing::debug!("hook stdout looks like JSON but does not parse ({e}); ignored");
+            None
+        }
+    }
+}
