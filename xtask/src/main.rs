@@ -1,1 +1,92 @@
-fn main() {}
+//! `cargo xtask`: workspace checks that keep the architecture honest.
+//!
+//! - `cargo xtask check-layers` — the layer rules of R-LAYER-1…4 (workspace edges, forbidden
+//!   heavy crates in resolved graphs, hook-predicate's public surface, event-name literals) and
+//!   the crate table of `docs/architecture.md`, which is rendered from the same layer table.
+//! - `cargo xtask check-layers --write-docs` — re-renders that crate table in place.
+//!
+//! Every check is also a `#[test]` (see `tests` in each module), so `cargo test` enforces it.
+
+mod docs;
+mod layers;
+mod literals;
+mod public_api;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("check-layers") => check_layers(args.iter().any(|a| a == "--write-docs")),
+        _ => {
+            eprintln!("usage: cargo xtask check-layers [--write-docs]");
+            return ExitCode::from(1);
+        }
+    };
+    match result {
+        Ok(problems) if problems.is_empty() => {
+            println!("check-layers: ok");
+            ExitCode::SUCCESS
+        }
+        Ok(problems) => {
+            for p in &problems {
+                eprintln!("error: {p}");
+            }
+            eprintln!("check-layers: {} problem(s)", problems.len());
+            ExitCode::from(1)
+        }
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The workspace root (xtask lives one level below it).
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits inside the workspace").to_path_buf()
+}
+
+/// Runs every check; returns one sentence per problem.
+fn check_layers(write_docs: bool) -> Result<Vec<String>> {
+    let root = workspace_root();
+    let metadata = cargo_metadata::MetadataCommand::new()
+        .manifest_path(root.join("Cargo.toml"))
+        .exec()
+        .context("running cargo metadata")?;
+    let graph = layers::Graph::from_metadata(&metadata)?;
+    let mut problems = graph.check();
+
+    let lib = std::fs::read_to_string(root.join("crates/hook-predicate/src/lib.rs"))?;
+    problems.extend(public_api::check_predicate_surface(&lib));
+
+    problems.extend(literals::check_event_literals(&root)?);
+
+    let arch = root.join("docs/architecture.md");
+    let text = std::fs::read_to_string(&arch).with_context(|| format!("reading {}", arch.display()))?;
+    let rendered = docs::render_into(&text, &graph)?;
+    if rendered != text {
+        if write_docs {
+            std::fs::write(&arch, rendered)?;
+            println!("check-layers: rewrote the crate table in docs/architecture.md");
+        } else {
+            problems.push(
+                "docs/architecture.md: the crate table is out of date with [workspace.metadata.layers]; run `cargo xtask check-layers --write-docs`"
+                    .to_owned(),
+            );
+        }
+    }
+    Ok(problems)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_workspace_passes_check_layers() {
+        let problems = super::check_layers(false).unwrap();
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+}
