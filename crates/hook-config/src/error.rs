@@ -1,0 +1,38 @@
+//! The crate's one error type.
+
+use std::path::PathBuf;
+
+use crate::diagnostic::Diagnostic;
+
+/// Errors of `hook-config`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A hard configuration error; the diagnostic carries file, line and column (R-CFG-6).
+    #[error("{0}")]
+    Config(Diagnostic),
+    /// A tier file exists but cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Hot reload was started without something it needs.
+    #[error("hot reload is missing its {0}")]
+    Incomplete(&'static str),
+    /// Hot reload was started outside a tokio runtime.
+    #[error("hot reload needs a running tokio runtime")]
+    NoRuntime,
+}
+
+impl Error {
+    /// The diagnostic of a configuration error.
+    pub fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            Error::Config(d) => Some(d),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Content-derived hook ids (R-CFG-ID-1/2).
+//!
+//! An id is `<kind>@<source>#<hash>` or, for the k-th repeat (k ≥ 1) of identical content within
+//! one allocation, `<kind>@<source>#<hash>.<k>`:
+//! - `<kind>`: `command`, `http`, `mcp`, `deny`;
+//! - `<source>`: `user#0`, `project#0`, `local#0` (tier and file index) or a skill name;
+//! - `<hash>`: 16 hex digits of FNV-1a 64 over the event's AIMON name, the matcher as written, the
+//!   handler's canonical summary ([`HandlerSpec::summary`]) and the source, NUL-separated.
+//!
+//! So the id does not depend on the position in the file (inserting an unrelated entry above a
+//! hook keeps its id), is the same across reloads and processes (FNV is fixed, unlike std's
+//! hasher), and two identical handlers still differ by their `.k` suffix.
+
+use std::collections::HashMap;
+
+use hook_core::HookEventType;
+
+use crate::spec::HandlerSpec;
+
+/// Allocates ids for one source (one file, one skill). Keeps the repeat counts.
+#[derive(Debug, Default)]
+pub struct HookIds {
+    seen: HashMap<String, usize>,
+}
+
+impl HookIds {
+    /// A fresh allocator.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The id of the next handler with this content.
+    pub fn next(&mut self, event: HookEventType, matcher: &str, handler: &HandlerSpec, source: &str) -> String {
+        let content = format!("{}\0{}\0{}\0{}", event.name(), matcher, handler.summary(), source);
+        let base = format!("{}@{}#{:016x}", handler.kind().config_name(), source, fnv1a64(content.as_bytes()));
+        let count = self.seen.entry(base.clone()).or_insert(0);
+        let id = if *count == 0 { base } else { format!("{base}.{count}") };
+        *count += 1;
+        id
+    }
+}
+
+/// FNV-1a, 64 bit: tiny, stable across Rust releases and platforms.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a64_matches_the_published_test_vectors() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn identical_handlers_get_distinct_ids_and_a_fresh_allocator_repeats_them() {
+        let h = HandlerSpec::command("echo hi");
+        let mut ids = HookIds::new();
+        let a = ids.next(HookEventType::PRE_TOOL, "*", &h, "project#0");
+        let b = ids.next(HookEventType::PRE_TOOL, "*", &h, "project#0");
+        assert_ne!(a, b);
+        assert_eq!(b, format!("{a}.1"));
+        assert!(a.starts_with("command@project#0#"), "{a}");
+        assert_eq!(HookIds::new().next(HookEventType::PRE_TOOL, "*", &h, "project#0"), a);
+    }
+
+    #[test]
+    fn every_part_of_the_content_changes_the_id() {
+        let h = HandlerSpec::command("echo hi");
+        let id = |e, m: &str, h: &HandlerSpec, s: &str| HookIds::new().next(e, m, h, s);
+        let base = id(HookEventType::PRE_TOOL, "*", &h, "project#0");
+        assert_ne!(base, id(HookEventType::POST_TOOL, "*", &h, "project#0"));
+        assert_ne!(base, id(HookEventType::PRE_TOOL, "Bash", &h, "project#0"));
+        assert_ne!(base, id(HookEventType::PRE_TOOL, "*", &HandlerSpec::command("echo ho"), "project#0"));
+        assert_ne!(base, id(HookEventType::PRE_TOOL, "*", &h.clone().with_fail_closed(true), "project#0"));
+        assert_ne!(base, id(HookEventType::PRE_TOOL, "*", &h, "local#0"));
+    }
+}

@@ -1,0 +1,51 @@
+//! Reading the three file tiers and merging them additively (R-CFG-1/2).
+
+use std::io::ErrorKind;
+use std::path::PathBuf;
+
+use crate::diagnostic::Diagnostic;
+use crate::error::Error;
+use crate::parse::parse_config;
+use crate::spec::LoadedConfig;
+use crate::tier::{Tier, TierPaths};
+
+/// The raw texts of the tier files that exist, in dispatch order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TierTexts {
+    pub(crate) files: Vec<(Tier, PathBuf, String)>,
+}
+
+impl TierTexts {
+    /// Reads the tier files; a missing file is silent (DEBUG), any other I/O error fails.
+    pub(crate) fn read(paths: &TierPaths) -> Result<Self, Error> {
+        let mut files = Vec::new();
+        for (tier, path) in paths.files() {
+            match std::fs::read(&path) {
+                Ok(bytes) => files.push((tier, path, String::from_utf8_lossy(&bytes).into_owned())),
+                Err(e) if e.kind() == ErrorKind::NotFound => {
+                    tracing::debug!(path = %path.display(), "hooks: no {tier} hooks file");
+                }
+                Err(source) => return Err(Error::Read { path, source }),
+            }
+        }
+        Ok(TierTexts { files })
+    }
+
+    /// Parses every file; the first hard error fails the whole load.
+    pub(crate) fn parse(&self) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
+        let mut config = LoadedConfig::default();
+        let mut diagnostics = Vec::new();
+        for (tier, path, text) in &self.files {
+            let (file, mut d) = parse_config(text, path, *tier)?;
+            config.files.push(file);
+            diagnostics.append(&mut d);
+        }
+        Ok((config, diagnostics))
+    }
+}
+
+/// Loads USER → PROJECT → LOCAL (missing files are skipped silently; `.claude/` is never read)
+/// and returns the merged config in dispatch order plus every WARN (R-CFG-1/2).
+pub fn load_tiers(paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
+    TierTexts::read(paths)?.parse()
+}

@@ -1,0 +1,508 @@
+//! The hooks.json loader: text → [`ConfigFile`] plus diagnostics (R-CFG-3…6, R-CFG-RW-1…4).
+//!
+//! Soft problems (unknown event, unknown field, invalid or misplaced handler, …) are WARN
+//! diagnostics and the rest of the file loads; hard problems (syntax, `prompt`/`agent` or an
+//! unknown handler type, a non-positive timeout, any invalid asyncRewake value, a malformed
+//! shape) fail the file with one error. Both carry file, line and column.
+
+use std::cell::OnceCell;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use hook_core::{HandlerKind, HookEventType, MatchSubject, RewakeSpec, RewakeTrigger};
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::error::Error;
+use crate::position::{PositionIndex, push_token};
+use crate::spec::{ConfigFile, HandlerAction, HandlerSpec, HookEntrySpec};
+use crate::tier::Tier;
+
+/// A `timeout` this large (in seconds) is probably milliseconds (R-CFG-4d).
+const SUSPICIOUS_TIMEOUT_SECS: f64 = 1000.0;
+
+/// Fields every handler may carry.
+const COMMON_HANDLER_FIELDS: &[&str] = &["type", "timeout", "timeoutMs", "failClosed", "if", "asyncRewake"];
+
+/// Parses one hooks.json text of `tier`. `path` is only used in diagnostics.
+///
+/// Returns the file with its valid entries plus the WARN diagnostics, or the first hard error.
+pub fn parse_config(text: &str, path: &Path, tier: Tier) -> Result<(ConfigFile, Vec<Diagnostic>), Error> {
+    let root: Value = serde_json::from_str(text).map_err(|e| {
+        Error::Config(Diagnostic {
+            severity: Severity::Error,
+            file: path.to_owned(),
+            line: e.line().max(1),
+            column: e.column().max(1),
+            message: format!("invalid JSON: {e}").replace(&format!(" at line {} column {}", e.line(), e.column()), ""),
+        })
+    })?;
+    let mut parser = Parser { text, path, tier, index: OnceCell::new(), diagnostics: Vec::new() };
+    let entries = parser.root(&root)?;
+    Ok((ConfigFile { tier, path: path.to_owned(), entries }, parser.diagnostics))
+}
+
+/// Where a diagnostic points: a value or the key naming it.
+#[derive(Clone, Copy)]
+enum At<'p> {
+    Value(&'p str),
+    Key(&'p str),
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    path: &'a Path,
+    tier: Tier,
+    /// Built on the first diagnostic: a clean file never pays for it.
+    index: OnceCell<PositionIndex>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Where one handler sits, for its messages.
+struct Site<'a> {
+    event: HookEventType,
+    event_as_written: &'a str,
+    pointer: &'a str,
+}
+
+impl Parser<'_> {
+    fn diagnostic(&self, severity: Severity, at: At<'_>, message: String) -> Diagnostic {
+        let index = self.index.get_or_init(|| PositionIndex::new(self.text));
+        let pos = match at {
+            At::Value(p) => index.value(p),
+            At::Key(p) => index.key(p),
+        };
+        Diagnostic::at(severity, self.path, pos, message)
+    }
+
+    fn warn(&mut self, at: At<'_>, message: String) {
+        let d = self.diagnostic(Severity::Warning, at, message);
+        self.diagnostics.push(d);
+    }
+
+    fn error(&self, at: At<'_>, message: String) -> Error {
+        Error::Config(self.diagnostic(Severity::Error, at, message))
+    }
+
+    fn unknown_fields(&mut self, obj: &Map<String, Value>, known: &[&str], pointer: &str, suffix: &str) {
+        for key in obj.keys().filter(|k| !known.contains(&k.as_str())) {
+            let message = format!("hooks: unknown field '{key}' in {}{suffix}", self.tier);
+            self.warn(At::Key(&push_token(pointer, key)), message);
+        }
+    }
+
+    fn root(&mut self, root: &Value) -> Result<Vec<HookEntrySpec>, Error> {
+        let Value::Object(obj) = root else {
+            return Err(self.error(At::Value(""), "hooks.json must be a JSON object".to_owned()));
+        };
+        self.unknown_fields(obj, &["hooks"], "", "");
+        let events = match obj.get("hooks") {
+            None | Some(Value::Null) => return Ok(Vec::new()),
+            Some(Value::Object(events)) => events,
+            Some(_) => {
+                return Err(self.error(At::Value("/hooks"), "'hooks' must be an object of event names".to_owned()));
+            }
+        };
+        let mut entries = Vec::new();
+        for (name, list) in events {
+            let pointer = push_token("/hooks", name);
+            let event = match HookEventType::resolve(name) {
+                Ok(e) => e,
+                Err(e) => {
+                    self.warn(At::Key(&pointer), e.warning());
+                    continue;
+                }
+            };
+            let list = match list {
+                Value::Array(list) => list,
+                Value::Null => continue,
+                _ => return Err(self.error(At::Value(&pointer), format!("event '{name}' must be an array of entries"))),
+            };
+            for (i, entry) in list.iter().enumerate() {
+                let entry_ptr = push_token(&pointer, &i.to_string());
+                entries.push(self.entry(event, name, entry, &entry_ptr)?);
+            }
+        }
+        Ok(entries)
+    }
+
+    fn entry(
+        &mut self,
+        event: HookEventType,
+        name: &str,
+        entry: &Value,
+        pointer: &str,
+    ) -> Result<HookEntrySpec, Error> {
+        let Value::Object(obj) = entry else {
+            return Err(self.error(At::Value(pointer), format!("an entry of event '{name}' must be an object")));
+        };
+        self.unknown_fields(obj, &["matcher", "hooks"], pointer, "");
+        let matcher_ptr = push_token(pointer, "matcher");
+        let matcher = match obj.get("matcher") {
+            None | Some(Value::Null) => "*".to_owned(),
+            Some(Value::String(m)) => m.clone(),
+            Some(_) => return Err(self.error(At::Value(&matcher_ptr), "'matcher' must be a string".to_owned())),
+        };
+        let trimmed = matcher.trim();
+        if !trimmed.is_empty() && trimmed != "*" {
+            if event.spec().matcher == MatchSubject::Nothing {
+                self.warn(At::Value(&matcher_ptr), format!("hooks: matcher is ignored on event '{name}'"));
+            } else {
+                self.check_pattern(&matcher, At::Value(&matcher_ptr));
+            }
+        }
+        let hooks_ptr = push_token(pointer, "hooks");
+        let list = match obj.get("hooks") {
+            None | Some(Value::Null) => &Vec::new(),
+            Some(Value::Array(list)) => list,
+            Some(_) => {
+                return Err(
+                    self.error(At::Value(&hooks_ptr), "'hooks' of an entry must be an array of handlers".to_owned())
+                );
+            }
+        };
+        let mut handlers = Vec::new();
+        for (j, handler) in list.iter().enumerate() {
+            let ptr = push_token(&hooks_ptr, &j.to_string());
+            let site = Site { event, event_as_written: name, pointer: &ptr };
+            if let Some(h) = self.handler(&site, handler)? {
+                handlers.push(h);
+            }
+        }
+        Ok(HookEntrySpec { event, event_as_written: name.to_owned(), matcher, handlers })
+    }
+
+    /// WARN when a matcher or `if` pattern cannot be parsed (R-PRED-5).
+    fn check_pattern(&mut self, pattern: &str, at: At<'_>) {
+        let anchors = hook_predicate::PathAnchors::new(self.path.parent().unwrap_or(Path::new(".")));
+        if hook_predicate::parse(pattern, &anchors).is_err() {
+            self.warn(at, format!("hooks: matcher '{pattern}' could not be parsed"));
+        }
+    }
+
+    fn invalid(&mut self, site: &Site<'_>, why: &str) {
+        let message = format!("hooks: invalid handler in {} on event '{}': {why}", self.tier, site.event_as_written);
+        self.warn(At::Value(site.pointer), message);
+    }
+
+    /// Parses one handler; `Ok(None)` = skipped with a WARN.
+    fn handler(&mut self, site: &Site<'_>, handler: &Value) -> Result<Option<HandlerSpec>, Error> {
+        let Value::Object(obj) = handler else {
+            self.invalid(site, "a handler must be an object");
+            return Ok(None);
+        };
+        let type_ptr = push_token(site.pointer, "type");
+        let kind = match obj.get("type").and_then(Value::as_str) {
+            None => {
+                self.invalid(site, "'type' is required");
+                return Ok(None);
+            }
+            Some("command") => HandlerKind::Command,
+            Some("http") => HandlerKind::Http,
+            Some("mcp" | "mcp_tool") => HandlerKind::Mcp,
+            Some("deny") => HandlerKind::Deny,
+            Some(t @ ("prompt" | "agent")) => {
+                return Err(self.error(
+                    At::Value(&type_ptr),
+                    format!("handler type '{t}' is not supported by AIMON (Claude Code's prompt and agent handlers have no equivalent; remove it)"),
+                ));
+            }
+            Some(other) => {
+                return Err(self.error(At::Value(&type_ptr), format!("unknown handler type '{other}'")));
+            }
+        };
+        let claude_mcp = obj.get("type").and_then(Value::as_str) == Some("mcp_tool");
+        let own: &[&str] = match kind {
+            HandlerKind::Command => &["command"],
+            HandlerKind::Http => &["url", "method", "headers", "body", "allowedEnvVars"],
+            HandlerKind::Mcp if claude_mcp => &["server", "tool", "input"],
+            HandlerKind::Mcp => &["server", "tool", "args"],
+            HandlerKind::Deny => &["reason"],
+        };
+        let known: Vec<&str> = COMMON_HANDLER_FIELDS.iter().chain(own).copied().collect();
+        let suffix = format!(" on event '{}'", site.event_as_written);
+        self.unknown_fields(obj, &known, site.pointer, &suffix);
+
+        // Hard errors first: they fail the file whatever else is wrong with the handler.
+        let timeout = self.timeout(site, obj)?;
+        let rewake = self.rewake(site, obj)?;
+
+        let fail_closed = match obj.get("failClosed") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => {
+                self.invalid(site, "'failClosed' must be true or false");
+                return Ok(None);
+            }
+        };
+        let if_ptr = push_token(site.pointer, "if");
+        let if_rule = match obj.get("if") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(rule)) => Some(rule.clone()),
+            Some(_) => {
+                self.invalid(site, "'if' must be a string");
+                return Ok(None);
+            }
+        };
+        let action = match self.action(site, kind, claude_mcp, obj) {
+            Ok(action) => action,
+            Err(why) => {
+                self.invalid(site, &why);
+                return Ok(None);
+            }
+        };
+        if !site.event.allows_handler(kind) {
+            let message = if kind == HandlerKind::Deny {
+                format!("hooks: 'deny' is not valid on {}", site.event_as_written)
+            } else {
+                format!("hooks: only 'command' actions are valid on {}", site.event_as_written)
+            };
+            self.warn(At::Value(&type_ptr), message);
+            return Ok(None);
+        }
+        if let Some(rule) = &if_rule {
+            if site.event.supports_if() {
+                self.check_pattern(rule, At::Value(&if_ptr));
+            } else {
+                self.warn(
+                    At::Value(&if_ptr),
+                    format!("hooks: 'if' is not supported on event '{}'", site.event_as_written),
+                );
+            }
+        }
+        Ok(Some(HandlerSpec { action, timeout, fail_closed, rewake, if_rule }))
+    }
+
+    /// The kind-specific fields; `Err(why)` makes the handler invalid (R-CFG-4).
+    fn action(
+        &self,
+        site: &Site<'_>,
+        kind: HandlerKind,
+        claude_mcp: bool,
+        obj: &Map<String, Value>,
+    ) -> Result<HandlerAction, String> {
+        let _ = site;
+        let required = |field: &str| match obj.get(field) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+            Some(Value::String(_)) => Err(format!("'{field}' must not be blank")),
+            None | Some(Value::Null) => Err(format!("'{field}' is required")),
+            Some(_) => Err(format!("'{field}' must be a string")),
+        };
+        match kind {
+            HandlerKind::Command => Ok(HandlerAction::Command { command: required("command")? }),
+            HandlerKind::Deny => Ok(HandlerAction::Deny { reason: required("reason")? }),
+            HandlerKind::Mcp => {
+                let (server, tool) = (required("server")?, required("tool")?);
+                let field = if claude_mcp { "input" } else { "args" };
+                let args = match obj.get(field) {
+                    None | Some(Value::Null) => Map::new(),
+                    Some(Value::Object(args)) => args.clone(),
+                    Some(_) => return Err(format!("'{field}' must be an object")),
+                };
+                Ok(HandlerAction::Mcp { server, tool, args })
+            }
+            HandlerKind::Http => {
+                let url = required("url")?;
+                let method = match obj.get("method") {
+                    None | Some(Value::Null) => "POST".to_owned(),
+                    Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_ascii_uppercase(),
+                    Some(_) => return Err("'method' must be a non-blank string".to_owned()),
+                };
+                let headers = match obj.get("headers") {
+                    None | Some(Value::Null) => BTreeMap::new(),
+                    Some(Value::Object(h)) => h
+                        .iter()
+                        .map(|(k, v)| {
+                            v.as_str()
+                                .map(|v| (k.clone(), v.to_owned()))
+                                .ok_or_else(|| format!("header '{k}' must be a string"))
+                        })
+                        .collect::<Result<_, _>>()?,
+                    Some(_) => return Err("'headers' must be an object of strings".to_owned()),
+                };
+                let body = match obj.get("body") {
+                    None | Some(Value::Null) => None,
+                    Some(b @ (Value::String(_) | Value::Object(_) | Value::Array(_))) => Some(b.clone()),
+                    Some(_) => return Err("'body' must be a string, an object or an array".to_owned()),
+                };
+                let allowed_env_vars = match obj.get("allowedEnvVars") {
+                    None | Some(Value::Null) => Vec::new(),
+                    Some(Value::Array(names)) => names
+                        .iter()
+                        .map(|n| {
+                            n.as_str()
+                                .map(str::to_owned)
+                                .ok_or_else(|| "'allowedEnvVars' must be an array of strings".to_owned())
+                        })
+                        .collect::<Result<_, _>>()?,
+                    Some(_) => return Err("'allowedEnvVars' must be an array of strings".to_owned()),
+                };
+                Ok(HandlerAction::Http { url, method, headers, body, allowed_env_vars })
+            }
+        }
+    }
+
+    /// `timeoutMs` wins over `timeout` (seconds); both must be positive (R-ACT-SH-4, R-CFG-4d).
+    fn timeout(&mut self, site: &Site<'_>, obj: &Map<String, Value>) -> Result<Option<Duration>, Error> {
+        let mut result = None;
+        for (field, scale) in [("timeout", 1.0), ("timeoutMs", 0.001)] {
+            let ptr = push_token(site.pointer, field);
+            let secs = match obj.get(field) {
+                None | Some(Value::Null) => continue,
+                Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
+                Some(_) => return Err(self.error(At::Value(&ptr), format!("'{field}' must be a number"))),
+            };
+            if !secs.is_finite() || secs <= 0.0 {
+                return Err(self.error(At::Value(&ptr), format!("'{field}' must be positive")));
+            }
+            if field == "timeout" && secs >= SUSPICIOUS_TIMEOUT_SECS {
+                let message = format!(
+                    "hooks: timeout of {secs} seconds in {} on event '{}' looks like milliseconds; 'timeout' is in seconds, use 'timeoutMs' for milliseconds",
+                    self.tier, site.event_as_written
+                );
+                self.warn(At::Value(&ptr), message);
+            }
+            let d = Duration::try_from_secs_f64(secs * scale)
+                .map_err(|_| self.error(At::Value(&ptr), format!("'{field}' is out of range")))?;
+            result = Some(d);
+        }
+        Ok(result)
+    }
+
+    /// The asyncRewake block (R-CFG-RW-1…4, R-CFG-4b). Invalid values fail the file.
+    fn rewake(&mut self, site: &Site<'_>, obj: &Map<String, Value>) -> Result<Option<RewakeSpec>, Error> {
+        let ptr = push_token(site.pointer, "asyncRewake");
+        let block = match obj.get("asyncRewake") {
+            None | Some(Value::Null) => return Ok(None),
+            Some(Value::Bool(_)) => {
+                let message = format!(
+                    "hooks: boolean 'asyncRewake' (Claude Code's form) is ignored in {} on event '{}'; AIMON expects an asyncRewake object",
+                    self.tier, site.event_as_written
+                );
+                self.warn(At::Value(&ptr), message);
+                return Ok(None);
+            }
+            Some(Value::Object(block)) => block,
+            Some(_) => return Err(self.error(At::Value(&ptr), "asyncRewake must be an object".to_owned())),
+        };
+        self.unknown_fields(
+            block,
+            &["trigger", "timeout", "maxAttempts", "payload", "reason"],
+            &ptr,
+            " in asyncRewake",
+        );
+        let trigger = self.trigger(&ptr, block)?;
+        let mut spec = RewakeSpec::new(trigger, String::new());
+        let reason_ptr = push_token(&ptr, "reason");
+        spec.reason = match block.get("reason") {
+            Some(Value::String(r)) if !r.trim().is_empty() => r.clone(),
+            _ => {
+                return Err(self
+                    .error(At::Value(&reason_ptr), "asyncRewake.reason is required and must not be blank".to_owned()));
+            }
+        };
+        if let Some(v) = block.get("timeout") {
+            spec.timeout = self.duration(v, &push_token(&ptr, "timeout"), "asyncRewake.timeout")?;
+        }
+        let attempts_ptr = push_token(&ptr, "maxAttempts");
+        if let Some(v) = block.get("maxAttempts") {
+            spec.max_attempts =
+                v.as_u64().filter(|&n| n >= 1).and_then(|n| u32::try_from(n).ok()).ok_or_else(|| {
+                    self.error(
+                        At::Value(&attempts_ptr),
+                        "asyncRewake.maxAttempts must be an integer of at least 1".to_owned(),
+                    )
+                })?;
+        }
+        let payload_ptr = push_token(&ptr, "payload");
+        if let Some(v) = block.get("payload") {
+            let bad =
+                || self.error(At::Value(&payload_ptr), "asyncRewake.payload must be an object of strings".to_owned());
+            let Value::Object(map) = v else { return Err(bad()) };
+            spec.payload = map
+                .iter()
+                .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+                .collect::<Option<BTreeMap<_, _>>>()
+                .ok_or_else(bad)?;
+        }
+        if !site.event.spec().rewake {
+            self.warn(
+                At::Key(&ptr),
+                format!("hooks: 'asyncRewake' is not supported on event '{}'", site.event_as_written),
+            );
+            return Ok(None);
+        }
+        Ok(Some(spec))
+    }
+
+    fn trigger(&mut self, rewake_ptr: &str, block: &Map<String, Value>) -> Result<RewakeTrigger, Error> {
+        let ptr = push_token(rewake_ptr, "trigger");
+        let Some(Value::Object(trigger)) = block.get("trigger") else {
+            let at = if block.contains_key("trigger") { At::Value(&ptr) } else { At::Key(rewake_ptr) };
+            return Err(self.error(at, "asyncRewake.trigger is required and must be an object".to_owned()));
+        };
+        self.unknown_fields(trigger, &["delay", "cron", "zone", "event"], &ptr, " in asyncRewake.trigger");
+        let present: Vec<&str> = ["delay", "cron", "event"].into_iter().filter(|k| trigger.contains_key(*k)).collect();
+        if present.len() != 1 {
+            return Err(self.error(
+                At::Value(&ptr),
+                "asyncRewake.trigger must have exactly one of 'delay', 'cron' or 'event'".to_owned(),
+            ));
+        }
+        let field_ptr = push_token(&ptr, present[0]);
+        match present[0] {
+            "delay" => {
+                Ok(RewakeTrigger::Delay(self.duration(&trigger["delay"], &field_ptr, "asyncRewake.trigger.delay")?))
+            }
+            "cron" => {
+                let expr = trigger["cron"].as_str().unwrap_or_default();
+                if let Err(e) = hook_rewake::validate_cron(expr) {
+                    return Err(self.error(At::Value(&field_ptr), e.to_string()));
+                }
+                let zone_ptr = push_token(&ptr, "zone");
+                let zone = match trigger.get("zone") {
+                    None | Some(Value::Null) => "UTC".to_owned(),
+                    Some(Value::String(z)) => z.clone(),
+                    Some(_) => {
+                        return Err(
+                            self.error(At::Value(&zone_ptr), "asyncRewake.trigger.zone must be a string".to_owned())
+                        );
+                    }
+                };
+                if hook_rewake::validate_zone(&zone).is_err() {
+                    return Err(self.error(
+                        At::Value(&zone_ptr),
+                        format!("asyncRewake.trigger.zone '{zone}' is not a known IANA time zone"),
+                    ));
+                }
+                Ok(RewakeTrigger::Cron { expr: expr.to_owned(), zone })
+            }
+            _ => {
+                let bad = |this: &Self| {
+                    this.error(
+                        At::Value(&field_ptr),
+                        "asyncRewake.trigger.event must be an object with non-blank 'type' and 'key' strings"
+                            .to_owned(),
+                    )
+                };
+                let Value::Object(ev) = &trigger["event"] else { return Err(bad(self)) };
+                let text =
+                    |k: &str| ev.get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned);
+                match (text("type"), text("key")) {
+                    (Some(kind), Some(key)) => Ok(RewakeTrigger::Event { kind, key }),
+                    _ => Err(bad(self)),
+                }
+            }
+        }
+    }
+
+    fn duration(&self, value: &Value, pointer: &str, what: &str) -> Result<Duration, Error> {
+        let Some(text) = value.as_str() else {
+            return Err(
+                self.error(At::Value(pointer), format!("{what} must be a duration string such as \"5m\" or \"PT5M\""))
+            );
+        };
+        hook_rewake::parse_duration(text).map_err(|e| self.error(At::Value(pointer), format!("{what}: {e}")))
+    }
+}
