@@ -39,8 +39,14 @@ pub fn parse_config(text: &str, path: &Path, tier: Tier) -> Result<(ConfigFile, 
         })
     })?;
     let mut parser = Parser { text, path, tier, index: OnceCell::new(), diagnostics: Vec::new() };
-    let entries = parser.root(&root)?;
-    Ok((ConfigFile { tier, path: path.to_owned(), entries }, parser.diagnostics))
+    let mut entries = parser.root(&root)?;
+    // serde_json's map order is its own (sorted, or insertion order under `preserve_order`);
+    // pin both: entries by the events table's order (stable, so entry order within an event is
+    // the file's), diagnostics by position.
+    entries.sort_by_key(|e| e.event.index());
+    let mut diagnostics = parser.diagnostics;
+    diagnostics.sort_by_key(|d| (d.line, d.column));
+    Ok((ConfigFile { tier, path: path.to_owned(), entries }, diagnostics))
 }
 
 /// Where a diagnostic points: a value or the key naming it.

@@ -261,6 +261,11 @@ pub struct LoadedConfig {
 }
 
 impl LoadedConfig {
+    /// A config of `files`, given in dispatch order.
+    pub fn from_files(files: Vec<ConfigFile>) -> Self {
+        LoadedConfig { files }
+    }
+
     /// Every (file, entry, handler) in dispatch order.
     pub fn handlers(&self) -> impl Iterator<Item = (&ConfigFile, &HookEntrySpec, &HandlerSpec)> {
         self.files.iter().flat_map(|f| f.entries.iter().flat_map(move |e| e.handlers.iter().map(move |h| (f, e, h))))
