@@ -1,3 +1,49 @@
 #![no_main]
-// Filled in by the crate that owns this parser.
-libfuzzer_sys::fuzz_target!(|data: &[u8]| { let _ = data; });
+//! Fuzzes hook-predicate's `parse` and evaluation (R-PRED-6): no input may panic.
+//!
+//! The input is split at its first newline: the pattern, then a string used as a Bash command, a file
+//! path, a JSON tool input and an event subject. Fixed Bash rules also run on every command, so the
+//! shell analyser sees every input whatever the pattern.
+
+use hook_predicate::{PathAnchors, ToolInputPredicate, parse};
+use libfuzzer_sys::fuzz_target;
+use serde_json::{Value, json};
+use std::sync::OnceLock;
+
+fn fixed() -> &'static [Box<dyn ToolInputPredicate>] {
+    static FIXED: OnceLock<Vec<Box<dyn ToolInputPredicate>>> = OnceLock::new();
+    FIXED.get_or_init(|| {
+        let anchors = PathAnchors::new("/project").with_home("/home/u");
+        ["Bash(git push:*)", r"Bash(command=^rm\s+-rf)", "Bash(npm test)", "Edit(src/**/*.rs)", "Read(~/.ssh/**)"]
+            .iter()
+            .filter_map(|p| parse(p, &anchors).ok())
+            .collect()
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let (pattern, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let anchors = PathAnchors::new("/project").with_home("/home/u").with_tier_root("/tier");
+    let predicate = match parse(pattern, &anchors) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = (e.to_string(), e.pattern());
+            e.fallback()
+        }
+    };
+    let json_input = serde_json::from_str::<Value>(rest).unwrap_or(Value::Null);
+    let calls = [
+        ("Bash", json!({ "command": rest })),
+        ("Edit", json!({ "file_path": rest })),
+        ("Read", json!({ "path": rest, "nested": { "a": [rest, 1, true, null] } })),
+        ("mcp__x__y", json_input),
+        (rest, Value::Null),
+    ];
+    for (tool, input) in &calls {
+        let _ = predicate.test(tool, input);
+        for p in fixed() {
+            let _ = p.test(tool, input);
+        }
+    }
+});

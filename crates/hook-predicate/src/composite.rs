@@ -18,10 +18,10 @@ pub(crate) struct Composite {
 impl Composite {
     /// Combines `parts`; a single part is returned as it is.
     pub(crate) fn of(op: Op, mut parts: Vec<Box<dyn ToolInputPredicate>>) -> Box<dyn ToolInputPredicate> {
-        if parts.len() == 1 {
-            if let Some(only) = parts.pop() {
-                return only;
-            }
+        if parts.len() == 1
+            && let Some(only) = parts.pop()
+        {
+            return only;
         }
         Box::new(Composite { op, parts })
     }

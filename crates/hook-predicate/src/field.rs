@@ -46,7 +46,9 @@ impl FieldMatch {
 impl ToolInputPredicate for FieldMatch {
     fn test(&self, tool_name: &str, input: &Value) -> bool {
         match self.path.lookup(input) {
-            Some(Value::String(s)) if tool_name == "Bash" && self.path.is_command() => regex_matches_command(&self.re, s),
+            Some(Value::String(s)) if tool_name == "Bash" && self.path.is_command() => {
+                regex_matches_command(&self.re, s)
+            }
             Some(Value::String(s)) => self.re.is_match(s),
             Some(Value::Bool(b)) => self.re.is_match(if *b { "true" } else { "false" }),
             Some(Value::Null) => self.re.is_match("null"),

@@ -71,10 +71,12 @@
 //! - The exact-name reading wins over the regex one whenever the pattern has only name characters,
 //!   so `code-reviewer` never matches `senior-code-reviewer` and `A | B` is a list of names.
 //! - An extension wins over a regex when the whole pattern parses as one: `Bash(command=^git)` is a
-//!   field test, not the regex `Bash(command=^git)`. A pattern that does not parse as an extension
-//!   but compiles as a regex is that regex, so Claude Code matchers such as `mcp__(github|gitlab)__.*`
-//!   keep their meaning; `WebFetch(domain:x)` is therefore a (never-matching) regex, not an error.
-//!   Only when both readings fail is the pattern an error, reported at the extension's position.
+//!   field test, not the regex `Bash(command=^git)`. A pattern whose shape is not an extension but
+//!   which compiles as a regex is that regex, so Claude Code matchers such as `mcp__(github|gitlab)__.*`
+//!   keep their meaning; `WebFetch(domain:x)` (no path rules for WebFetch) is therefore a
+//!   never-matching regex, not an error. When the shape *is* an extension but a part of it does not
+//!   compile (a regex, a glob, `~/` without a home directory), the pattern is an error even if the
+//!   whole string would be a valid regex; so is a pattern that neither reading accepts.
 //! - A rule body that starts with `identifier=` is a field test: `Bash(FOO=1 make)` tests the input
 //!   field `FOO`, it is not a command rule (write `Bash(command=^FOO=1 make)` or `Bash(make)`).
 //! - Inside a composite, a regex runs to the next whitespace: write `input.command~^npm | Edit`

@@ -28,11 +28,14 @@ pub fn parse(pattern: &str, anchors: &PathAnchors) -> Result<Box<dyn ToolInputPr
         return Ok(Box::new(NameOnly::Exact(names.collect())));
     }
     let anchors = absolute(anchors);
-    let mut parser = Parser { src: pattern, pos: 0, anchors: &anchors, extension: false, nesting: 0 };
+    let mut parser =
+        Parser { src: pattern, pos: 0, anchors: &anchors, extension: false, definitive: false, nesting: 0 };
     let extended = parser.parse_all();
     if parser.extension {
-        if let Ok(predicate) = extended {
-            return Ok(predicate);
+        match extended {
+            Ok(predicate) => return Ok(predicate),
+            Err(error) if parser.definitive => return Err(error),
+            Err(_) => {}
         }
     }
     // Not an extension (or not a well-formed one): Claude Code's unanchored regex.
@@ -80,6 +83,9 @@ struct Parser<'a> {
     anchors: &'a PathAnchors,
     /// An extension form (`Tool(…)`, `input.…~`, `&`) was seen: the pattern is not a plain regex.
     extension: bool,
+    /// The extension's grammar fitted but a part of it does not compile (regex, glob, `~` without a
+    /// home): the error stands even when the whole pattern happens to be a valid regex.
+    definitive: bool,
     nesting: usize,
 }
 
@@ -108,8 +114,13 @@ impl<'a> Parser<'a> {
         Error::Syntax { pattern: self.src.to_owned(), column: column(self.src, at), message: message.into() }
     }
 
-    fn compile(&self, re_src: &str, at: usize) -> Result<Regex, Error> {
-        Regex::new(re_src).map_err(|e| regex_error(self.src, at, re_src, e))
+    fn compile(&mut self, re_src: &str, at: usize) -> Result<Regex, Error> {
+        Regex::new(re_src).map_err(|e| self.definitive(regex_error(self.src, at, re_src, e)))
+    }
+
+    fn definitive(&mut self, error: Error) -> Error {
+        self.definitive = true;
+        error
     }
 
     fn parse_all(&mut self) -> Parsed {
@@ -287,12 +298,17 @@ impl<'a> Parser<'a> {
         if trimmed.is_empty() {
             return Ok(Box::new(NameOnly::Exact(tools.iter().map(|t| (*t).to_owned()).collect())));
         }
-        let glob = absolute_glob(trimmed, self.anchors).map_err(|m| self.syntax(m, body_at))?;
-        let predicate = PathGlob::new(tools, &glob, &self.anchors.project_root).map_err(|source| Error::Glob {
-            pattern: self.src.to_owned(),
-            column: column(self.src, body_at),
-            source,
-        })?;
+        let glob = match absolute_glob(trimmed, self.anchors) {
+            Ok(glob) => glob,
+            Err(message) => return Err(self.definitive(self.syntax(message, body_at))),
+        };
+        let predicate = match PathGlob::new(tools, &glob, &self.anchors.project_root) {
+            Ok(predicate) => predicate,
+            Err(source) => {
+                let error = Error::Glob { pattern: self.src.to_owned(), column: column(self.src, body_at), source };
+                return Err(self.definitive(error));
+            }
+        };
         Ok(Box::new(predicate))
     }
 

@@ -96,8 +96,8 @@ pub(crate) fn analyse(cmd: &str) -> Analysis {
 /// `None` unless it is exactly one simple command with balanced quotes and no substitutions.
 pub(crate) fn split_words(text: &str) -> Option<Vec<String>> {
     let mut out = Analysis::default();
-    let (words, end) = Lexer { src: text.as_bytes(), pos: 0, depth: 0, heredocs: Vec::new(), out: &mut out }
-        .simple_command(false);
+    let (words, end) =
+        Lexer { src: text.as_bytes(), pos: 0, depth: 0, heredocs: Vec::new(), out: &mut out }.simple_command(false);
     (end == End::Eof && !out.uncertain && out.views.is_empty()).then(|| words.into_iter().map(|w| w.text).collect())
 }
 
@@ -302,14 +302,12 @@ impl Lexer<'_, '_> {
                 if self.pos >= self.src.len() {
                     break;
                 }
-                let end = self.src[self.pos..].iter().position(|&c| c == b'\n').map_or(self.src.len(), |i| self.pos + i);
+                let end =
+                    self.src[self.pos..].iter().position(|&c| c == b'\n').map_or(self.src.len(), |i| self.pos + i);
                 let line = &self.src[self.pos..end];
                 self.pos = (end + 1).min(self.src.len());
-                let line = if doc.strip_tabs {
-                    &line[line.iter().take_while(|&&c| c == b'\t').count()..]
-                } else {
-                    line
-                };
+                let line =
+                    if doc.strip_tabs { &line[line.iter().take_while(|&&c| c == b'\t').count()..] } else { line };
                 if line == doc.delimiter.as_slice() {
                     break;
                 }
@@ -716,7 +714,8 @@ impl Lexer<'_, '_> {
             "stdbuf" => skip_options(words, at, &["-i", "-o", "-e", "--input", "--output", "--error"]),
             "timeout" => skip_options(words, at, &["-s", "-k", "--signal", "--kill-after"]) + 1,
             "xargs" => {
-                let flags = ["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter"];
+                let flags =
+                    ["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter"];
                 return Some((skip_options(words, at, &flags), true));
             }
             _ => return None,
