@@ -1,1 +1,71 @@
-fn main() {}
+//! `aimon-hooks`: the aimon hook engine as a command line, usable standalone and behind Claude Code.
+//!
+//! Commands (R-CLI): `run` (one event, one payload, a JSON verdict), `claude` (Claude Code's hook
+//! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`.
+//! The verdict rules are hook-core's ([`hook_core::EventVerdict`]); this crate maps payloads to
+//! contexts, loads the tiers through hook-config and renders answers. Event names come from the
+//! events table, never from literals here (R-LAYER-4).
+//!
+//! Exit codes: 0 proceed/ask (and every successful command), 2 blocked/denied, 1 configuration or
+//! usage errors, including clap's (never clap's own 2); `--help`/`--version` exit 0.
+//! Tests: `tests/cli/` (assert_cmd against the real binary, snapshots in `tests/snapshots/`);
+//! `benches/run_wall_time.rs` measures `run` against `true`.
+
+mod claude;
+mod cli;
+mod commands;
+mod import;
+mod load;
+mod logging;
+mod output;
+mod payload;
+mod schema;
+
+use std::process::ExitCode;
+
+use clap::Parser as _;
+use clap::error::ErrorKind;
+
+use crate::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            let code = match err.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => 0,
+                _ => 1,
+            };
+            return ExitCode::from(code);
+        }
+    };
+    logging::init(cli.verbose);
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(dispatch(cli.command)) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn dispatch(command: Command) -> anyhow::Result<u8> {
+    match command {
+        Command::Run(args) => commands::run(args).await,
+        Command::Claude => Ok(commands::claude().await),
+        Command::Validate(args) => commands::validate(&args),
+        Command::List(args) => commands::list(&args),
+        Command::Explain(args) => commands::explain(&args),
+        Command::ImportClaude(args) => commands::import_claude(&args),
+        Command::Schema => commands::schema(),
+        Command::Watch(args) => commands::watch(&args).await,
+    }
+}

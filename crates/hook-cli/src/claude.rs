@@ -1,0 +1,104 @@
+//! `aimon-hooks claude` (R-CLI-2): a verdict → Claude Code's hook output contract.
+//!
+//! JSON answers exit 0; keys Claude Code does not need are omitted (never `null`, which its schema
+//! check would reject). Advisory events never block: at most a `systemMessage` for the person.
+
+use hook_core::{EventVerdict, HookEventType, HookFeedback, Verdict};
+use serde_json::{Map, Value, json};
+
+/// What the process does after evaluating (or failing to evaluate) a Claude Code call.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Answer {
+    /// Nothing to say: exit 0, no output.
+    Silent,
+    /// Print this object, exit 0.
+    Json(Value),
+    /// Print this sentence on stderr and exit with this code.
+    Stderr(u8, String),
+}
+
+/// Claude Code's answer for `verdict`.
+pub(crate) fn answer(verdict: &EventVerdict) -> Answer {
+    let event = verdict.event;
+    let merged = &verdict.report.merged;
+    let mut out = Map::new();
+    let mut specific = Map::new();
+    match event {
+        HookEventType::PRE_TOOL => {
+            match verdict.outcome {
+                Verdict::Denied | Verdict::Blocked => {
+                    specific.insert("permissionDecision".into(), "deny".into());
+                }
+                Verdict::Ask => {
+                    specific.insert("permissionDecision".into(), "ask".into());
+                }
+                Verdict::Proceed => {}
+            }
+            if let Some(reason) = &verdict.reason {
+                specific.insert("permissionDecisionReason".into(), reason.as_str().into());
+            }
+            if verdict.outcome != Verdict::Denied && verdict.outcome != Verdict::Blocked {
+                if let Some(input) = &merged.updated_input {
+                    specific.insert("updatedInput".into(), input.clone());
+                }
+            }
+            if let Some(feedback) = &verdict.feedback {
+                specific.insert("additionalContext".into(), feedback.as_str().into());
+            }
+        }
+        HookEventType::PERMISSION_REQUEST => {
+            if verdict.outcome == Verdict::Denied {
+                let message = verdict.reason.clone().unwrap_or_default();
+                specific.insert("decision".into(), json!({"behavior": "deny", "message": message}));
+            }
+        }
+        HookEventType::PRE_COMPACT => {
+            if let (Verdict::Blocked | Verdict::Denied, Some(reason)) = (verdict.outcome, &verdict.reason) {
+                out.insert("decision".into(), "block".into());
+                out.insert("reason".into(), reason.as_str().into());
+            }
+        }
+        HookEventType::POST_TOOL => {
+            let reasons: Vec<&str> =
+                verdict.report.results().filter(|r| r.is_blocked()).filter_map(|r| r.feedback.as_deref()).collect();
+            if verdict.report.results().any(|r| r.is_blocked()) {
+                out.insert("decision".into(), "block".into());
+                let reason = if reasons.is_empty() { "blocked by hook".to_owned() } else { reasons.join("\n") };
+                out.insert("reason".into(), reason.into());
+            }
+            if let Some(context) = HookFeedback::collect_advisory(verdict.report.results()) {
+                specific.insert("additionalContext".into(), context.into());
+            }
+            if let Some(output) = &merged.updated_output {
+                specific.insert("updatedToolOutput".into(), output.clone());
+            }
+        }
+        _ => {}
+    }
+    if let Some(message) = &merged.system_message {
+        out.insert("systemMessage".into(), message.as_str().into());
+    }
+    if !specific.is_empty() {
+        let mut with_name = Map::new();
+        with_name.insert("hookEventName".into(), event.payload_name().into());
+        with_name.extend(specific);
+        out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+    }
+    if out.is_empty() { Answer::Silent } else { Answer::Json(Value::Object(out)) }
+}
+
+/// The answer when the configuration (or the payload) could not be read: a gate must not
+/// silently open. preTool and preCompact veto with exit 2; permissionRequest denies in JSON
+/// (Claude Code ignores exit 2 there); other events exit 1.
+pub(crate) fn on_error(event: HookEventType, error: &str) -> Answer {
+    match event {
+        HookEventType::PRE_TOOL | HookEventType::PRE_COMPACT => Answer::Stderr(2, error.to_owned()),
+        HookEventType::PERMISSION_REQUEST => Answer::Json(json!({
+            "hookSpecificOutput": {
+                "hookEventName": event.payload_name(),
+                "decision": {"behavior": "deny", "message": error},
+            }
+        })),
+        _ => Answer::Stderr(1, error.to_owned()),
+    }
+}

@@ -1,0 +1,371 @@
+//! One function per command.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context as _, bail};
+use hook_config::{HookHotReloadBootstrap, Severity, Tier, parse_config};
+use hook_core::{
+    CancellationToken, ExecutionHook, ExecutionMode, FnHook, HookContext, HookEngine, HookEventType,
+    HookExecutionPolicy, HookResult,
+};
+use serde_json::{Value, json};
+
+use crate::claude::{self, Answer};
+use crate::cli::{ExplainArgs, ImportArgs, ListArgs, RunArgs, ValidateArgs, WatchArgs, absolute};
+use crate::import::Conversion;
+use crate::load;
+use crate::output::{self, RunOutput};
+use crate::payload;
+
+/// Resolves an event name from the command line, or says which names exist.
+fn event(name: &str) -> anyhow::Result<HookEventType> {
+    HookEventType::resolve(name).map_err(|e| {
+        let names: Vec<&str> = HookEventType::ALL.iter().map(|e| e.name()).collect();
+        anyhow::anyhow!("{}; expected one of {} (or their Claude Code names)", e.warning(), names.join(", "))
+    })
+}
+
+/// The policy the flags select (R-CLI-1).
+fn policy(stop_on_blocked: bool, fail_closed: bool, parallel: bool) -> HookExecutionPolicy {
+    let mut policy = match (fail_closed, stop_on_blocked) {
+        (false, false) => HookExecutionPolicy::fail_open(),
+        (false, true) => HookExecutionPolicy::stop_on_blocked(),
+        (true, false) => HookExecutionPolicy::fail_closed(),
+        (true, true) => HookExecutionPolicy::fail_closed_stop_on_blocked(),
+    };
+    if parallel {
+        policy.mode = ExecutionMode::Parallel;
+    }
+    policy
+}
+
+/// `run <EVENT>` (R-CLI-1).
+pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
+    let event = event(&args.input.event)?;
+    let payload = payload::read(args.input.payload.as_deref())?;
+    let loaded = load::load(&args.input.tiers, args.fail_closed)?;
+    let ctx = payload::context(event, payload, &loaded.paths.project)?;
+    let engine = HookEngine::new(loaded.registry.clone()).with_policy(policy(
+        args.stop_on_blocked,
+        args.fail_closed,
+        args.parallel,
+    ));
+    let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
+    println!("{}", serde_json::to_string(&RunOutput::new(&verdict))?);
+    Ok(output::exit_code(verdict.outcome))
+}
+
+/// `claude` (R-CLI-2): never an `Err`; every failure is answered in Claude Code's terms.
+pub(crate) async fn claude() -> u8 {
+    let payload = match payload::read(None) {
+        Ok(p) => p,
+        Err(e) => return emit(Answer::Stderr(1, format!("{e:#}"))),
+    };
+    let Some(name) = payload.get("hook_event_name").and_then(Value::as_str) else {
+        return emit(Answer::Stderr(1, "the payload has no \"hook_event_name\"".to_owned()));
+    };
+    let Ok(event) = HookEventType::resolve(name) else {
+        tracing::debug!("hooks: Claude Code event '{name}' has no AIMON counterpart; nothing to do");
+        return 0;
+    };
+    match evaluate_for_claude(event, payload).await {
+        Ok(answer) => emit(answer),
+        Err(e) => emit(claude::on_error(event, &format!("aimon-hooks: {e:#}"))),
+    }
+}
+
+async fn evaluate_for_claude(event: HookEventType, payload: serde_json::Map<String, Value>) -> anyhow::Result<Answer> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| payload.get("cwd").and_then(Value::as_str).map(PathBuf::from))
+        .unwrap_or_else(|| cwd.clone());
+    let tiers = crate::cli::TierArgs { project: Some(absolute(&cwd, &project)), home: None };
+    let loaded = load::load(&tiers, false)?;
+    let mut ctx = payload::context(event, payload, &loaded.paths.project)?;
+    if event == HookEventType::POST_TOOL {
+        // Claude Code fires PostToolUse only after a tool succeeded (failures are PostToolUseFailure).
+        if let Some(tool) = ctx.tool.as_mut() {
+            tool.result_status.get_or_insert_with(|| "success".to_owned());
+        }
+    }
+    let verdict = HookEngine::new(loaded.registry.clone()).run_event(&ctx, &CancellationToken::new()).await;
+    Ok(claude::answer(&verdict))
+}
+
+fn emit(answer: Answer) -> u8 {
+    match answer {
+        Answer::Silent => 0,
+        Answer::Json(value) => {
+            println!("{value}");
+            0
+        }
+        Answer::Stderr(code, message) => {
+            eprintln!("{message}");
+            code
+        }
+    }
+}
+
+/// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist.
+pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let files: Vec<(Tier, PathBuf)> = if args.files.is_empty() {
+        let paths = hook_config::TierPaths::new(args.tiers.home_dir(), args.tiers.project_dir()?);
+        paths.files().into_iter().filter(|(_, p)| p.exists()).collect()
+    } else {
+        args.files.iter().map(|f| (Tier::Project, absolute(&cwd, f))).collect()
+    };
+    let (mut errors, mut warnings, mut handlers) = (0usize, 0usize, 0usize);
+    for (tier, path) in &files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                println!("{}: error: cannot read the file: {e}", path.display());
+                eprintln!("error: cannot read {}: {e}", path.display());
+                errors += 1;
+                continue;
+            }
+        };
+        match parse_config(&text, path, *tier) {
+            Ok((file, diagnostics)) => {
+                for d in &diagnostics {
+                    d.log();
+                    println!("{d}");
+                }
+                warnings += diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
+                handlers += file.entries.iter().map(|e| e.handlers.len()).sum::<usize>();
+            }
+            Err(err) => {
+                match err.diagnostic() {
+                    Some(d) => println!("{d}"),
+                    None => println!("{}: error: {err}", path.display()),
+                }
+                eprintln!("error: {:#}", load::config_error(err));
+                errors += 1;
+            }
+        }
+    }
+    println!("{} file(s) checked: {handlers} handler(s), {warnings} warning(s), {errors} error(s)", files.len());
+    Ok(if errors > 0 { 1 } else { 0 })
+}
+
+/// One row of `list` / `explain`.
+fn hook_row(hook: &hook_config::DeclarativeHook) -> serde_json::Map<String, Value> {
+    let mut row = serde_json::Map::new();
+    row.insert("tier".into(), hook.tier().name().into());
+    row.insert("event".into(), hook.event().name().into());
+    row.insert("matcher".into(), hook.matcher().into());
+    row.insert("handler".into(), hook.describe().into());
+    row.insert("id".into(), hook.id().into());
+    row.insert("source".into(), hook.source().into());
+    row
+}
+
+/// `list` (R-CLI-4).
+pub(crate) fn list(args: &ListArgs) -> anyhow::Result<u8> {
+    let loaded = load::load(&args.tiers, false)?;
+    if args.json {
+        let rows: Vec<Value> = loaded.hooks.iter().map(|(_, h)| Value::Object(hook_row(h))).collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(0);
+    }
+    let header = ["TIER", "EVENT", "MATCHER", "HANDLER", "ID"].map(str::to_owned);
+    let rows: Vec<[String; 5]> = loaded
+        .hooks
+        .iter()
+        .map(|(_, h)| {
+            [
+                h.tier().name().to_owned(),
+                h.event().name().to_owned(),
+                h.matcher().to_owned(),
+                h.describe(),
+                h.id().to_owned(),
+            ]
+        })
+        .collect();
+    if rows.is_empty() {
+        let files: Vec<String> = load::tier_files(&loaded.paths).iter().map(|p| p.display().to_string()).collect();
+        println!("no hooks configured (looked at {})", files.join(", "));
+        return Ok(0);
+    }
+    print_table(&header, &rows);
+    Ok(0)
+}
+
+fn print_table<const N: usize>(header: &[String; N], rows: &[[String; N]]) {
+    let mut widths = header.each_ref().map(|h| h.chars().count());
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for row in std::iter::once(header).chain(rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(|(i, (cell, w))| if i + 1 == N { cell.clone() } else { format!("{cell:<w$}") })
+            .collect();
+        println!("{}", cells.join("  "));
+    }
+}
+
+/// `explain <EVENT>` (R-CLI-9): every configured hook, and whether it would run for the payload.
+pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
+    let event = event(&args.input.event)?;
+    let payload = payload::read(args.input.payload.as_deref())?;
+    let loaded = load::load(&args.input.tiers, false)?;
+    let ctx = payload::context(event, payload, &loaded.paths.project)?;
+    let rows: Vec<(serde_json::Map<String, Value>, Option<String>)> =
+        loaded.hooks.iter().map(|(_, h)| (hook_row(h), h.explain(&ctx))).collect();
+    if args.json {
+        let hooks: Vec<Value> = rows
+            .into_iter()
+            .map(|(mut row, why)| {
+                row.insert("runs".into(), why.is_none().into());
+                row.insert("why".into(), why.map_or(Value::Null, Value::String));
+                Value::Object(row)
+            })
+            .collect();
+        let skipped: Vec<String> = loaded.diagnostics.iter().map(ToString::to_string).collect();
+        let out = json!({"event": event.name(), "subject": subject(&ctx), "hooks": hooks, "diagnostics": skipped});
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(0);
+    }
+    let running = rows.iter().filter(|(_, why)| why.is_none()).count();
+    let subject = subject(&ctx).map_or(String::new(), |s| format!(" ({s})"));
+    println!("{event}{subject}: {running} of {} configured hook(s) would run", rows.len());
+    for (row, why) in &rows {
+        let verdict = match why {
+            None => "runs".to_owned(),
+            Some(why) => format!("skipped: {why}"),
+        };
+        println!(
+            "  {} [{} {} matcher {}] {}\n    {verdict}",
+            row["id"].as_str().unwrap_or_default(),
+            row["tier"].as_str().unwrap_or_default(),
+            row["event"].as_str().unwrap_or_default(),
+            row["matcher"],
+            row["handler"].as_str().unwrap_or_default(),
+        );
+    }
+    if !loaded.diagnostics.is_empty() {
+        println!("not loaded or changed at load time:");
+        for d in &loaded.diagnostics {
+            println!("  {d}");
+        }
+    }
+    Ok(0)
+}
+
+/// What the event's matcher is tested against, in words.
+fn subject(ctx: &HookContext) -> Option<String> {
+    match ctx.event.spec().matcher {
+        hook_core::MatchSubject::Tool => ctx.tool_name().map(|t| format!("tool '{t}'")),
+        hook_core::MatchSubject::Field(key) => ctx.match_subject().map(|s| format!("{key} '{s}'")),
+        hook_core::MatchSubject::Nothing => None,
+    }
+}
+
+/// `import-claude [SETTINGS...]` (R-CLI-5, R-CC-3).
+pub(crate) fn import_claude(args: &ImportArgs) -> anyhow::Result<u8> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let project = absolute(&cwd, args.project.as_deref().unwrap_or(Path::new(".")));
+    let aimon = project.join(".aimon");
+    let jobs: Vec<(Vec<PathBuf>, PathBuf)> = match (&args.output, args.settings.is_empty()) {
+        (Some(out), true) => vec![(default_settings(&project)?, out.clone())],
+        (Some(out), false) => vec![(args.settings.clone(), out.clone())],
+        (None, false) => vec![(args.settings.clone(), aimon.join("hooks.json"))],
+        (None, true) => {
+            let claude = project.join(".claude");
+            let pairs = [("settings.json", "hooks.json"), ("settings.local.json", "hooks.local.json")];
+            let jobs: Vec<_> = pairs
+                .iter()
+                .filter(|(from, _)| claude.join(from).exists())
+                .map(|(from, to)| (vec![claude.join(from)], aimon.join(to)))
+                .collect();
+            if jobs.is_empty() {
+                bail!(
+                    "no Claude Code settings found: neither {} nor {} exists",
+                    claude.join(pairs[0].0).display(),
+                    claude.join(pairs[1].0).display()
+                );
+            }
+            jobs
+        }
+    };
+    for (sources, out) in jobs {
+        let mut conversion = Conversion::default();
+        for source in &sources {
+            let text = std::fs::read_to_string(source)
+                .with_context(|| format!("cannot read the settings file {}", source.display()))?;
+            let value: Value = serde_json::from_str(&text)
+                .with_context(|| format!("the settings file {} is not valid JSON", source.display()))?;
+            conversion.add(&source.display().to_string(), &value);
+        }
+        for line in conversion.report_lines() {
+            eprintln!("{line}");
+        }
+        if out == Path::new("-") {
+            print!("{}", conversion.to_json());
+            continue;
+        }
+        let out = absolute(&cwd, &out);
+        if out.exists() && !args.force {
+            bail!("{} already exists; pass --force to overwrite it", out.display());
+        }
+        if let Some(dir) = out.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(&out, conversion.to_json()).with_context(|| format!("cannot write {}", out.display()))?;
+        eprintln!(
+            "wrote {} ({} handler(s), {} report line(s))",
+            out.display(),
+            conversion.kept,
+            conversion.report.len()
+        );
+    }
+    Ok(0)
+}
+
+/// `.claude/settings.json` then `.claude/settings.local.json`, those that exist.
+fn default_settings(project: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let files: Vec<PathBuf> = ["settings.json", "settings.local.json"]
+        .iter()
+        .map(|f| project.join(".claude").join(f))
+        .filter(|p| p.exists())
+        .collect();
+    if files.is_empty() {
+        bail!("no Claude Code settings found in {}", project.join(".claude").display());
+    }
+    Ok(files)
+}
+
+/// `schema` (R-CLI-6).
+pub(crate) fn schema() -> anyhow::Result<u8> {
+    println!("{}", serde_json::to_string_pretty(&crate::schema::hooks_json_schema())?);
+    Ok(0)
+}
+
+/// `watch` (R-CLI-7): prints each `onConfigReload` as one JSON line until interrupted.
+pub(crate) async fn watch(args: &WatchArgs) -> anyhow::Result<u8> {
+    let paths = hook_config::TierPaths::new(args.tiers.home_dir(), args.tiers.project_dir()?);
+    let registry = Arc::new(hook_core::HookRegistry::new());
+    let printer: Arc<dyn ExecutionHook> = FnHook::new("aimon-hooks-watch", |ctx: HookContext| async move {
+        let mut line = serde_json::Map::new();
+        line.insert("event".into(), ctx.event.name().into());
+        line.extend(ctx.fields);
+        println!("{}", Value::Object(line));
+        Ok(HookResult::allow())
+    });
+    registry.register(HookEventType::ON_CONFIG_RELOAD, printer);
+    let files: Vec<String> = load::tier_files(&paths).iter().map(|p| p.display().to_string()).collect();
+    let _handle =
+        HookHotReloadBootstrap::builder().paths(paths).registry(registry).start().map_err(load::config_error)?;
+    tracing::info!("watching {}", files.join(", "));
+    tokio::signal::ctrl_c().await.context("cannot wait for Ctrl-C")?;
+    Ok(0)
+}
