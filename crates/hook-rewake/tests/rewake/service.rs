@@ -1,0 +1,233 @@
+//! The service alone, with a recording listener, under tokio's paused clock.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hook_rewake::{DefaultRewakeQuotaManager, DefaultRewakeService, Error, RewakeService};
+use tokio::time::sleep;
+
+use crate::support::{HOUR, MIN, at, cron, delay, drain, envelope, event, payload, recorder, spec, t0};
+
+#[tokio::test(start_paused = true)]
+async fn a_delay_envelope_fires_once_at_now_plus_delay_and_leaves_the_pending_list_per_r_rw_3_and_r_rw_5() {
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    let id = service.schedule(envelope("h", "c", spec(delay(5 * MIN), HOUR, 3))).expect("schedule").expect("id");
+    let pending = service.pending();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].next_fire_at, Some(at("2026-03-01T00:05:00Z")));
+    assert_eq!(pending[0].expires_at, Some(at("2026-03-01T01:00:00Z")));
+
+    sleep(5 * MIN - Duration::from_millis(1)).await;
+    assert!(drain(&mut rx).is_empty(), "fired early");
+    let fire = rx.recv().await.expect("fire");
+    assert_eq!(fire.envelope.id, id);
+    assert_eq!(fire.envelope.attempt, 1);
+    assert_eq!(fire.fired_at, at("2026-03-01T00:05:00Z"));
+    assert!(service.pending().is_empty());
+    sleep(2 * HOUR).await;
+    assert!(drain(&mut rx).is_empty(), "a one-shot envelope fired twice");
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_event_envelope_fires_only_on_a_matching_resolve_with_the_callers_payload_winning_per_r_rw_3() {
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    let spec = spec(event("approval", "prod-kubectl-apply"), HOUR, 1)
+        .with_payload(payload(&[("ticket", "T-123"), ("decision", "pending")]));
+    service.schedule(envelope("h", "c", spec)).expect("schedule");
+    assert_eq!(service.pending()[0].next_fire_at, None);
+
+    assert_eq!(service.resolve("approval", "prod-other", payload(&[])), 0);
+    assert_eq!(service.resolve("other", "prod-kubectl-apply", payload(&[])), 0);
+    sleep(10 * MIN).await;
+    assert!(drain(&mut rx).is_empty());
+
+    let fired = service.resolve("approval", "prod-kubectl-apply", payload(&[("decision", "approved"), ("by", "kim")]));
+    assert_eq!(fired, 1);
+    let fire = rx.recv().await.expect("fire");
+    assert_eq!(fire.payload, payload(&[("by", "kim"), ("decision", "approved"), ("ticket", "T-123")]));
+    assert_eq!(fire.envelope.payload, payload(&[("decision", "pending"), ("ticket", "T-123")]));
+    assert!(service.pending().is_empty());
+    assert_eq!(service.resolve("approval", "prod-kubectl-apply", payload(&[])), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn resolve_fires_every_envelope_waiting_on_the_same_key() {
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    for hook in ["a", "b"] {
+        service.schedule(envelope(hook, "c", spec(event("ci", "build-7"), HOUR, 1))).expect("schedule");
+    }
+    service.schedule(envelope("c", "c", spec(event("ci", "build-8"), HOUR, 1))).expect("schedule");
+    assert_eq!(service.resolve("ci", "build-7", payload(&[])), 2);
+    let mut hooks: Vec<String> = drain(&mut rx).into_iter().map(|f| f.envelope.hook_id).collect();
+    hooks.sort();
+    assert_eq!(hooks, ["a", "b"]);
+    assert_eq!(service.pending().len(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_unresolved_event_envelope_expires_and_a_late_resolve_fires_nothing() {
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    service.schedule(envelope("h", "c", spec(event("approval", "k"), 10 * MIN, 1))).expect("schedule");
+    sleep(10 * MIN).await;
+    assert_eq!(service.pending().len(), 1, "expiry is inclusive: still pending exactly at the timeout");
+    sleep(Duration::from_millis(1)).await;
+    assert!(service.pending().is_empty());
+    assert_eq!(service.resolve("approval", "k", payload(&[])), 0);
+    assert!(drain(&mut rx).is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_fire_past_its_expiry_is_discarded_per_r_rw_5() {
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    service.schedule(envelope("late", "c", spec(delay(2 * HOUR), HOUR, 3))).expect("schedule");
+    service.schedule(envelope("on-time", "c", spec(delay(HOUR), HOUR, 3))).expect("schedule");
+    sleep(3 * HOUR).await;
+    let fired: Vec<String> = drain(&mut rx).into_iter().map(|f| f.envelope.hook_id).collect();
+    assert_eq!(fired, ["on-time"]);
+    assert!(service.pending().is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cron_envelope_repeats_on_its_own_until_max_attempts_per_r_rw_3_and_r_rw_8() {
+    let (listener, mut rx) = recorder();
+    let service =
+        DefaultRewakeService::builder(listener).clock_start(at("2026-03-01T00:07:00Z")).start().expect("start");
+    service.schedule(envelope("h", "c", spec(cron("*/15 * * * *", "UTC"), 24 * HOUR, 3))).expect("schedule");
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let fire = rx.recv().await.expect("fire");
+        seen.push((fire.envelope.attempt, fire.fired_at));
+    }
+    assert_eq!(
+        seen,
+        [(1, at("2026-03-01T00:15:00Z")), (2, at("2026-03-01T00:30:00Z")), (3, at("2026-03-01T00:45:00Z")),]
+    );
+    assert!(service.pending().is_empty());
+    sleep(5 * HOUR).await;
+    assert!(drain(&mut rx).is_empty(), "fired beyond maxAttempts");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cron_envelope_stops_at_its_timeout_per_r_rw_3() {
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    let timeout = 3 * HOUR + 30 * MIN;
+    service.schedule(envelope("h", "c", spec(cron("0 * * * *", "UTC"), timeout, 100))).expect("schedule");
+    sleep(24 * HOUR).await;
+    let fired: Vec<_> = drain(&mut rx).into_iter().map(|f| f.fired_at).collect();
+    assert_eq!(fired, [at("2026-03-01T01:00:00Z"), at("2026-03-01T02:00:00Z"), at("2026-03-01T03:00:00Z")]);
+    assert!(service.pending().is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cron_envelope_with_both_day_fields_restricted_fires_on_either_day_per_r_cfg_rw_5() {
+    let (listener, mut rx) = recorder();
+    let service =
+        DefaultRewakeService::builder(listener).clock_start(at("2026-03-10T00:00:00Z")).start().expect("start");
+    service.schedule(envelope("h", "c", spec(cron("0 0 13 * 1", "UTC"), 30 * 24 * HOUR, 3))).expect("schedule");
+    let mut fired = Vec::new();
+    for _ in 0..3 {
+        fired.push(rx.recv().await.expect("fire").fired_at);
+    }
+    assert_eq!(fired, [at("2026-03-13T00:00:00Z"), at("2026-03-16T00:00:00Z"), at("2026-03-23T00:00:00Z")]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn over_the_quota_schedule_drops_the_envelope_and_per_context_overrides_apply_per_r_rw_6() {
+    let (listener, mut rx) = recorder();
+    let quota = Arc::new(DefaultRewakeQuotaManager::new(2));
+    quota.set_custom_quota("vip", 3);
+    let service = DefaultRewakeService::builder(listener).quota(quota).clock_start(t0()).start().expect("start");
+    let outcomes: Vec<bool> = (0..3)
+        .map(|_| service.schedule(envelope("h", "plain", spec(delay(MIN), HOUR, 3))).expect("schedule").is_some())
+        .collect();
+    assert_eq!(outcomes, [true, true, false]);
+    let vip: Vec<bool> = (0..4)
+        .map(|_| service.schedule(envelope("h", "vip", spec(delay(2 * MIN), HOUR, 3))).expect("schedule").is_some())
+        .collect();
+    assert_eq!(vip, [true, true, true, false]);
+    assert_eq!(service.pending().len(), 5);
+
+    rx.recv().await.expect("a plain envelope fires");
+    sleep(Duration::from_secs(1)).await;
+    assert_eq!(drain(&mut rx).len(), 1, "both plain envelopes fire at one minute");
+    assert!(service.schedule(envelope("h", "plain", spec(delay(MIN), HOUR, 3))).expect("schedule").is_some());
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_default_quota_manager_caps_a_context_at_64_and_the_default_service_is_unlimited() {
+    let (listener, _rx) = recorder();
+    let capped = DefaultRewakeService::builder(listener.clone())
+        .quota(Arc::new(DefaultRewakeQuotaManager::default()))
+        .start()
+        .expect("start");
+    let unlimited = DefaultRewakeService::builder(listener).start().expect("start");
+    for _ in 0..100 {
+        capped.schedule(envelope("h", "c", spec(delay(HOUR), 2 * HOUR, 3))).expect("schedule");
+        unlimited.schedule(envelope("h", "c", spec(delay(HOUR), 2 * HOUR, 3))).expect("schedule");
+    }
+    assert_eq!(capped.pending().len(), 64);
+    assert_eq!(unlimited.pending().len(), 100);
+}
+
+#[tokio::test(start_paused = true)]
+async fn cancel_by_hook_id_removes_only_that_hooks_envelopes_and_cancel_by_id_one_per_r_rw_7() {
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    for _ in 0..3 {
+        service.schedule(envelope("removed", "c", spec(delay(MIN), HOUR, 3))).expect("schedule");
+    }
+    service.schedule(envelope("removed", "c", spec(event("k", "v"), HOUR, 3))).expect("schedule");
+    let kept = service.schedule(envelope("kept", "c", spec(delay(MIN), HOUR, 3))).expect("schedule").expect("id");
+    let cancelled = service.schedule(envelope("kept", "c", spec(delay(MIN), HOUR, 3))).expect("schedule").expect("id");
+
+    assert_eq!(service.cancel_by_hook_id("removed"), 4);
+    assert_eq!(service.cancel_by_hook_id("removed"), 0);
+    assert!(service.cancel(&cancelled));
+    assert!(!service.cancel(&cancelled));
+    sleep(2 * MIN).await;
+    let fired: Vec<String> = drain(&mut rx).into_iter().map(|f| f.envelope.id).collect();
+    assert_eq!(fired, [kept]);
+    assert_eq!(service.resolve("k", "v", payload(&[])), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn schedule_rejects_what_it_cannot_run() {
+    let (listener, _rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    let duplicate = envelope("h", "c", spec(delay(MIN), HOUR, 3));
+    service.schedule(duplicate.clone()).expect("first");
+    let mut attempt_zero = envelope("h", "c", spec(delay(MIN), HOUR, 3));
+    attempt_zero.attempt = 0;
+    let mut attempt_four = envelope("h", "c", spec(delay(MIN), HOUR, 3));
+    attempt_four.attempt = 4;
+    let rejected = [
+        duplicate,
+        attempt_zero,
+        attempt_four,
+        envelope("h", "c", spec(cron("0 0 * * * ?", "UTC"), HOUR, 3)),
+        envelope("h", "c", spec(cron("0 0 * * *", "Mars/Base"), HOUR, 3)),
+        envelope("h", "c", spec(cron("0 0 31 2 *", "UTC"), HOUR, 3)),
+        envelope("h", "c", spec(delay(Duration::MAX), HOUR, 3)),
+    ];
+    for envelope in rejected {
+        let err = service.schedule(envelope.clone()).expect_err(&format!("{:?}", envelope.trigger));
+        assert!(matches!(err, Error::Rejected(_) | Error::InvalidCron { .. } | Error::UnknownZone(_)), "{err}");
+    }
+    assert_eq!(service.pending().len(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn dropping_the_last_handle_stops_the_driver_and_nothing_fires_afterwards() {
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    service.schedule(envelope("h", "c", spec(delay(MIN), HOUR, 3))).expect("schedule");
+    drop(service);
+    sleep(2 * MIN).await;
+    assert!(drain(&mut rx).is_empty());
+}
