@@ -75,6 +75,15 @@ enum IfRule {
     Rule(Box<dyn ToolInputPredicate>),
 }
 
+/// Why a hook does not run for a context.
+#[derive(Clone, Copy, Debug)]
+enum Skip {
+    Event,
+    Matcher,
+    IfUnsupported,
+    IfRule,
+}
+
 /// One handler of hooks.json (or of a skill) as a managed hook: the entry matcher and `if`
 /// decide whether it runs; the action runs it; its asyncRewake spec is attached to every result.
 pub struct DeclarativeHook {
@@ -175,10 +184,10 @@ impl DeclarativeHook {
         })
     }
 
-    /// `None` when the hook would run for `ctx`; otherwise why not (R-CLI-9).
-    pub fn explain(&self, ctx: &HookContext) -> Option<String> {
+    /// Why the hook would not run for `ctx`, without allocating (`matches` is on the hot path).
+    fn skip(&self, ctx: &HookContext) -> Option<Skip> {
         if ctx.event != self.event {
-            return Some(format!("declared on event '{}', not '{}'", self.event, ctx.event));
+            return Some(Skip::Event);
         }
         if let Some(p) = &self.predicate {
             let hit = match self.event.spec().matcher {
@@ -186,25 +195,34 @@ impl DeclarativeHook {
                 _ => ctx.match_subject().is_some_and(|s| p.test(s, &Value::Null)),
             };
             if !hit {
+                return Some(Skip::Matcher);
+            }
+        }
+        match &self.if_rule {
+            IfRule::Absent => None,
+            IfRule::Unsupported => Some(Skip::IfUnsupported),
+            IfRule::Rule(p) => (!ctx.tool.as_ref().is_some_and(|t| p.test(&t.name, &t.input))).then_some(Skip::IfRule),
+        }
+    }
+
+    /// `None` when the hook would run for `ctx`; otherwise why not (R-CLI-9).
+    pub fn explain(&self, ctx: &HookContext) -> Option<String> {
+        Some(match self.skip(ctx)? {
+            Skip::Event => format!("declared on event '{}', not '{}'", self.event, ctx.event),
+            Skip::Matcher => {
                 let subject = match self.event.spec().matcher {
                     MatchSubject::Field(key) => {
                         format!("'{key}' {}", ctx.match_subject().map_or("(absent)".to_owned(), |s| format!("'{s}'")))
                     }
                     _ => ctx.tool_name().map_or("no tool".to_owned(), |t| format!("tool '{t}'")),
                 };
-                return Some(format!("matcher '{}' does not match {subject}", self.matcher));
+                format!("matcher '{}' does not match {subject}", self.matcher)
             }
-        }
-        match &self.if_rule {
-            IfRule::Absent => None,
-            IfRule::Unsupported => Some(format!("'if' is not supported on event '{}'", self.event)),
-            IfRule::Rule(p) => {
-                let hit = ctx.tool.as_ref().is_some_and(|t| p.test(&t.name, &t.input));
-                (!hit).then(|| {
-                    format!("'if' rule '{}' does not match", self.handler.if_rule.as_deref().unwrap_or_default())
-                })
+            Skip::IfUnsupported => format!("'if' is not supported on event '{}'", self.event),
+            Skip::IfRule => {
+                format!("'if' rule '{}' does not match", self.handler.if_rule.as_deref().unwrap_or_default())
             }
-        }
+        })
     }
 
     /// A one-line summary of the handler (`command "echo hi" timeout=5s`).
@@ -247,7 +265,7 @@ impl ExecutionHook for DeclarativeHook {
     }
 
     fn matches(&self, ctx: &HookContext) -> bool {
-        self.explain(ctx).is_none()
+        self.skip(ctx).is_none()
     }
 
     fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a> {

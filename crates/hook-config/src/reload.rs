@@ -438,3 +438,55 @@ impl Reloader {
         if changed.is_empty() { self.all_sources() } else { changed.join(", ") }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WINDOW: Debounce = Debounce { quiet: Duration::from_millis(100), max_wait: Duration::from_secs(2) };
+
+    fn trigger_every(tx: mpsc::UnboundedSender<()>, every: Duration, times: usize) {
+        tokio::spawn(async move {
+            for _ in 0..times {
+                tokio::time::sleep(every).await;
+                let _ = tx.send(());
+            }
+        });
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_burst_closes_one_quiet_window_after_its_last_trigger() {
+        // R-HOT-2: three triggers 30 ms apart collapse into one window ending 100 ms after the last.
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        trigger_every(tx.clone(), Duration::from_millis(30), 3);
+        let start = Instant::now();
+        assert!(settle(&mut rx, WINDOW).await);
+        assert_eq!(start.elapsed(), Duration::from_millis(190));
+        drop(tx);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn endless_triggers_are_cut_at_the_max_wait() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        trigger_every(tx.clone(), Duration::from_millis(50), 1000);
+        let start = Instant::now();
+        assert!(settle(&mut rx, WINDOW).await);
+        assert_eq!(start.elapsed(), Duration::from_secs(2));
+        drop(tx);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_closed_trigger_channel_ends_the_window_with_false() {
+        let (tx, mut rx) = mpsc::unbounded_channel::<()>();
+        drop(tx);
+        assert!(!settle(&mut rx, WINDOW).await);
+    }
+
+    #[test]
+    fn event_paths_match_a_tier_file_by_name_and_directory() {
+        let target = Path::new("/p/.aimon/hooks.json");
+        assert!(same_file(Path::new("/p/.aimon/hooks.json"), target));
+        assert!(!same_file(Path::new("/p/.aimon/hooks.local.json"), target));
+        assert!(!same_file(Path::new("/q/.aimon/hooks.json"), target));
+    }
+}
