@@ -171,3 +171,66 @@ pub(crate) fn describe_error(error: &serde_saphyr::Error) -> (Option<Pos>, Strin
     let pos = error.location().filter(|at| at.line() > 0).map(|at| Pos { line: at.line(), column: at.column().max(1) });
     (pos, message)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_message(text: &str) -> String {
+        let error = parse(text).expect_err(text.get(..40).unwrap_or(text));
+        describe_error(&error).1
+    }
+
+    #[test]
+    fn nodes_carry_their_line_and_column() {
+        let root = parse("a: 1\nb:\n  - x\n").unwrap();
+        let Value::Map(fields) = root.value else { panic!("{root:?}") };
+        let (key, value) = &fields[1];
+        assert_eq!(key.pos, Pos { line: 2, column: 1 });
+        let Value::Seq(items) = &value.value else { panic!("{value:?}") };
+        assert_eq!(items[0], Node { value: Value::Str("x".to_owned()), pos: Pos { line: 3, column: 5 } });
+    }
+
+    #[test]
+    fn scalars_follow_yaml_1_2_core_so_no_stays_a_string() {
+        let root = parse("[no, yes, true, 5000, 1.5, ~, \"5\"]").unwrap();
+        let Value::Seq(items) = root.value else { panic!("{root:?}") };
+        let values: Vec<Value> = items.into_iter().map(|n| n.value).collect();
+        assert_eq!(
+            values,
+            [
+                Value::Str("no".to_owned()),
+                Value::Str("yes".to_owned()),
+                Value::Bool(true),
+                Value::Int(5000),
+                Value::Float(1.5),
+                Value::Null,
+                Value::Str("5".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn duplicate_and_merge_keys_are_errors() {
+        assert_eq!(error_message("a: 1\na: 2\n"), "duplicate key 'a'");
+        assert_eq!(
+            error_message("x: &x {a: 1}\ny: {<<: *x}\n"),
+            "YAML merge keys ('<<') are not allowed in frontmatter"
+        );
+    }
+
+    #[test]
+    fn hostile_shapes_hit_a_budget_instead_of_the_stack_or_the_clock() {
+        let deep_flow = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let deep_block: String = (0..200).map(|i| format!("{}k:\n", "  ".repeat(i))).collect();
+        let wide = "- x\n".repeat(30_000);
+        let laughs = (1..10).fold("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n".to_owned(), |doc, i| {
+            let prev = format!("*a{}", i - 1);
+            format!("{doc}a{i}: &a{i} [{}]\n", vec![prev; 10].join(", "))
+        });
+        for text in [deep_flow, deep_block, wide, laughs] {
+            let message = error_message(&text);
+            assert!(message.contains("budget breached") || message.contains("recursion limit"), "{message}");
+        }
+    }
+}

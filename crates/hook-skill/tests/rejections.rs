@@ -41,6 +41,10 @@ const CASES: &[(&str, &str)] = &[
         "matcher_on_permission_request",
         "hooks:\n  permissionRequest:\n    - matcher: Bash\n      action: { type: shell, command: x }\n",
     ),
+    (
+        "matcher_that_does_not_parse",
+        "hooks:\n  preTool:\n    - matcher: \"Bash(command=[)\"\n      action: { type: shell, command: x }\n",
+    ),
     ("matcher_not_a_string", "hooks:\n  preTool:\n    - matcher: [Bash]\n      action: { type: shell, command: x }\n"),
     // R-SKILL-2: action types per event.
     ("deny_on_post_tool", "hooks:\n  postTool:\n    - action: { type: deny, reason: no }\n"),
