@@ -37,20 +37,16 @@ pub(crate) fn answer(verdict: &EventVerdict) -> Answer {
             if let Some(reason) = &verdict.reason {
                 specific.insert("permissionDecisionReason".into(), reason.as_str().into());
             }
-            if verdict.outcome != Verdict::Denied && verdict.outcome != Verdict::Blocked {
-                if let Some(input) = &merged.updated_input {
-                    specific.insert("updatedInput".into(), input.clone());
-                }
+            if let (Verdict::Proceed | Verdict::Ask, Some(input)) = (verdict.outcome, &merged.updated_input) {
+                specific.insert("updatedInput".into(), input.clone());
             }
             if let Some(feedback) = &verdict.feedback {
                 specific.insert("additionalContext".into(), feedback.as_str().into());
             }
         }
-        HookEventType::PERMISSION_REQUEST => {
-            if verdict.outcome == Verdict::Denied {
-                let message = verdict.reason.clone().unwrap_or_default();
-                specific.insert("decision".into(), json!({"behavior": "deny", "message": message}));
-            }
+        HookEventType::PERMISSION_REQUEST if verdict.outcome == Verdict::Denied => {
+            let message = verdict.reason.clone().unwrap_or_default();
+            specific.insert("decision".into(), json!({"behavior": "deny", "message": message}));
         }
         HookEventType::PRE_COMPACT => {
             if let (Verdict::Blocked | Verdict::Denied, Some(reason)) = (verdict.outcome, &verdict.reason) {

@@ -173,7 +173,7 @@ impl Conversion {
             return None;
         }
         if let Some(missing) =
-            required.iter().find(|f| !handler.get(**f).and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty()))
+            required.iter().find(|f| handler.get(**f).and_then(Value::as_str).is_none_or(|s| s.trim().is_empty()))
         {
             self.note("dropped", at, &format!("{ty} handler without \"{missing}\""));
             return None;
@@ -221,13 +221,18 @@ impl Conversion {
                 _ => self.note("dropped", at, &format!("unknown field '{key}'")),
             }
         }
+        if handler.get("command").and_then(Value::as_str).is_some_and(|c| c.contains("CLAUDE_PROJECT_DIR")) {
+            self.note(
+                "note",
+                at,
+                "the command reads $CLAUDE_PROJECT_DIR, which only Claude Code sets; AIMON also sets $AIMON_PROJECT_DIR",
+            );
+        }
         if ty == "mcp_tool" {
             self.note("changed", at, "type mcp_tool written as mcp");
         }
-        if kind == HandlerKind::Mcp {
-            if let Some(server) = handler.get("server").and_then(Value::as_str) {
-                self.servers.insert(server.to_owned());
-            }
+        if let (HandlerKind::Mcp, Some(server)) = (kind, handler.get("server").and_then(Value::as_str)) {
+            self.servers.insert(server.to_owned());
         }
         if !fields.contains_key("timeout") {
             fields.insert("timeout".into(), CLAUDE_DEFAULT_TIMEOUT_SECS.into());

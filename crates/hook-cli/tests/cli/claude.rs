@@ -1,0 +1,229 @@
+//! `aimon-hooks claude` fed Claude Code payload shapes (R-CLI-2): answers in Claude Code's contract.
+
+use serde_json::{Value, json};
+
+use crate::support::{Outcome, Sandbox, command, one_hook};
+
+fn common(event: &str, cwd: &std::path::Path) -> Value {
+    json!({"session_id": "abc123", "transcript_path": "/tmp/t.jsonl", "cwd": cwd, "permission_mode": "default",
+           "hook_event_name": event})
+}
+
+fn pre_tool_use(sandbox: &Sandbox, command: &str) -> Value {
+    let mut p = common("PreToolUse", &sandbox.project());
+    p["tool_name"] = "Bash".into();
+    p["tool_input"] = json!({"command": command, "description": "d", "timeout": 120000, "run_in_background": false});
+    p["tool_use_id"] = "toolu_01ABC".into();
+    p
+}
+
+fn post_tool_use(sandbox: &Sandbox) -> Value {
+    let mut p = common("PostToolUse", &sandbox.project());
+    p["tool_name"] = "Write".into();
+    p["tool_input"] = json!({"file_path": "/tmp/a.rs", "content": "x"});
+    p["tool_response"] = json!({"filePath": "/tmp/a.rs", "success": true});
+    p["tool_use_id"] = "toolu_02".into();
+    p
+}
+
+fn claude(sandbox: &Sandbox, payload: &Value) -> Outcome {
+    Outcome::of(
+        sandbox.cmd().arg("claude").env("CLAUDE_PROJECT_DIR", sandbox.project()).write_stdin(payload.to_string()),
+    )
+}
+
+fn json_answer(answer: &str) -> Value {
+    command(&format!("echo '{answer}'"))
+}
+
+#[test]
+fn pre_tool_use_denied_answers_permission_decision_deny_with_exit_0() {
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("PreToolUse", "Bash", json!({"type": "deny", "reason": "no shell"})));
+    let out = claude(&sandbox, &pre_tool_use(&sandbox, "ls"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.json(),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                      "permissionDecisionReason": "no shell"}})
+    );
+}
+
+#[test]
+fn pre_tool_use_blocked_by_exit_2_is_also_a_json_deny() {
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("PreToolUse", "*", command("echo 'stop it' >&2; exit 2")));
+    let out = claude(&sandbox, &pre_tool_use(&sandbox, "ls"));
+    assert_eq!(out.code, 0);
+    let v = out.json();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_eq!(v["hookSpecificOutput"]["permissionDecisionReason"].as_str().map(str::trim), Some("stop it"));
+}
+
+#[test]
+fn pre_tool_use_with_nothing_to_say_prints_nothing() {
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("PreToolUse", "Edit", json!({"type": "deny", "reason": "no"})));
+    let out = claude(&sandbox, &pre_tool_use(&sandbox, "ls"));
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "no decision: Claude Code's own permission flow goes on");
+}
+
+#[test]
+fn pre_tool_use_ask_rewrite_and_context_are_passed_on_without_an_invented_allow() {
+    let sandbox = Sandbox::new();
+    let ask = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?","updatedInput":{"command":"ls -la"}}}"#;
+    sandbox.project_hooks(&one_hook("PreToolUse", "Bash", json_answer(ask)));
+    let v = claude(&sandbox, &pre_tool_use(&sandbox, "ls")).json();
+    assert_eq!(
+        v,
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+               "permissionDecisionReason": "sure?", "updatedInput": {"command": "ls -la"}}})
+    );
+    let rewrite = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -1"},"additionalContext":"cheap"}}"#;
+    sandbox.project_hooks(&one_hook("PreToolUse", "Bash", json_answer(rewrite)));
+    let v = claude(&sandbox, &pre_tool_use(&sandbox, "ls")).json();
+    assert_eq!(
+        v,
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "ls -1"},
+               "additionalContext": "cheap"}}),
+        "no permissionDecision: a rewrite is not an allow"
+    );
+}
+
+#[test]
+fn post_tool_use_vetoes_and_advice_both_reach_the_model_as_additional_context() {
+    let sandbox = Sandbox::new();
+    let advice = r#"printf '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"status=%s"}}\n' "$AIMON_TOOL_RESULT_STATUS""#;
+    sandbox.project_hooks(&json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
+        command(advice), command("echo 'lint failed' >&2; exit 2")
+    ]}]}}));
+    let out = claude(&sandbox, &post_tool_use(&sandbox));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    // hook-actions turns a postTool veto (exit 2, JSON `decision: "block"`) into feedback, so it
+    // arrives next to the advice; Claude Code shows both to the model (docs/cli.md).
+    assert_eq!(v.get("decision"), None, "{v}");
+    let context = v["hookSpecificOutput"]["additionalContext"].as_str().expect("additionalContext");
+    assert_eq!(context.lines().map(str::trim).collect::<Vec<_>>(), ["status=success", "lint failed"]);
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PostToolUse");
+}
+
+#[test]
+fn pre_compact_exit_2_answers_decision_block() {
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("PreCompact", "auto", command("echo 'mid-refactor' >&2; exit 2")));
+    let mut p = common("PreCompact", &sandbox.project());
+    p["trigger"] = "auto".into();
+    p["custom_instructions"] = "".into();
+    let out = claude(&sandbox, &p);
+    assert_eq!(out.code, 0);
+    let v = out.json();
+    assert_eq!(v["decision"], "block");
+    assert_eq!(v["reason"].as_str().map(str::trim), Some("mid-refactor"));
+}
+
+#[test]
+fn session_start_runs_its_hooks_but_feeds_nothing_to_the_model_r_cc_5() {
+    let sandbox = Sandbox::new();
+    let marker = sandbox.root().join("started");
+    let cmd = format!(
+        r#"echo "$AIMON_EVENT" > '{}'; echo '{{"hookSpecificOutput":{{"hookEventName":"SessionStart","additionalContext":"hi"}}}}'; exit 2"#,
+        marker.display()
+    );
+    sandbox.project_hooks(&one_hook("SessionStart", "startup", command(&cmd)));
+    let mut p = common("SessionStart", &sandbox.project());
+    p["source"] = "startup".into();
+    p["model"] = "claude-x".into();
+    let out = claude(&sandbox, &p);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(&marker).expect("the hook ran").trim(), "onSessionStart");
+}
+
+#[test]
+fn stop_never_blocks_even_on_exit_2() {
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("Stop", "", command("echo 'keep going' >&2; exit 2")));
+    let mut p = common("Stop", &sandbox.project());
+    p["stop_hook_active"] = false.into();
+    p["last_assistant_message"] = "done".into();
+    let out = claude(&sandbox, &p);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""));
+    assert!(out.stderr.lines().any(|l| l.starts_with("WARN ") && l.contains("no decision channel")), "{}", out.stderr);
+}
+
+#[test]
+fn events_aimon_lacks_exit_0_silently_and_run_nothing() {
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("PreToolUse", "*", json!({"type": "deny", "reason": "no"})));
+    for event in ["UserPromptSubmit", "Notification", "PostToolUseFailure", "TaskCreated"] {
+        let mut p = common(event, &sandbox.project());
+        p["prompt"] = "hello".into();
+        let out = claude(&sandbox, &p);
+        assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, "", ""), "{event}");
+    }
+}
+
+#[test]
+fn the_project_is_claude_project_dir_else_the_payload_cwd() {
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("PreToolUse", "*", json!({"type": "deny", "reason": "from project"})));
+    let other = sandbox.root().join("other");
+    sandbox.write(
+        "other/.aimon/hooks.json",
+        &one_hook("PreToolUse", "*", json!({"type": "deny", "reason": "from cwd"})).to_string(),
+    );
+    let mut p = pre_tool_use(&sandbox, "ls");
+    p["cwd"] = json!(other);
+    let with_env = claude(&sandbox, &p).json();
+    assert_eq!(with_env["hookSpecificOutput"]["permissionDecisionReason"], "from project");
+    let without = Outcome::of(sandbox.cmd().arg("claude").write_stdin(p.to_string())).json();
+    assert_eq!(without["hookSpecificOutput"]["permissionDecisionReason"], "from cwd");
+}
+
+#[test]
+fn permission_request_exit_2_answers_behavior_deny() {
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("PermissionRequest", "*", command("echo 'not you' >&2; exit 2")));
+    let mut p = common("PermissionRequest", &sandbox.project());
+    p["tool_name"] = "Bash".into();
+    p["tool_input"] = json!({"command": "rm x"});
+    let v = claude(&sandbox, &p).json();
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PermissionRequest");
+    assert_eq!(v["hookSpecificOutput"]["decision"]["behavior"], "deny");
+    assert_eq!(v["hookSpecificOutput"]["decision"]["message"].as_str().map(str::trim), Some("not you"));
+}
+
+#[test]
+fn a_configuration_error_never_silently_opens_a_gate() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.write("project/.aimon/hooks.json", "{\"hooks\": {\"PreToolUse\": [}");
+    let where_ = format!("{}:1:", file.display());
+
+    let out = claude(&sandbox, &pre_tool_use(&sandbox, "ls"));
+    assert_eq!((out.code, out.stdout.as_str()), (2, ""), "preTool vetoes with exit 2");
+    assert!(out.stderr.contains(&where_), "{}", out.stderr);
+
+    let mut compact = common("PreCompact", &sandbox.project());
+    compact["trigger"] = "manual".into();
+    assert_eq!(claude(&sandbox, &compact).code, 2, "preCompact vetoes with exit 2");
+
+    let mut request = common("PermissionRequest", &sandbox.project());
+    request["tool_name"] = "Bash".into();
+    request["tool_input"] = json!({"command": "ls"});
+    let out = claude(&sandbox, &request);
+    assert_eq!(out.code, 0, "Claude Code ignores exit 2 on PermissionRequest, so the denial is JSON");
+    let v = out.json();
+    assert_eq!(v["hookSpecificOutput"]["decision"]["behavior"], "deny");
+    assert!(v["hookSpecificOutput"]["decision"]["message"].as_str().is_some_and(|m| m.contains(&where_)), "{v}");
+
+    let out = claude(&sandbox, &common("Stop", &sandbox.project()));
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert!(out.stderr.contains(&where_), "{}", out.stderr);
+}
+
+#[test]
+fn a_payload_that_is_not_json_exits_1() {
+    let out = Outcome::of(Sandbox::new().cmd().arg("claude").write_stdin("not json"));
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
+}

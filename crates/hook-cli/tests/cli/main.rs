@@ -1,0 +1,22 @@
+//! End-to-end tests of the `aimon-hooks` binary: real processes, real hooks.json files in temp
+//! directories, real shell hooks. One test binary; its modules:
+//!
+//! - `support`  — the sandbox (temp home + project) and the command builder;
+//! - `usage`    — exit codes of usage errors, `--help`/`--version` on every command (R-CLI-8);
+//! - `run`      — the `run` contract: JSON keys, outcomes, exit codes, flags, WARN lines (R-CLI-1);
+//! - `seeds`    — `run` on each of the seed's six hooks.json examples (fixtures/seed*.json);
+//! - `demo`     — the README commands against `examples/demo`;
+//! - `claude`   — `claude` fed Claude Code payload shapes (R-CLI-2);
+//! - `import`   — `import-claude`, report and output pinned by snapshot (R-CC-3);
+//! - `inspect`  — `validate`, `list`, `explain`, `schema` (R-CLI-3/4/6/9);
+//! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7).
+
+mod claude;
+mod demo;
+mod import;
+mod inspect;
+mod run;
+mod seeds;
+mod support;
+mod usage;
+mod watch;
