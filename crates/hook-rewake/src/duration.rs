@@ -78,7 +78,7 @@ fn parse_iso(text: &str) -> Result<Duration, String> {
     let upper = text.to_ascii_uppercase();
     let body = &upper[1..];
     let (date, time) = match body.split_once('T') {
-        Some((date, time)) if time.is_empty() => return Err(format!("nothing after 'T' in '{date}T'")),
+        Some((date, "")) => return Err(format!("nothing after 'T' in '{date}T'")),
         Some((date, time)) => (date, Some(time)),
         None => (body, None),
     };

@@ -171,7 +171,9 @@ mod tests {
         ctx.session_id = Some("s-1".into());
         ctx.cwd = Some("/work".into());
         ctx.iteration = Some(4);
-        ctx.tool.as_mut().map(|t| t.use_id = Some("toolu_1".into()));
+        if let Some(tool) = ctx.tool.as_mut() {
+            tool.use_id = Some("toolu_1".into());
+        }
         let spec = hook_core::RewakeSpec::new(
             RewakeTrigger::Cron { expr: "0 9 * * 1".into(), zone: "Asia/Seoul".into() },
             "nightly check",
