@@ -1,6 +1,6 @@
 //! BashSubcommand: rules on the subcommands of Bash's `command` argument (R-PRED-2, R-PRED-4).
 
-use regex::Regex;
+use crate::pattern::Pattern;
 use serde_json::Value;
 
 use crate::predicate::ToolInputPredicate;
@@ -10,7 +10,7 @@ use crate::shell::{self, View};
 #[derive(Debug)]
 pub(crate) enum CommandRule {
     /// `Bash(command=re)`: the regex, searched in the whole command and in every subcommand view.
-    Regex(Regex),
+    Regex(Pattern),
     /// `Bash(git push:*)`, `Bash(git push *)`, `Bash(npm test)`: a word pattern on every subcommand view.
     Words(WordRule),
 }
@@ -44,7 +44,7 @@ impl ToolInputPredicate for BashSubcommand {
 
 /// A regex on a Bash command: the whole command, then each subcommand view; a command that cannot be
 /// analysed with certainty, or whose innermost command has a word of unknown value, matches (R-PRED-4).
-pub(crate) fn regex_matches_command(re: &Regex, command: &str) -> bool {
+pub(crate) fn regex_matches_command(re: &Pattern, command: &str) -> bool {
     re.is_match(command)
         || shell::with_analysis(command, |a| {
             a.uncertain || a.views.iter().any(|v| (v.innermost && v.has_unknown()) || re.is_match(&v.text))
@@ -57,7 +57,7 @@ pub(crate) struct WordRule {
     /// The literal words before the first wildcard (what an unknown word is checked against).
     head: Vec<String>,
     /// The whole rule, anchored, over words joined by single spaces.
-    re: Regex,
+    re: Pattern,
 }
 
 impl WordRule {
@@ -83,7 +83,7 @@ impl WordRule {
                 words.iter().map(|w| w.split('*').map(regex::escape).collect::<Vec<_>>().join(".*")).collect();
             format!("(?s)^{}{}$", pattern.join(" "), if prefix { "(?: .*)?" } else { "" })
         };
-        let re = Regex::new(&re).map_err(|e| e.to_string())?;
+        let re = Pattern::new(&re).map_err(|e| e.to_string())?;
         let head = words.into_iter().take_while(|w| !w.contains('*')).collect();
         Ok(WordRule { head, re })
     }

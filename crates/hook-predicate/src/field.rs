@@ -1,6 +1,6 @@
 //! Input-field tests: `Tool(field=regex)` and `input.<path>~regex` (R-PRED-3).
 
-use regex::Regex;
+use crate::pattern::Pattern;
 use serde_json::Value;
 
 use crate::bash::regex_matches_command;
@@ -34,11 +34,11 @@ impl FieldPath {
 #[derive(Debug)]
 pub(crate) struct FieldMatch {
     path: FieldPath,
-    re: Regex,
+    re: Pattern,
 }
 
 impl FieldMatch {
-    pub(crate) fn new(path: FieldPath, re: Regex) -> Self {
+    pub(crate) fn new(path: FieldPath, re: Pattern) -> Self {
         FieldMatch { path, re }
     }
 }

@@ -136,6 +136,7 @@ mod field;
 mod name_only;
 mod parser;
 mod path_glob;
+mod pattern;
 mod predicate;
 mod shell;
 

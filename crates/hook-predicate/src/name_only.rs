@@ -1,6 +1,6 @@
 //! NameOnly: the tool name (or event subject) alone (R-PRED-2).
 
-use regex::Regex;
+use crate::pattern::Pattern;
 
 use crate::predicate::ToolInputPredicate;
 
@@ -9,7 +9,7 @@ use crate::predicate::ToolInputPredicate;
 pub(crate) enum NameOnly {
     Any,
     Exact(Vec<String>),
-    Regex(Regex),
+    Regex(Pattern),
 }
 
 impl ToolInputPredicate for NameOnly {

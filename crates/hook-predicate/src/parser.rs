@@ -1,6 +1,6 @@
 //! `parse`: matcher strings and `if` permission rules to predicates (R-PRED-3, R-PRED-5).
 
-use regex::Regex;
+use crate::pattern::Pattern;
 
 use crate::anchors::PathAnchors;
 use crate::bash::{BashSubcommand, CommandRule, WordRule};
@@ -8,7 +8,7 @@ use crate::composite::{Composite, Op};
 use crate::error::Error;
 use crate::field::{FieldMatch, FieldPath};
 use crate::name_only::NameOnly;
-use crate::path_glob::{PathGlob, absolute_glob, path_tools};
+use crate::path_glob::{PathGlob, absolute_glob, build_glob, path_tools};
 use crate::predicate::ToolInputPredicate;
 
 /// How deep parentheses may nest in a composite pattern.
@@ -39,7 +39,7 @@ pub fn parse(pattern: &str, anchors: &PathAnchors) -> Result<Box<dyn ToolInputPr
         }
     }
     // Not an extension (or not a well-formed one): Claude Code's unanchored regex.
-    match Regex::new(pattern) {
+    match Pattern::new(pattern) {
         Ok(re) => Ok(Box::new(NameOnly::Regex(re))),
         Err(source) => match extended {
             Err(error) if parser.extension => Err(error),
@@ -114,8 +114,8 @@ impl<'a> Parser<'a> {
         Error::Syntax { pattern: self.src.to_owned(), column: column(self.src, at), message: message.into() }
     }
 
-    fn compile(&mut self, re_src: &str, at: usize) -> Result<Regex, Error> {
-        Regex::new(re_src).map_err(|e| self.definitive(regex_error(self.src, at, re_src, e)))
+    fn compile(&mut self, re_src: &str, at: usize) -> Result<Pattern, Error> {
+        Pattern::new(re_src).map_err(|e| self.definitive(regex_error(self.src, at, re_src, e)))
     }
 
     fn definitive(&mut self, error: Error) -> Error {
@@ -302,12 +302,16 @@ impl<'a> Parser<'a> {
             Ok(glob) => glob,
             Err(message) => return Err(self.definitive(self.syntax(message, body_at))),
         };
-        let predicate = match PathGlob::new(tools, &glob, &self.anchors.project_root) {
-            Ok(predicate) => predicate,
+        let glob = match build_glob(&glob) {
+            Ok(glob) => glob,
             Err(source) => {
                 let error = Error::Glob { pattern: self.src.to_owned(), column: column(self.src, body_at), source };
                 return Err(self.definitive(error));
             }
+        };
+        let predicate = match PathGlob::new(tools, &glob, &self.anchors.project_root) {
+            Ok(predicate) => predicate,
+            Err(source) => return Err(self.definitive(regex_error(self.src, body_at, "", source))),
         };
         Ok(Box::new(predicate))
     }

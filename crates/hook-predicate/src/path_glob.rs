@@ -3,10 +3,12 @@
 use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{Glob, GlobBuilder};
+use regex::bytes::Regex;
 use serde_json::Value;
 
 use crate::anchors::PathAnchors;
+use crate::pattern::StartLiterals;
 use crate::predicate::ToolInputPredicate;
 
 /// The input keys that carry a tool's path, in the order they are looked up.
@@ -32,16 +34,28 @@ pub(crate) fn path_tools(name: &str) -> Option<&'static [&'static str]> {
 #[derive(Debug)]
 pub(crate) struct PathGlob {
     tools: &'static [&'static str],
-    glob: GlobMatcher,
+    /// The glob's regex (globset's translation), compiled as an ordinary bytes regex.
+    re: Regex,
+    /// The glob's literal base (`/proj/src/`): most paths are rejected by it alone.
+    start: StartLiterals,
     project_root: PathBuf,
 }
 
 impl PathGlob {
-    /// Compiles an absolute glob from [`absolute_glob`].
-    pub(crate) fn new(tools: &'static [&'static str], glob: &str, project_root: &Path) -> Result<Self, globset::Error> {
-        let glob = GlobBuilder::new(glob).literal_separator(true).backslash_escape(true).build()?;
-        Ok(PathGlob { tools, glob: glob.compile_matcher(), project_root: project_root.to_path_buf() })
+    /// Compiles a glob built from [`absolute_glob`] (see [`build_glob`]).
+    pub(crate) fn new(tools: &'static [&'static str], glob: &Glob, project_root: &Path) -> Result<Self, regex::Error> {
+        Ok(PathGlob {
+            tools,
+            re: Regex::new(glob.regex())?,
+            start: StartLiterals::of(glob.regex()),
+            project_root: project_root.to_path_buf(),
+        })
     }
+}
+
+/// Parses an absolute glob: `*` never crosses `/`, `\` escapes.
+pub(crate) fn build_glob(glob: &str) -> Result<Glob, globset::Error> {
+    GlobBuilder::new(glob).literal_separator(true).backslash_escape(true).build()
 }
 
 impl ToolInputPredicate for PathGlob {
@@ -50,7 +64,9 @@ impl ToolInputPredicate for PathGlob {
             return false;
         }
         let Some(raw) = PATH_KEYS.iter().find_map(|k| input.get(*k).and_then(Value::as_str)) else { return false };
-        self.glob.is_match(resolve(raw, &self.project_root))
+        let path = resolve(raw, &self.project_root);
+        let bytes = path.as_os_str().as_encoded_bytes();
+        self.start.may_match(bytes) && self.re.is_match(bytes)
     }
 }
 

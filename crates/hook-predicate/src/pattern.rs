@@ -1,0 +1,80 @@
+//! A compiled regex with a cheap pre-check (R-PRED-6).
+//!
+//! Most matcher regexes are anchored (`^git\s+push`, every path glob): a match must begin with one of
+//! a few literal strings. Checking those with `starts_with` first skips the regex engine for almost
+//! every non-matching text, which is what a tool call tested against many predicates mostly sees.
+
+use regex_syntax::hir::Look;
+use regex_syntax::hir::literal::{ExtractKind, Extractor};
+
+/// The literals every match starts with, when the regex is anchored at the start of the text.
+#[derive(Debug)]
+pub(crate) struct StartLiterals(Option<Vec<Vec<u8>>>);
+
+impl StartLiterals {
+    /// `None` inside when the regex is unanchored or its prefixes are not a small finite set.
+    pub(crate) fn of(re_src: &str) -> Self {
+        let Ok(hir) = regex_syntax::ParserBuilder::new().utf8(false).build().parse(re_src) else {
+            return StartLiterals(None);
+        };
+        if !hir.properties().look_set_prefix().contains(Look::Start) {
+            return StartLiterals(None);
+        }
+        let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
+        let literals = seq
+            .literals()
+            .filter(|lits| !lits.is_empty() && lits.iter().all(|l| !l.as_bytes().is_empty()))
+            .map(|lits| lits.iter().map(|l| l.as_bytes().to_vec()).collect());
+        StartLiterals(literals)
+    }
+
+    /// False only when no match can begin this text.
+    pub(crate) fn may_match(&self, text: &[u8]) -> bool {
+        self.0.as_ref().is_none_or(|lits| lits.iter().any(|l| text.starts_with(l)))
+    }
+}
+
+/// A user regex (Rust dialect), searched unanchored unless it anchors itself.
+#[derive(Debug)]
+pub(crate) struct Pattern {
+    re: regex::Regex,
+    start: StartLiterals,
+}
+
+impl Pattern {
+    pub(crate) fn new(re_src: &str) -> Result<Self, regex::Error> {
+        Ok(Pattern { re: regex::Regex::new(re_src)?, start: StartLiterals::of(re_src) })
+    }
+
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        self.start.may_match(text.as_bytes()) && self.re.is_match(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchored_regexes_get_start_literals_and_others_do_not() {
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            (r"^git\s+push", &["git push", "git\tpush -f"], &["echo git push", "gi"]),
+            ("^(npm|yarn) test", &["npm test", "yarn test"], &["pnpm test"]),
+            ("(?i)^rm", &["RM -rf", "rm"], &["xrm"]),
+            ("push", &["git push", "push"], &["pull"]),
+            ("^.*x", &["abcx"], &["abc"]),
+        ];
+        for (re, yes, no) in cases {
+            let p = Pattern::new(re).expect("compiles");
+            for text in *yes {
+                assert!(p.is_match(text), "{re} should match {text}");
+            }
+            for text in *no {
+                assert!(!p.is_match(text), "{re} should not match {text}");
+            }
+        }
+        assert!(StartLiterals::of("^abc").0.is_some());
+        assert!(StartLiterals::of("abc").0.is_none());
+        assert!(StartLiterals::of("^.*").0.is_none());
+    }
+}
