@@ -91,14 +91,16 @@
 //! `&>f`) and here-document bodies are dropped; comments are skipped. Each subcommand is tested as
 //! written and again after every layer of leading `VAR=value` assignments, reserved words (`if`,
 //! `then`, `do`, `!`, `{`, …) and wrappers (`env`, `sudo`, `doas`, `nohup`, `time`, `command`,
-//! `builtin`, `exec`, `xargs`, `nice`, `ionice`, `timeout`, `stdbuf`, `setsid`) is stripped, so a
+//! `builtin`, `exec`, `xargs`, `nice`, `ionice`, `timeout`, `stdbuf`, `setsid`, `coproc`) is stripped, so a
 //! rule on `sudo rm:*` still works while `sudo rm -rf /` also matches `rm:*`. A command name with a
 //! path (`/usr/bin/git`) is also tried by its base name. `sh -c '…'` (any of sh, bash, zsh, dash,
-//! ksh, mksh, ash, yash), `eval …` and `env -S '…'` are analysed recursively.
+//! ksh, mksh, ash, yash), `eval …`, `watch …`, `find … -exec … ;` and `env -S '…'` are analysed
+//! recursively.
 //!
 //! What cannot be analysed with certainty makes a subcommand rule match, so the hook runs: unbalanced
 //! quotes or parentheses, a stray `)` (as in `case`), nesting deeper than 32, more than 16 stripped
-//! layers, `$( … )` or backticks inside `${ … }`, `$(( … ))` or an expanding here-document; and, for
+//! layers, `$( … )` or backticks inside `${ … }`, `$(( … ))` or an expanding here-document, a shell
+//! that reads its commands from standard input (`curl … | sh`, `bash <<EOF`); and, for
 //! the command that actually runs, a word whose value depends on an expansion (`$VAR`, `${…}`,
 //! `$( … )`, backticks, brace expansion `{a,b}`, a glob in command position) — for a word rule only
 //! when no known word before it already contradicts the rule (`echo $X` never matches `git push:*`,

@@ -5,8 +5,8 @@
 //! substitution, here-documents, redirections, comments — and returns every *view* a rule may be tested
 //! against: each simple command as written, and again after each layer of leading `VAR=value`
 //! assignments, reserved words (`if`, `then`, `do`, `!`, `{`, …) and wrappers (`env`, `sudo`, `nohup`,
-//! `time`, `command`, `exec`, `xargs`, …) has been stripped. `sh -c '…'`, `bash -c '…'`, `eval …` and
-//! `env -S '…'` are analysed recursively.
+//! `time`, `command`, `exec`, `xargs`, …) has been stripped. `sh -c '…'`, `bash -c '…'`, `eval …`,
+//! `watch …`, `find … -exec … ;` and `env -S '…'` are analysed recursively.
 //!
 //! Whatever the walk cannot pin down is reported rather than guessed: [`Analysis::uncertain`] for the
 //! whole command (unbalanced quotes or parentheses, a stray `)`, nesting deeper than [`MAX_DEPTH`],
@@ -706,7 +706,9 @@ impl Lexer<'_, '_> {
             }
             "sudo" => skip_options(words, at, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U"]),
             "doas" => skip_options(words, at, &["-u", "-C"]),
-            "nohup" | "setsid" | "builtin" | "command" | "chronic" | "unbuffer" => skip_options(words, at, &[]),
+            "nohup" | "setsid" | "builtin" | "command" | "chronic" | "unbuffer" | "coproc" => {
+                skip_options(words, at, &[])
+            }
             "time" => skip_options(words, at, &["-f", "-o", "--format", "--output"]),
             "exec" => skip_options(words, at, &["-a"]),
             "nice" => skip_options(words, at, &["-n", "--adjustment"]),
@@ -723,39 +725,78 @@ impl Lexer<'_, '_> {
         Some((next.min(words.len()), false))
     }
 
-    /// `sh -c '…'`, `bash -lc '…'` and `eval …`: the string is analysed as a command of its own.
+    /// `sh -c '…'`, `bash -lc '…'`, `eval …`, `watch …` and `find … -exec … ;`: the command inside
+    /// is analysed as well. A shell that reads its commands from standard input (`… | bash`,
+    /// `bash <<EOF`, `sh -s`) makes the command uncertain.
     fn recurse_into_strings(&mut self, words: &[Word]) {
         match basename(&words[0].text) {
             name if SHELLS.contains(&name) => {
-                let mut saw_c = false;
+                let (mut saw_c, mut saw_s) = (false, false);
                 let mut i = 1;
                 while let Some(w) = words.get(i) {
                     let t = w.text.as_str();
                     if t == "-o" || t == "+o" {
                         i += 2;
-                        continue;
-                    }
-                    if t.starts_with('-') || t.starts_with('+') {
-                        saw_c |= !t.starts_with("--") && t.contains('c');
+                    } else if t == "--" {
                         i += 1;
-                        continue;
+                        break;
+                    } else if t.len() > 1 && (t.starts_with('-') || t.starts_with('+')) {
+                        if !t.starts_with("--") {
+                            saw_c |= t.contains('c');
+                            saw_s |= t.contains('s');
+                        }
+                        i += 1;
+                    } else {
+                        break;
                     }
-                    if saw_c {
-                        self.recurse_into_word(Some(w));
-                    }
-                    return;
+                }
+                match words.get(i) {
+                    Some(w) if saw_c => self.recurse_into_word(Some(w)),
+                    // A script file: its contents are not part of the command.
+                    Some(_) if !saw_s => {}
+                    _ => self.uncertain(),
                 }
             }
-            "eval" if words.len() > 1 => {
-                if words[1..].iter().any(|w| !w.known) {
-                    self.uncertain();
-                    return;
+            "eval" => self.analyse_joined(&words[1..]),
+            "watch" => self.analyse_joined(&words[skip_options(words, 0, &["-n", "--interval"]).min(words.len())..]),
+            "find" => {
+                let mut i = 1;
+                while i < words.len() {
+                    if matches!(words[i].text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+                        let start = i + 1;
+                        let end = words[start..]
+                            .iter()
+                            .position(|w| w.text == ";" || w.text == "+")
+                            .map_or(words.len(), |p| start + p);
+                        self.emit_nested(words[start..end].to_vec());
+                        i = end;
+                    }
+                    i += 1;
                 }
-                let joined: Vec<&str> = words[1..].iter().map(|w| w.text.as_str()).collect();
-                analyse_into(&joined.join(" "), self.depth + 1, self.out);
             }
             _ => {}
         }
+    }
+
+    /// The words joined by spaces, analysed as a command (what `eval` and `watch` run).
+    fn analyse_joined(&mut self, words: &[Word]) {
+        if words.iter().any(|w| !w.known) {
+            self.uncertain();
+            return;
+        }
+        let joined: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        analyse_into(&joined.join(" "), self.depth + 1, self.out);
+    }
+
+    /// Emits a command found inside another command's arguments, one level deeper.
+    fn emit_nested(&mut self, words: Vec<Word>) {
+        if self.depth >= MAX_DEPTH {
+            self.uncertain();
+            return;
+        }
+        self.depth += 1;
+        self.emit(words);
+        self.depth -= 1;
     }
 
     fn recurse_into_word(&mut self, word: Option<&Word>) {
@@ -823,16 +864,15 @@ fn is_assignment_name(text: &[u8]) -> bool {
         && name.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
-/// Text of a view's words for display in tests.
-#[cfg(test)]
-fn innermost_texts(cmd: &str) -> (bool, Vec<String>) {
-    let a = analyse(cmd);
-    (a.uncertain, a.views.iter().filter(|v| v.innermost).map(|v| v.text.clone()).collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether `cmd` is uncertain, and the texts of its innermost views.
+    fn innermost_texts(cmd: &str) -> (bool, Vec<String>) {
+        let a = analyse(cmd);
+        (a.uncertain, a.views.iter().filter(|v| v.innermost).map(|v| v.text.clone()).collect())
+    }
 
     #[test]
     fn compound_commands_expose_each_simple_command() {
