@@ -42,13 +42,14 @@ impl ToolInputPredicate for BashSubcommand {
     }
 }
 
-/// A regex on a Bash command: the whole command, then each subcommand view; a command that cannot be
-/// analysed with certainty, or whose innermost command has a word of unknown value, matches (R-PRED-4).
+/// A regex on a Bash command: the whole command, then each subcommand view. A command that cannot be
+/// analysed with certainty matches (R-PRED-4); so does one whose innermost command has a word of
+/// unknown value, unless its certain start already rules the regex out (`cd $DIR` never matches
+/// `^rm`; `rm $FLAGS /` may).
 pub(crate) fn regex_matches_command(re: &Pattern, command: &str) -> bool {
+    let unsure = |v: &View| v.innermost && v.has_unknown() && re.may_match_text_starting_with(v.known_prefix());
     re.is_match(command)
-        || shell::with_analysis(command, |a| {
-            a.uncertain || a.views.iter().any(|v| (v.innermost && v.has_unknown()) || re.is_match(&v.text))
-        })
+        || shell::with_analysis(command, |a| a.uncertain || a.views.iter().any(|v| unsure(v) || re.is_match(&v.text)))
 }
 
 /// A permission-rule word pattern: literal words, `*` wildcards, and the prefix forms `… :*` / `… *`.

@@ -102,10 +102,14 @@
 //! layers, `$( … )` or backticks inside `${ … }`, `$(( … ))` or an expanding here-document, a shell
 //! that reads its commands from standard input (`curl … | sh`, `bash <<EOF`); and, for
 //! the command that actually runs, a word whose value depends on an expansion (`$VAR`, `${…}`,
-//! `$( … )`, backticks, brace expansion `{a,b}`, a glob in command position) — for a word rule only
-//! when no known word before it already contradicts the rule (`echo $X` never matches `git push:*`,
-//! `git $X` does). Look-alikes stay apart: `git pushy` is not `git push`, and `echo "git push"` is an
-//! `echo`. Here-document bodies are data, not commands.
+//! `$( … )`, backticks, brace expansion `{a,b}`, a glob such as `gi[t]` in command position) — unless
+//! the known words before it already rule the match out: for a word rule, a known word that differs
+//! from the rule (`echo $X` never matches `git push:*`, `git $X` does); for a regex anchored with
+//! `^`, a known start no match can begin with (`cd $DIR` never matches `^rm\s+-rf`, `rm $FLAGS /`
+//! does; an unanchored regex cannot rule anything out). An assignment-shaped word (`TS=$(date)`,
+//! `export X=$(…)`) is not unknown: it expands to `NAME=…` whatever happens. Look-alikes stay apart:
+//! `git pushy` is not `git push`, and `echo "git push"` is an `echo`. Here-document bodies are data,
+//! not commands (unless a shell reads them, above). `[` and `[[` are commands, not globs.
 //!
 //! The walk is written here rather than taken from a crate: `shlex` and `shell-words` split words but
 //! know no operators (`a&&b` is one word to them) and no substitutions; `conch-parser` is

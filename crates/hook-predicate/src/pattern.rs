@@ -32,6 +32,11 @@ impl StartLiterals {
     pub(crate) fn may_match(&self, text: &[u8]) -> bool {
         self.0.as_ref().is_none_or(|lits| lits.iter().any(|l| text.starts_with(l)))
     }
+
+    /// False only when no text that starts with `prefix` can match.
+    fn may_match_text_starting_with(&self, prefix: &[u8]) -> bool {
+        self.0.as_ref().is_none_or(|lits| lits.iter().any(|l| prefix.starts_with(l) || l.starts_with(prefix)))
+    }
 }
 
 /// A user regex (Rust dialect), searched unanchored unless it anchors itself.
@@ -48,6 +53,11 @@ impl Pattern {
 
     pub(crate) fn is_match(&self, text: &str) -> bool {
         self.start.may_match(text.as_bytes()) && self.re.is_match(text)
+    }
+
+    /// Whether some text that starts with `prefix` might match (the rest being unknown).
+    pub(crate) fn may_match_text_starting_with(&self, prefix: &str) -> bool {
+        self.start.may_match_text_starting_with(prefix.as_bytes())
     }
 }
 
@@ -73,6 +83,12 @@ mod tests {
                 assert!(!p.is_match(text), "{re} should not match {text}");
             }
         }
+        let rm = Pattern::new(r"^rm\s+-rf").expect("compiles");
+        let prefixes = [("", true), ("r", true), ("rm", true), ("rm -f", true), ("cd", false), ("echo rm", false)];
+        for (prefix, possible) in prefixes {
+            assert_eq!(rm.may_match_text_starting_with(prefix), possible, "{prefix:?}");
+        }
+        assert!(Pattern::new("rm").expect("compiles").may_match_text_starting_with("cd"), "unanchored: anything");
         assert!(StartLiterals::of("^abc").0.is_some());
         assert!(StartLiterals::of("abc").0.is_none());
         assert!(StartLiterals::of("^.*").0.is_none());

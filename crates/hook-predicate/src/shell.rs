@@ -48,9 +48,17 @@ pub(crate) struct View {
 }
 
 impl View {
-    /// Whether some word of this view has a value the analysis cannot know.
+    /// Whether some word of this view has a value the analysis cannot know. An assignment-shaped
+    /// word (`TS=$(date)`) does not count: whatever it expands to still starts with `NAME=`.
     pub(crate) fn has_unknown(&self) -> bool {
-        self.more_args || self.words.iter().any(|w| !w.known)
+        self.more_args || self.words.iter().any(|w| !w.known && !w.assignment)
+    }
+
+    /// The start of `text` that is certain: the words before the first word of unknown value.
+    pub(crate) fn known_prefix(&self) -> &str {
+        let known = self.words.iter().take_while(|w| w.known || w.assignment).count();
+        let len = self.words[..known].iter().map(|w| w.text.len() + 1).sum::<usize>().saturating_sub(1);
+        &self.text[..len]
     }
 }
 
@@ -134,6 +142,7 @@ struct WordBuf {
     assignment: bool,
     glob: bool,
     brace_at: Option<usize>,
+    bracket_at: Option<usize>,
 }
 
 #[derive(Debug)]
@@ -382,10 +391,21 @@ impl Lexer<'_, '_> {
                     }
                     w.text.push(b'}');
                 }
-                b'*' | b'?' | b'[' => {
+                b'*' | b'?' => {
                     self.pos += 1;
                     w.glob = true;
                     w.text.push(c);
+                }
+                b'[' => {
+                    self.pos += 1;
+                    w.bracket_at = Some(w.text.len());
+                    w.text.push(b'[');
+                }
+                b']' => {
+                    self.pos += 1;
+                    // `[abc]` is a pattern; `[` and `[[` alone are the test commands.
+                    w.glob |= w.bracket_at.take().is_some_and(|at| w.text.len() > at + 1);
+                    w.text.push(b']');
                 }
                 _ => self.take_char(&mut w.text),
             }
