@@ -1,12 +1,17 @@
 //! Loading the tiers (and skills) into a registry, with diagnostics on stderr.
+//!
+//! The file tiers go into the `config` group, as hot reload would put them; each `--skill` is
+//! then activated on top, as an agent runtime activates a skill (its hooks dispatch after the
+//! tiers' and stay isolated from them, R-SKILL-3).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use hook_config::{
     BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, TierPaths, build_hooks, load_tiers,
 };
 use hook_core::{ExecutionHook, HookEventType, HookRegistry};
+use hook_skill::{SkillGuard, SkillHooks};
 
 use crate::cli::TierArgs;
 
@@ -17,27 +22,35 @@ pub(crate) struct Loaded {
     pub(crate) paths: TierPaths,
     /// Every WARN of the load, in file order (already logged).
     pub(crate) diagnostics: Vec<Diagnostic>,
-    /// The declarative hooks in dispatch order.
+    /// The declarative hooks in dispatch order: the tiers', then each skill's.
     pub(crate) hooks: Vec<(HookEventType, Arc<DeclarativeHook>)>,
     /// A registry holding them.
     pub(crate) registry: Arc<HookRegistry>,
+    /// The active skills; dropping them deactivates their hooks.
+    _skills: Vec<SkillGuard>,
 }
 
-/// Loads the three tiers of `tiers`; `fail_closed_all` is `--fail-closed`.
-pub(crate) fn load(tiers: &TierArgs, fail_closed_all: bool) -> anyhow::Result<Loaded> {
+/// Loads the three tiers of `tiers` and activates `skills`; `fail_closed_all` is `--fail-closed`.
+pub(crate) fn load(tiers: &TierArgs, skills: &[PathBuf], fail_closed_all: bool) -> anyhow::Result<Loaded> {
     let paths = TierPaths::new(tiers.home_dir(), tiers.project_dir()?);
     let (config, diagnostics) = load_tiers(&paths).map_err(config_error)?;
     for d in &diagnostics {
         d.log();
     }
     let env = BuildEnv::new(&paths).with_fail_closed_all(fail_closed_all);
-    let hooks = build_hooks(&config, &env);
+    let mut hooks = build_hooks(&config, &env);
     let registry = Arc::new(HookRegistry::new());
     registry.replace_managed(
         CONFIG_GROUP,
         hooks.iter().map(|(event, hook)| (*event, hook.clone() as Arc<dyn ExecutionHook>)).collect(),
     );
-    Ok(Loaded { paths, diagnostics, hooks, registry })
+    let mut guards = Vec::with_capacity(skills.len());
+    for path in skills {
+        let skill = skill(path)?;
+        hooks.extend(skill.build(&env));
+        guards.push(skill.activate(&registry, &env));
+    }
+    Ok(Loaded { paths, diagnostics, hooks, registry, _skills: guards })
 }
 
 /// A configuration error as one sentence: `file:line:col: message` when it has a place.
@@ -51,4 +64,9 @@ pub(crate) fn config_error(err: ConfigError) -> anyhow::Error {
 /// The files of the tiers, for messages.
 pub(crate) fn tier_files(paths: &TierPaths) -> Vec<PathBuf> {
     paths.files().into_iter().map(|(_, p)| p).collect()
+}
+
+/// Reads one SKILL.md; its errors are sentences with file:line:col.
+fn skill(path: &Path) -> anyhow::Result<SkillHooks> {
+    SkillHooks::from_path(path).map_err(|e| anyhow::anyhow!("{e}"))
 }

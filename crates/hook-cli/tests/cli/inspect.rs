@@ -148,3 +148,14 @@ fn schema_is_a_json_schema_whose_events_and_handler_types_come_from_the_table() 
         assert!(text.contains(&format!("\"const\": \"{kind}\"")), "handler type {kind}");
     }
 }
+
+#[test]
+fn list_includes_skill_hooks_in_the_skill_tier() {
+    let sandbox = Sandbox::new();
+    let skill = sandbox.write(
+        "skills/lint/SKILL.md",
+        "---\nname: lint\nhooks:\n  postTool:\n    - matcher: \"Edit\"\n      action: { type: shell, command: \"cargo clippy\" }\n---\n",
+    );
+    let v = Outcome::of(sandbox.cmd().args(["list", "--json", "--skill"]).arg(&skill)).json();
+    assert_eq!((&v[0]["tier"], &v[0]["event"], &v[0]["source"]), (&json!("SKILL"), &json!("postTool"), &json!("lint")));
+}

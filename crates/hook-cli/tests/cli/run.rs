@@ -344,3 +344,33 @@ fn the_payload_reaches_a_command_hook_on_stdin_and_in_aimon_variables_r_cc_1() {
     assert_eq!(stdin["tool_input"]["command"], "echo hi");
     assert_eq!(stdin["session_id"], "s-1");
 }
+
+const SKILL: &str = "---\nname: my-skill\ndescription: demo\nhooks:\n  preTool:\n    - matcher: \"Bash\"\n      action: { type: deny, reason: \"no Bash in this skill\" }\n  postTool:\n    - matcher: \"*\"\n      action: { type: shell, command: \"echo skill-post >&2\", timeoutMs: 5000 }\n---\n# My skill\n";
+
+#[test]
+fn a_skill_activates_its_frontmatter_hooks_after_the_tiers_r_skill_3() {
+    let sandbox = Sandbox::new();
+    let skill = sandbox.write("skills/my-skill/SKILL.md", SKILL);
+    sandbox.project_hooks(&one_hook("PreToolUse", "*", command("exit 0")));
+    let without = run(&sandbox, "preTool", &bash("ls"));
+    assert_eq!((without.code, without.json()["hooks"].as_array().map(Vec::len)), (0, Some(1)));
+    let out = Outcome::of(sandbox.cmd().args(["run", "preTool", "--skill"]).arg(&skill).write_stdin(bash("ls")));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["reason"], "no Bash in this skill");
+    let ids: Vec<&str> = v["hooks"].as_array().expect("hooks").iter().filter_map(|h| h["id"].as_str()).collect();
+    assert!(ids[0].starts_with("command@project#0#") && ids[1].starts_with("deny@my-skill#"), "{ids:?}");
+    assert_eq!(v["hooks"][1]["source"], "my-skill");
+}
+
+#[test]
+fn a_broken_skill_frontmatter_is_an_error_with_file_line_col() {
+    let sandbox = Sandbox::new();
+    let skill = sandbox.write(
+        "skills/bad/SKILL.md",
+        "---\nname: bad\nhooks:\n  PreToolUse:\n    - action: { type: deny, reason: x }\n---\n",
+    );
+    let out = Outcome::of(sandbox.cmd().args(["run", "preTool", "--skill"]).arg(&skill).write_stdin(bash("ls")));
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert!(out.stderr.contains(&format!("{}:4:", skill.display())), "{}", out.stderr);
+}
