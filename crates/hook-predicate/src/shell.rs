@@ -56,7 +56,7 @@ impl View {
 
     /// The start of `text` that is certain: the words before the first word of unknown value.
     pub(crate) fn known_prefix(&self) -> &str {
-        let known = self.words.iter().take_while(|w| w.known || w.assignment).count();
+        let known = self.words.iter().take_while(|w| w.known).count();
         let len = self.words[..known].iter().map(|w| w.text.len() + 1).sum::<usize>().saturating_sub(1);
         &self.text[..len]
     }
