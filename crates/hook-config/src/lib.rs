@@ -17,17 +17,21 @@
 //!   (R-HOT-1…8).
 //!
 //! Positions: serde_json values carry no spans, so after serde_json accepts a text (and gives
-//! line/column for syntax errors itself), a small private tokenizer indexes where each value and
-//! key starts by JSON pointer. It is built only when a diagnostic is needed. Span-carrying JSON
-//! crates were considered (`json-spanned-value`: unmaintained since 2021; `jsonc-parser`:
-//! maintained but a second parser with JSONC leniency to switch off); 150 lines over text that is
-//! already known to be valid were the smaller dependency.
+//! line/column for syntax errors itself), a small private tokenizer (`position.rs`, ~150 lines)
+//! indexes where each value and key starts by JSON pointer; it is built only when a diagnostic is
+//! needed, so a clean file costs one serde_json parse. Span-carrying JSON crates were checked and
+//! not taken: `json-spanned-value` (last release 0.2.2, October 2020), `spanned_json_parser`
+//! (three 0.x releases in November 2023, nothing since), `serde_spanned` (byte spans for
+//! deserializers that support it, which serde_json does not), `jsonc-parser` (maintained, but a
+//! second, lenient JSONC parser whose semantics would have to be pinned against serde_json's).
 //!
 //! Layer 2: depends on hook-core, hook-predicate, hook-actions and hook-rewake, never on
 //! serde-saphyr or higher layers. Unit tests sit next to the code; `tests/corpus.rs` pins the
 //! snapshot corpus (`tests/corpus/*.json`, snapshots in `tests/snapshots/`), `tests/seed_examples.rs`
-//! the seed's six examples, `tests/ids.rs` id stability, `tests/hot_reload.rs` the end-to-end and
-//! storm tests on real files; `benches/reload.rs` measures reload latency and parse time.
+//! the seed's six examples, `tests/ids.rs` id stability, `tests/declarative.rs` matcher/`if`/
+//! rewake/failClosed behaviour with real actions, `tests/hot_reload.rs` the end-to-end and storm
+//! tests on real files; `benches/reload.rs` measures reload latency and parse time; the fuzz
+//! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.
 
 mod declarative;
 mod diagnostic;

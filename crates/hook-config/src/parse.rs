@@ -251,7 +251,7 @@ impl Parser<'_> {
                 return Ok(None);
             }
         };
-        let action = match self.action(site, kind, claude_mcp, obj) {
+        let action = match Self::action(kind, claude_mcp, obj) {
             Ok(action) => action,
             Err(why) => {
                 self.invalid(site, &why);
@@ -281,14 +281,7 @@ impl Parser<'_> {
     }
 
     /// The kind-specific fields; `Err(why)` makes the handler invalid (R-CFG-4).
-    fn action(
-        &self,
-        site: &Site<'_>,
-        kind: HandlerKind,
-        claude_mcp: bool,
-        obj: &Map<String, Value>,
-    ) -> Result<HandlerAction, String> {
-        let _ = site;
+    fn action(kind: HandlerKind, claude_mcp: bool, obj: &Map<String, Value>) -> Result<HandlerAction, String> {
         let required = |field: &str| match obj.get(field) {
             Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
             Some(Value::String(_)) => Err(format!("'{field}' must not be blank")),
