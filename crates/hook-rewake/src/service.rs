@@ -86,9 +86,10 @@ fn add(t: DateTime<Utc>, d: Duration) -> Result<DateTime<Utc>, Error> {
 
 type TimerKey = (Instant, u64);
 
+/// Boxed parts keep the map's entries small: resizing the table moves pointers, not envelopes.
 struct Slot {
-    envelope: Envelope,
-    cron: Option<CronSchedule>,
+    envelope: Box<Envelope>,
+    cron: Option<Box<CronSchedule>>,
     timer: Option<TimerKey>,
 }
 
@@ -295,7 +296,7 @@ impl DefaultRewakeService {
             };
             let deadline = self.clock.deadline(timer_instant(&envelope).unwrap_or(now));
             let id = envelope.id.clone();
-            state.insert(Slot { envelope, cron, timer: None });
+            state.insert(Slot { envelope: Box::new(envelope), cron: cron.map(Box::new), timer: None });
             state.arm(&id, deadline);
         }
         Ok(())
@@ -338,7 +339,7 @@ impl DefaultRewakeService {
                 next.next_fire_at = Some(next_at);
                 Some(next)
             });
-            if !self.claim(&envelope, next.as_ref()) {
+            if !self.claim(&envelope, next.as_deref()) {
                 continue;
             }
             if let Some(next) = next {
@@ -347,7 +348,7 @@ impl DefaultRewakeService {
                 state.insert(Slot { envelope: next, cron: slot.cron, timer: None });
                 state.arm(&next_id, deadline);
             }
-            fires.push(Fire { payload: envelope.payload.clone(), envelope, fired_at: now });
+            fires.push(Fire { payload: envelope.payload.clone(), envelope: *envelope, fired_at: now });
         }
         let next = state.timers.first_key_value().map(|(key, _)| key.0);
         drop(state);
@@ -430,7 +431,7 @@ impl RewakeService for DefaultRewakeService {
         }
         let id = envelope.id.clone();
         let deadline = self.clock.deadline(timer_instant(&envelope).unwrap_or_else(|| self.now()));
-        state.insert(Slot { envelope, cron, timer: None });
+        state.insert(Slot { envelope: Box::new(envelope), cron: cron.map(Box::new), timer: None });
         if state.arm(&id, deadline) {
             self.wake.notify_one();
         }
@@ -479,7 +480,7 @@ impl RewakeService for DefaultRewakeService {
             }
             let mut merged = envelope.payload.clone();
             merged.extend(payload.iter().map(|(k, v)| (k.clone(), v.clone())));
-            fires.push(Fire { envelope, payload: merged, fired_at: now });
+            fires.push(Fire { envelope: *envelope, payload: merged, fired_at: now });
         }
         drop(state);
         let fired = fires.len();
@@ -488,7 +489,7 @@ impl RewakeService for DefaultRewakeService {
     }
 
     fn pending(&self) -> Vec<Envelope> {
-        let mut pending: Vec<Envelope> = self.state().slots.values().map(|s| s.envelope.clone()).collect();
+        let mut pending: Vec<Envelope> = self.state().slots.values().map(|s| (*s.envelope).clone()).collect();
         pending.sort_by(|a, b| (a.scheduled_at, &a.id).cmp(&(b.scheduled_at, &b.id)));
         pending
     }
