@@ -90,16 +90,15 @@ async fn capture(pipe: Option<impl AsyncRead + Unpin>) -> Vec<u8> {
 /// Exit code and stdout → reply (R-ACT-SH-3, R-CC-2).
 fn classify(event: HookEventType, status: ExitStatus, stdout: &[u8], stderr: &[u8]) -> Reply {
     let stderr = String::from_utf8_lossy(stderr);
-    let json = stdout_answer(event, stdout);
-    match status.code() {
-        Some(2) => Reply::Answer(json.unwrap_or_default().veto(&stderr)),
-        Some(0) => Reply::Answer(json.unwrap_or_default()),
-        _ if json.is_some() => Reply::Answer(json.unwrap_or_default()),
-        Some(code) => {
+    match (status.code(), stdout_answer(event, stdout)) {
+        (Some(2), json) => Reply::Answer(json.unwrap_or_default().veto(&stderr)),
+        (Some(0), json) => Reply::Answer(json.unwrap_or_default()),
+        (_, Some(json)) => Reply::Answer(json),
+        (Some(code), None) => {
             let first = stderr.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
             Reply::Failed(format!("exited with status {code}{}{first}", if first.is_empty() { "" } else { ": " }))
         }
-        None => Reply::Failed(format!("crashed: {status}")),
+        (None, None) => Reply::Failed(format!("crashed: {status}")),
     }
 }
 
@@ -119,5 +118,23 @@ fn stdout_answer(event: HookEventType, stdout: &[u8]) -> Option<Answer> {
             tracing::debug!("hook stdout looks like JSON but does not parse ({e}); ignored");
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn capture_keeps_the_first_mib_and_drains_the_rest() {
+        // R-ACT-SH-6: a 100 MB writer finishes (the pipe keeps draining) and 1 MiB is kept.
+        let mut child = Command::new("sh")
+            .args(["-c", "head -c 100000000 /dev/zero"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let kept = capture(child.stdout.take()).await;
+        assert_eq!(kept.len(), MAX_CAPTURE);
+        assert!(child.wait().await.expect("wait").success());
     }
 }
