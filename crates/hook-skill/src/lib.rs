@@ -22,7 +22,8 @@
 //!   events table allows it, `timeoutMs` only, and every violation is an [`Error`] naming the line
 //!   and column and what to write instead. Which events, matchers and action types are allowed
 //!   is read from hook-core's events table (R-LAYER-4). Field validation and matcher parsing are
-//!   hook-config's, reached through its hooks.json parser (one validator).
+//!   hook-config's, reached through its hooks.json parser (one validator); what it would only
+//!   WARN about (a blank command, a matcher that does not parse) is an error in frontmatter.
 //! - The skill's name (`name:` in the frontmatter, else the directory holding SKILL.md) is the
 //!   source of its hook ids: `command@my-skill#<hash>`.
 //! - [`SkillHooks::activate`] builds the hooks with hook-config's [`hook_config::DeclarativeHook`]
@@ -33,8 +34,9 @@
 //! Layer 3: depends on hook-core, hook-config (and through it hook-actions, hook-predicate),
 //! never on hook-cli. Unit tests sit next to the code; `tests/seed_example.rs` runs the seed's
 //! example 7 end to end through the pre-tool chain with real shell processes,
-//! `tests/rejections.rs` pins the rejected frontmatters' error texts (snapshots in
-//! `tests/snapshots/`), `tests/activation.rs` the activation scope. The fuzz target
+//! `tests/rejections.rs` pins the rejected frontmatters' error texts and `tests/accepted.rs`
+//! what every action type maps to (snapshots in `tests/snapshots/`), `tests/activation.rs` the
+//! activation scope. The fuzz target
 //! `fuzz/fuzz_targets/parse_frontmatter.rs` feeds arbitrary bytes to [`SkillHooks::parse`].
 
 mod error;

@@ -368,21 +368,25 @@ impl Checker<'_> {
         Err(self.error(self.locate(&message, action, entry), message))
     }
 
-    /// Where a hook-config message points: the matcher, or the action field it quotes.
+    /// Where a hook-config message points: the matcher, or the action field it quotes (at any
+    /// depth: `header 'X-A' …` points at that header).
     fn locate(&self, message: &str, action: &Node, entry: &Node) -> Pos {
-        let field = |map: &Node, name: &str| match &map.value {
+        let matcher = || match &entry.value {
             Value::Map(fields) => {
-                fields.iter().find(|(k, _)| k.value == Value::Str(name.to_owned())).map(|(_, v)| v.pos)
+                fields.iter().find(|(k, _)| k.value == Value::Str("matcher".to_owned())).map(|(_, v)| v.pos)
             }
             _ => None,
         };
-        if message.contains("matcher '") {
-            return field(entry, "matcher").unwrap_or(entry.pos);
-        }
-        let Value::Map(fields) = &action.value else { return action.pos };
-        fields
-            .iter()
-            .find(|(k, _)| matches!(&k.value, Value::Str(name) if message.contains(&format!("'{name}'"))))
-            .map_or(action.pos, |(_, v)| v.pos)
+        let found = if message.contains("matcher '") { matcher() } else { quoted_field(action, message) };
+        found.unwrap_or(action.pos)
     }
+}
+
+/// The value of the first key under `node` (depth first) that `message` quotes as `'key'`.
+fn quoted_field(node: &Node, message: &str) -> Option<Pos> {
+    let Value::Map(fields) = &node.value else { return None };
+    fields.iter().find_map(|(k, v)| match &k.value {
+        Value::Str(name) if message.contains(&format!("'{name}'")) => Some(v.pos),
+        _ => quoted_field(v, message),
+    })
 }

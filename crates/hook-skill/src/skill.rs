@@ -1,6 +1,7 @@
 //! A skill's hooks and their activation scope (R-SKILL-3).
 
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,6 +13,9 @@ use crate::error::Error;
 use crate::frontmatter::{self, ExtractError, MAX_FRONTMATTER_BYTES};
 use crate::schema::{Checker, Declared, name_rule, valid_name};
 use crate::yaml::{self, Pos};
+
+/// How much of a SKILL.md is read: the frontmatter budget plus room for the two fences.
+const READ_LIMIT: u64 = MAX_FRONTMATTER_BYTES as u64 + 1024;
 
 /// Activation serials: every activation owns its own registry group.
 static ACTIVATIONS: AtomicU64 = AtomicU64::new(0);
@@ -28,6 +32,24 @@ static ACTIVATIONS: AtomicU64 = AtomicU64::new(0);
 pub struct SkillHooks {
     name: String,
     entries: Vec<HookEntrySpec>,
+}
+
+/// The start of a SKILL.md: enough for the largest frontmatter and its fences, so a huge file
+/// costs no more than that. A multi-byte character cut at the end is dropped; invalid UTF-8
+/// before that is an error.
+fn read_head(path: &Path) -> std::io::Result<String> {
+    let mut head = Vec::new();
+    std::fs::File::open(path)?.take(READ_LIMIT).read_to_end(&mut head)?;
+    match String::from_utf8(head) {
+        Ok(text) => Ok(text),
+        Err(e) if e.utf8_error().error_len().is_none() => {
+            let valid = e.utf8_error().valid_up_to();
+            let mut head = e.into_bytes();
+            head.truncate(valid);
+            String::from_utf8(head).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        }
+        Err(e) => Err(std::io::Error::new(std::io::ErrorKind::InvalidData, e)),
+    }
 }
 
 /// Cuts out, parses and checks the frontmatter of `text`.
@@ -74,7 +96,7 @@ impl SkillHooks {
     /// else the name of the directory holding the file (`skills/my-skill/SKILL.md` → `my-skill`).
     pub fn from_path(path: &Path) -> Result<SkillHooks, Error> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Read { origin: origin.clone(), source })?;
+        let text = read_head(path).map_err(|source| Error::Read { origin: origin.clone(), source })?;
         let declared = declared(&text, &origin)?;
         let name = match declared.name {
             Some(name) => name,

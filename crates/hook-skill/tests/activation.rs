@@ -181,3 +181,16 @@ fn a_skill_without_frontmatter_or_hooks_declares_nothing() {
         assert!(hooks.is_empty(), "{text:?}");
     }
 }
+
+#[test]
+fn from_path_reads_only_the_head_of_a_large_skill_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("SKILL.md");
+    let mut text =
+        b"---\nname: big\nhooks:\n  onStop:\n    - action: { type: shell, command: \"true\" }\n---\n".to_vec();
+    text.extend(std::iter::repeat_n(b'x', 8 << 20));
+    text.extend([0xff, 0xfe]);
+    std::fs::write(&file, &text).unwrap();
+    let hooks = SkillHooks::from_path(&file).unwrap();
+    assert_eq!((hooks.name(), hooks.len()), ("big", 1));
+}
