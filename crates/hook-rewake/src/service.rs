@@ -114,7 +114,13 @@ impl State {
     }
 
     fn insert(&mut self, slot: Slot) {
-        *self.per_context.entry(context_key(&slot.envelope).to_owned()).or_default() += 1;
+        let key = context_key(&slot.envelope);
+        match self.per_context.get_mut(key) {
+            Some(n) => *n += 1,
+            None => {
+                self.per_context.insert(key.to_owned(), 1);
+            }
+        }
         self.slots.insert(slot.envelope.id.clone(), slot);
     }
 
@@ -291,7 +297,14 @@ impl DefaultRewakeService {
                 continue;
             }
             let cron = match &envelope.trigger {
-                RewakeTrigger::Cron { expr, zone } => Some(CronSchedule::parse(expr, zone)?),
+                RewakeTrigger::Cron { expr, zone } => match CronSchedule::parse(expr, zone) {
+                    Ok(cron) => Some(cron),
+                    Err(err) => {
+                        tracing::warn!(envelope = %envelope.id, "rewake: dropping stored envelope '{}': {err}", envelope.id);
+                        self.store_remove(&envelope.id);
+                        continue;
+                    }
+                },
                 _ => None,
             };
             let deadline = self.clock.deadline(timer_instant(&envelope).unwrap_or(now));

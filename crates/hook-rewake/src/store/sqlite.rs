@@ -30,7 +30,8 @@ const SCHEMA: &str = "
     CREATE INDEX IF NOT EXISTS rewake_envelope_hook ON rewake_envelope (hook_id);
 ";
 
-/// Pending envelopes in a SQLite file.
+/// Pending envelopes in a SQLite file. An unreadable row is skipped with a WARN (and left in
+/// place for inspection), never fatal.
 #[derive(Debug)]
 pub struct SqliteStore {
     conn: Mutex<Connection>,
@@ -53,9 +54,17 @@ impl SqliteStore {
 impl RewakeStore for SqliteStore {
     fn load(&self) -> Result<Vec<Envelope>, Error> {
         let conn = self.conn();
-        let mut stmt = conn.prepare("SELECT body FROM rewake_envelope")?;
-        let bodies = stmt.query_map([], |row| row.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
-        bodies.iter().map(|b| decode(b)).collect()
+        let mut stmt = conn.prepare("SELECT id, body FROM rewake_envelope")?;
+        let rows = stmt.query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)))?;
+        let mut envelopes = Vec::new();
+        for row in rows {
+            let (id, body) = row?;
+            match decode(&body) {
+                Ok(envelope) => envelopes.push(envelope),
+                Err(err) => tracing::warn!(envelope = %id, "rewake: skipping unreadable stored envelope '{id}': {err}"),
+            }
+        }
+        Ok(envelopes)
     }
 
     fn insert(&self, envelope: &Envelope) -> Result<(), Error> {

@@ -112,3 +112,34 @@ async fn two_services_sharing_one_store_fire_each_envelope_once() {
     assert_eq!(fired, expected);
     assert!(store.load().expect("load").is_empty());
 }
+
+#[tokio::test(start_paused = true)]
+async fn an_unreadable_row_is_skipped_and_the_service_still_starts_with_the_rest() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rewake.db");
+    let (listener, _rx) = recorder();
+    let first = DefaultRewakeService::builder(listener)
+        .store(Arc::new(SqliteStore::open(&path).expect("open")))
+        .clock_start(t0())
+        .start()
+        .expect("start");
+    first.schedule(envelope("good", "c", spec(delay(MIN), HOUR, 3))).expect("schedule");
+    drop(first);
+    let conn = rusqlite::Connection::open(&path).expect("raw open");
+    conn.execute(
+        "INSERT INTO rewake_envelope (id, hook_id, attempt, body) VALUES ('rw-bad', 'h', 1, '{\"not\": \"an envelope\"}')",
+        [],
+    )
+    .expect("insert garbage");
+    drop(conn);
+
+    let (listener, mut rx) = recorder();
+    let second = DefaultRewakeService::builder(listener)
+        .store(Arc::new(SqliteStore::open(&path).expect("open")))
+        .clock_start(t0())
+        .start()
+        .expect("start");
+    let pending: Vec<String> = second.pending().into_iter().map(|e| e.hook_id).collect();
+    assert_eq!(pending, ["good"]);
+    assert_eq!(rx.recv().await.expect("fire").envelope.hook_id, "good");
+}
