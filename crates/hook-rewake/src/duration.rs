@@ -199,6 +199,28 @@ mod tests {
         assert!(parse_duration("PT99999999999999999999H").is_err());
     }
 
+    proptest::proptest! {
+        #[test]
+        fn shorthand_and_iso_agree_on_every_h_m_s_combination(h in 0u64..1000, m in 0u64..60, s in 0u64..60, upper: bool) {
+            let expected = Duration::from_secs(h * 3600 + m * 60 + s);
+            let shorthand = format!("{h}h{m}m{s}s");
+            let shorthand = if upper { shorthand.to_uppercase() } else { shorthand };
+            let iso = format!("PT{h}H{m}M{s}S");
+            if expected.is_zero() {
+                proptest::prop_assert!(parse_duration(&shorthand).is_err());
+                proptest::prop_assert!(parse_duration(&iso).is_err());
+            } else {
+                proptest::prop_assert_eq!(parse_duration(&shorthand).ok(), Some(expected));
+                proptest::prop_assert_eq!(parse_duration(&iso).ok(), Some(expected));
+            }
+        }
+
+        #[test]
+        fn no_string_makes_the_parser_panic(text in "\\PC{0,24}") {
+            let _ = parse_duration(&text);
+        }
+    }
+
     #[test]
     fn error_names_the_input() {
         let err = parse_duration("5x").expect_err("garbage");
