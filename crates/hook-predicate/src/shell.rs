@@ -707,12 +707,15 @@ impl Lexer<'_, '_> {
         if !word.known {
             return None;
         }
-        let next = match basename(&word.text) {
+        let (next, appends) = match basename(&word.text) {
             "env" => {
                 let mut i = at + 1;
                 while let Some(w) = words.get(i) {
                     match w.text.as_str() {
-                        "--" => return Some((i + 1, false)),
+                        "--" => {
+                            i += 1;
+                            break;
+                        }
                         "-u" | "-C" | "-P" | "--unset" | "--chdir" => i += 2,
                         "-S" | "--split-string" => {
                             self.recurse_into_word(words.get(i + 1));
@@ -722,27 +725,28 @@ impl Lexer<'_, '_> {
                         _ => break,
                     }
                 }
-                i
+                (i, false)
             }
-            "sudo" => skip_options(words, at, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U"]),
-            "doas" => skip_options(words, at, &["-u", "-C"]),
+            "sudo" => (skip_options(words, at, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U"]), false),
+            "doas" => (skip_options(words, at, &["-u", "-C"]), false),
             "nohup" | "setsid" | "builtin" | "command" | "chronic" | "unbuffer" | "coproc" => {
-                skip_options(words, at, &[])
+                (skip_options(words, at, &[]), false)
             }
-            "time" => skip_options(words, at, &["-f", "-o", "--format", "--output"]),
-            "exec" => skip_options(words, at, &["-a"]),
-            "nice" => skip_options(words, at, &["-n", "--adjustment"]),
-            "ionice" => skip_options(words, at, &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"]),
-            "stdbuf" => skip_options(words, at, &["-i", "-o", "-e", "--input", "--output", "--error"]),
-            "timeout" => skip_options(words, at, &["-s", "-k", "--signal", "--kill-after"]) + 1,
+            "time" => (skip_options(words, at, &["-f", "-o", "--format", "--output"]), false),
+            "exec" => (skip_options(words, at, &["-a"]), false),
+            "nice" => (skip_options(words, at, &["-n", "--adjustment"]), false),
+            "ionice" => (skip_options(words, at, &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"]), false),
+            "stdbuf" => (skip_options(words, at, &["-i", "-o", "-e", "--input", "--output", "--error"]), false),
+            "timeout" => (skip_options(words, at, &["-s", "-k", "--signal", "--kill-after"]) + 1, false),
             "xargs" => {
                 let flags =
                     ["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter"];
-                return Some((skip_options(words, at, &flags), true));
+                (skip_options(words, at, &flags), true)
             }
             _ => return None,
         };
-        Some((next.min(words.len()), false))
+        // An option that wants an argument may be the last word: never point past the end.
+        Some((next.min(words.len()), appends))
     }
 
     /// `sh -c '…'`, `bash -lc '…'`, `eval …`, `watch …` and `find … -exec … ;`: the command inside

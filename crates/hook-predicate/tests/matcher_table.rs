@@ -184,6 +184,8 @@ fn cases() -> Vec<Case> {
         (PUSH, "Bash", cmd("echo $HOME"), false),
         (PUSH, "Bash", cmd("gitk push"), false),
         (PUSH, "Bash", cmd("bash ./deploy.sh"), false),
+        // Found by the fuzzer: a wrapper option that wants an argument, as the last word.
+        ("Bash(npm test)", "Bash", cmd("ls | xargs -n; sudo -u; env -u; timeout"), false),
         (PUSH, "Bash", cmd("[ -f x ] && echo hi"), false),
         (PUSH, "Bash", cmd("[[ -n $X ]] || ls *.rs"), false),
         (PUSH, "Bash", cmd("TS=$(date +%s)"), false),
