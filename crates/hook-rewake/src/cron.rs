@@ -159,6 +159,25 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn no_cron_like_string_makes_parsing_or_next_fire_panic(expr in "[0-9*,/ A-Za-z#?@+-]{0,30}", start in 0i64..4_000_000_000) {
+            let _ = validate_cron(&expr);
+            if let Ok(schedule) = CronSchedule::parse(&expr, "America/New_York") {
+                let start = DateTime::from_timestamp(start, 0).expect("in range");
+                if let Some(next) = schedule.next_after(start) {
+                    proptest::prop_assert!(next > start);
+                }
+            }
+        }
+
+        #[test]
+        fn no_string_makes_cron_or_zone_validation_panic(text in "\\PC{0,40}") {
+            let _ = validate_cron(&text);
+            let _ = validate_zone(&text);
+        }
+    }
+
     #[test]
     fn zones_are_iana_ids_and_the_error_names_the_zone() {
         assert!(validate_zone("UTC").is_ok());
