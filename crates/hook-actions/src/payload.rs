@@ -7,19 +7,19 @@ use serde_json::{Map, Value};
 /// The context of one firing, as a command hook (and an http hook without `body`) sees it.
 #[derive(Debug)]
 pub(crate) struct Payload {
-    /// Lower-case keys (`tool_name`), scalar values; `AIMON_<KEY>` in the environment.
-    scalars: Map<String, Value>,
     /// The stdin JSON object: the scalars plus the Claude Code keys and nested objects.
     json: Map<String, Value>,
+    /// The keys of `json` holding the scalars (`tool_name`); `AIMON_<KEY>` in the environment.
+    scalars: Vec<String>,
 }
 
 impl Payload {
     /// The payload of `ctx` for a hook registered from `source`. Unknown values are omitted.
     pub(crate) fn new(ctx: &HookContext, source: &str) -> Self {
-        let mut scalars = Map::new();
+        let mut json = Map::new();
         let mut put = |key: &str, value: Option<Value>| {
             if let Some(v) = value {
-                scalars.insert(key.to_owned(), v);
+                json.insert(key.to_owned(), v);
             }
         };
         let text = |s: Option<&String>| s.map(|s| Value::String(s.clone()));
@@ -45,12 +45,11 @@ impl Payload {
             put("rewake_reason", Some(rw.reason.clone().into()));
         }
         for (key, value) in &ctx.fields {
-            if is_scalar(value) && !scalars.contains_key(key) {
-                scalars.insert(key.clone(), value.clone());
+            if is_scalar(value) && !json.contains_key(key) {
+                json.insert(key.clone(), value.clone());
             }
         }
-
-        let mut json = scalars.clone();
+        let scalars = json.keys().cloned().collect();
         json.insert("hook_event_name".into(), ctx.event.payload_name().into());
         if let Some(t) = tool {
             json.insert("tool_input".into(), t.input.clone());
@@ -65,15 +64,17 @@ impl Payload {
         for (key, value) in &ctx.fields {
             json.entry(key.clone()).or_insert_with(|| value.clone());
         }
-        Payload { scalars, json }
+        Payload { json, scalars }
     }
 
     /// `AIMON_<KEY>` variables; keys that are not valid variable names are left out.
     pub(crate) fn env(&self) -> impl Iterator<Item = (String, String)> + '_ {
         self.scalars
             .iter()
-            .filter(|(k, _)| !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-            .map(|(k, v)| (format!("AIMON_{}", k.to_ascii_uppercase()), crate::template::scalar_text(v)))
+            .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            .filter_map(|k| {
+                Some((format!("AIMON_{}", k.to_ascii_uppercase()), crate::template::scalar_text(self.json.get(k)?)))
+            })
     }
 
     /// The stdin line: compact JSON and a newline (R-ACT-SH-2b).
