@@ -2,12 +2,14 @@
 //!
 //! The level comes first, then the message exactly as the library wrote it; a diagnostic's
 //! location (`file`, `line`, `column` fields) is appended as ` at FILE:LINE:COL`. Other fields
-//! are shown only with `-v`.
+//! are shown only with `-v`. Every WARN line reads `WARN hooks: …` (R-CLI-1): a warning whose
+//! text does not already start with `hooks:` (a few runtime warnings of the action and executor
+//! layers) gets the prefix, the text itself unchanged.
 
 use std::fmt::{self, Write as _};
 
 use tracing::field::{Field, Visit};
-use tracing::{Event, Subscriber};
+use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
@@ -41,7 +43,9 @@ where
     fn format_event(&self, _ctx: &FmtContext<'_, S, N>, mut writer: Writer<'_>, event: &Event<'_>) -> fmt::Result {
         let mut fields = Fields::default();
         event.record(&mut fields);
-        write!(writer, "{} {}", event.metadata().level(), fields.message)?;
+        let level = *event.metadata().level();
+        let prefix = if level == Level::WARN && !fields.message.starts_with("hooks:") { "hooks: " } else { "" };
+        write!(writer, "{level} {prefix}{}", fields.message)?;
         if let Some(file) = &fields.file {
             write!(writer, " at {file}")?;
             if let Some(line) = &fields.line {

@@ -1,9 +1,9 @@
 //! `aimon-hooks schema` (R-CLI-6): the JSON Schema of hooks.json, generated with schemars.
 //!
 //! hook-config parses hooks.json by hand (for positions and per-field WARNs) and exposes no serde
-//! file types, so the shape is mirrored here as serde + schemars types; `tests/cli/schema.rs`
-//! checks that every seed example and the demo validate against it, and that hook-config accepts
-//! what the schema accepts.
+//! file types, so the shape is mirrored here as serde + schemars types. The unit tests below
+//! deserialize every seed example and the demo's files into the mirror, so it cannot drift from
+//! what the loader accepts without a test failing.
 
 use std::collections::BTreeMap;
 
@@ -15,7 +15,7 @@ use serde_json::Value;
 /// A hooks.json file: `{"hooks": {"<Event>": [{"matcher": "...", "hooks": [handler, ...]}]}}`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(title = "aimon hooks.json")]
-#[allow(dead_code)]
+#[expect(dead_code, reason = "schema mirror: schemars reads the fields, code never does")]
 struct HooksFile {
     /// Hook entries by event. AIMON (`preTool`) and Claude Code (`PreToolUse`) names are both
     /// accepted, in any case.
@@ -26,7 +26,7 @@ struct HooksFile {
 
 /// One matcher group.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[allow(dead_code)]
+#[expect(dead_code, reason = "schema mirror: schemars reads the fields, code never does")]
 struct Entry {
     /// Which calls the group applies to: a tool name, `A|B`, a regex, `Bash(command=^git\s+push)`,
     /// a permission rule such as `Bash(git push:*)` or `Edit(src/**/*.rs)`; `*` or omitted = all.
@@ -38,7 +38,7 @@ struct Entry {
 
 /// Fields every handler may carry.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[allow(dead_code)]
+#[expect(dead_code, reason = "schema mirror: schemars reads the fields, code never does")]
 struct Common {
     /// Timeout in seconds (Claude Code parity); positive.
     #[serde(default)]
@@ -62,7 +62,7 @@ struct Common {
 /// A handler.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "lowercase")]
-#[allow(dead_code)]
+#[expect(dead_code, reason = "schema mirror: schemars reads the fields, code never does")]
 enum Handler {
     /// Runs `command` verbatim under `sh -c`; context on stdin (JSON) and in `AIMON_*` variables.
     Command {
@@ -115,7 +115,7 @@ enum Handler {
 
 /// `asyncRewake`: one trigger and its limits.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[allow(dead_code)]
+#[expect(dead_code, reason = "schema mirror: schemars reads the fields, code never does")]
 struct AsyncRewake {
     /// Exactly one of `delay`, `cron`, `event`.
     trigger: Trigger,
@@ -136,7 +136,7 @@ struct AsyncRewake {
 /// A rewake trigger.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-#[allow(dead_code)]
+#[expect(dead_code, reason = "schema mirror: schemars reads the fields, code never does")]
 enum Trigger {
     /// One shot after a duration (`30s`, `5m`, `1h30m`, `PT5M`).
     Delay {
@@ -160,7 +160,7 @@ enum Trigger {
 
 /// An external event key.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[allow(dead_code)]
+#[expect(dead_code, reason = "schema mirror: schemars reads the fields, code never does")]
 struct EventTrigger {
     /// The event type.
     #[serde(rename = "type")]
@@ -190,4 +190,56 @@ fn events_schema(generator: &mut SchemaGenerator) -> Schema {
 /// The JSON Schema of hooks.json.
 pub(crate) fn hooks_json_schema() -> Schema {
     schemars::schema_for!(HooksFile)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(rel: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    #[test]
+    fn the_seed_examples_and_the_demo_fit_the_mirrored_shape() {
+        for rel in [
+            "tests/fixtures/seed1-audit-http.json",
+            "tests/fixtures/seed2-deny-rm-rf.json",
+            "tests/fixtures/seed3-post-tool-metrics.json",
+            "tests/fixtures/seed4-mcp-policy.json",
+            "tests/fixtures/seed5-user.json",
+            "tests/fixtures/seed5-project.json",
+            "tests/fixtures/seed5-local.json",
+            "tests/fixtures/seed6-async-rewake.json",
+            "../../examples/demo/.aimon/hooks.json",
+            "../../examples/demo/.aimon/hooks.local.json",
+            "../../examples/demo/home/.aimon/hooks.json",
+        ] {
+            let parsed: Result<HooksFile, _> = serde_json::from_str(&read(rel));
+            assert!(parsed.is_ok(), "{rel}: {parsed:?}");
+        }
+    }
+
+    #[test]
+    fn handler_types_the_loader_refuses_do_not_fit_either() {
+        for handler in
+            [r#"{"type":"prompt","prompt":"ok?"}"#, r#"{"type":"agent","prompt":"x"}"#, r#"{"type":"shell"}"#]
+        {
+            let text = format!(r#"{{"hooks":{{"PreToolUse":[{{"hooks":[{handler}]}}]}}}}"#);
+            assert!(serde_json::from_str::<HooksFile>(&text).is_err(), "{handler}");
+        }
+    }
+
+    #[test]
+    fn every_event_of_the_table_is_a_known_property_in_both_spellings() {
+        let schema = serde_json::to_value(hooks_json_schema()).expect("schema is JSON");
+        let text = schema.to_string();
+        for event in HookEventType::ALL {
+            assert!(text.contains(&format!("\"{}\"", event.name())), "{event}");
+            if let Some(claude) = event.claude_name() {
+                assert!(text.contains(&format!("\"{claude}\"")), "{claude}");
+            }
+        }
+    }
 }

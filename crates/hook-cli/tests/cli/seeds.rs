@@ -34,6 +34,8 @@ fn seed_1_an_unreachable_audit_server_fails_soft_and_the_call_proceeds() {
     assert_eq!(v["outcome"], "proceed");
     assert!(v["hooks"][0]["id"].as_str().is_some_and(|id| id.starts_with("http@project#")), "{v}");
     assert!(v["hooks"][0]["error"].is_string(), "the transport failure is named: {v}");
+    let warns: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("WARN")).collect();
+    assert!(!warns.is_empty() && warns.iter().all(|l| l.starts_with("WARN hooks: ")), "{}", out.stderr);
 }
 
 #[test]
