@@ -219,12 +219,14 @@ mod tests {
 
     use super::*;
 
+    type Axes = (Decision, FlowControl);
+
     fn on(event: HookEventType, v: Value) -> HookResult {
         let a = Answer::from_json(&v, event).expect("object");
         resolve("h", event, false, Reply::Answer(a))
     }
 
-    fn axes(r: &HookResult) -> (Decision, FlowControl) {
+    fn axes(r: &HookResult) -> Axes {
         (r.decision, r.flow)
     }
 
@@ -236,7 +238,7 @@ mod tests {
         use Decision::{Allow, Ask, Deny};
         use FlowControl::{Block, Continue};
         #[rustfmt::skip]
-        let cases: &[(HookEventType, Value, (Decision, FlowControl), Option<&str>)] = &[
+        let cases: &[(HookEventType, Value, Axes, Option<&str>)] = &[
             (PRE, json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}), (Deny, Continue), Some("no")),
             (PRE, json!({"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "sure?"}}), (Ask, Continue), Some("sure?")),
             (PRE, json!({"hookSpecificOutput": {"permissionDecision": "allow"}}), (Allow, Continue), None),

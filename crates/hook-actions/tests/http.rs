@@ -106,7 +106,9 @@ async fn run_spec(ctx: &HookContext, spec: HttpSpec) -> HookResult {
     HttpAction::new("http@test#0", "test#0", spec).execute(ctx).await.expect("an http hook never errors")
 }
 
-fn axes(r: &HookResult) -> (Decision, FlowControl) {
+type Axes = (Decision, FlowControl);
+
+fn axes(r: &HookResult) -> Axes {
     (r.decision, r.flow)
 }
 
@@ -115,7 +117,7 @@ async fn json_answers_map_to_results() {
     // R-ACT-HTTP-3: (path, axes, feedback, updated input).
     let server = serve().await;
     #[rustfmt::skip]
-    let cases: &[(&str, (Decision, FlowControl), Option<&str>, Option<Value>)] = &[
+    let cases: &[(&str, Axes, Option<&str>, Option<Value>)] = &[
         ("/deny", (Decision::Deny, FlowControl::Continue), Some("not on a friday"), None),
         ("/allow", (Decision::Allow, FlowControl::Continue), None, None),
         ("/rewrite", (Decision::Allow, FlowControl::Continue), None, Some(json!({"command": "ls -la"}))),

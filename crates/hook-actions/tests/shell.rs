@@ -23,20 +23,22 @@ async fn run(ctx: &HookContext, command: &str) -> HookResult {
     run_spec(ctx, ShellSpec::new(command)).await
 }
 
-fn axes(r: &HookResult) -> (Decision, FlowControl) {
+type Axes = (Decision, FlowControl);
+
+fn axes(r: &HookResult) -> Axes {
     (r.decision, r.flow)
 }
 
-const ALLOW: (Decision, FlowControl) = (Decision::Allow, FlowControl::Continue);
-const BLOCK: (Decision, FlowControl) = (Decision::Allow, FlowControl::Block);
-const DENY: (Decision, FlowControl) = (Decision::Deny, FlowControl::Continue);
-const ASK: (Decision, FlowControl) = (Decision::Ask, FlowControl::Continue);
+const ALLOW: Axes = (Decision::Allow, FlowControl::Continue);
+const BLOCK: Axes = (Decision::Allow, FlowControl::Block);
+const DENY: Axes = (Decision::Deny, FlowControl::Continue);
+const ASK: Axes = (Decision::Ask, FlowControl::Continue);
 
 #[tokio::test]
 async fn exit_codes_follow_the_seed_rules_on_pre_tool() {
     // R-ACT-SH-3: (command, axes, feedback, failure recorded).
     #[rustfmt::skip]
-    let cases: &[(&str, (Decision, FlowControl), Option<&str>, Option<&str>)] = &[
+    let cases: &[(&str, Axes, Option<&str>, Option<&str>)] = &[
         ("exit 0", ALLOW, None, None),
         ("echo 'rm is not allowed' >&2; exit 2", BLOCK, Some("rm is not allowed"), None),
         ("echo broken >&2; exit 1", ALLOW, None, Some("exited with status 1: broken")),
@@ -81,7 +83,7 @@ async fn an_exit_2_reason_is_clamped_at_4000_characters() {
 async fn claude_code_json_on_stdout_decides_in_each_form() {
     // R-CC-2: (event, stdout JSON, exit code, axes, feedback).
     #[rustfmt::skip]
-    let cases: &[(HookEventType, &str, i32, (Decision, FlowControl), Option<&str>)] = &[
+    let cases: &[(HookEventType, &str, i32, Axes, Option<&str>)] = &[
         (HookEventType::PRE_TOOL, r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"nope"}}"#, 0, DENY, Some("nope")),
         (HookEventType::PRE_TOOL, r#"{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}"#, 0, ASK, Some("check")),
         (HookEventType::PRE_TOOL, r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#, 0, ALLOW, None),
