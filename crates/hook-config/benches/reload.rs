@@ -5,8 +5,9 @@
 //!   polling only (default settings: 100 ms quiet window, 1 s poll interval); goal p50 ≤ 300 ms
 //!   with events; each figure also as a ratio to the quiet window measured against;
 //! - load+parse time of a 1 MB hooks.json (criterion), next to a plain `serde_json::Value` parse
-//!   of the same text as the baseline measured in the same run, clean and with one WARN (which
-//!   builds the position index).
+//!   of the same text as the baseline measured in the same run: clean with a distinct matcher per
+//!   entry (each is compiled by hook-predicate to validate it), clean with `*` matchers (the
+//!   loader's own cost), and with one WARN (which builds the position index).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -76,13 +77,15 @@ fn report(label: &str, sorted: &[Duration]) {
     );
 }
 
-/// About 1 MB of valid hooks.json: many entries with a few handlers each.
-fn big_config(with_warning: bool) -> String {
+/// About 1 MB of valid hooks.json: many entries with a few handlers each, each entry with its
+/// own matcher (compiled once by hook-predicate to validate it) or all with `*`.
+fn big_config(with_warning: bool, distinct_matchers: bool) -> String {
     let mut entries = Vec::new();
     let mut size = 0;
     let mut i = 0;
     while size < 1_000_000 {
-        let entry = json!({"matcher": format!("Bash(command=^tool{i}\\s)"), "hooks": [
+        let matcher = if distinct_matchers { format!("Bash(command=^tool{i}\\s)") } else { "*".to_owned() };
+        let entry = json!({"matcher": matcher, "hooks": [
             {"type": "command", "command": format!("/usr/local/bin/check --rule {i} --verbose"), "timeout": 5},
             {"type": "deny", "reason": format!("rule {i} forbids this command in this project")},
             {"type": "http", "url": format!("https://audit.internal/hooks/{i}"), "headers": {"X-Rule": format!("{i}")}, "body": {"tool": "${context.tool_name}"}}
@@ -104,8 +107,9 @@ fn main() {
     report("polling only, 1 s interval", &runtime.block_on(latencies(false)));
     drop(runtime);
 
-    let clean = big_config(false);
-    let warned = big_config(true);
+    let clean = big_config(false, true);
+    let warned = big_config(true, true);
+    let any = big_config(false, false);
     println!("1 MB hooks.json: {} bytes", clean.len());
     let mut c = Criterion::default().configure_from_args().sample_size(20);
     let path = Path::new("hooks.json");
@@ -114,6 +118,9 @@ fn main() {
     });
     c.bench_function("parse_config of 1 MB (clean)", |b| {
         b.iter(|| black_box(parse_config(black_box(&clean), path, Tier::Project).expect("valid")))
+    });
+    c.bench_function("parse_config of 1 MB (clean, every matcher '*')", |b| {
+        b.iter(|| black_box(parse_config(black_box(&any), path, Tier::Project).expect("valid")))
     });
     c.bench_function("parse_config of 1 MB (one WARN: position index)", |b| {
         b.iter(|| black_box(parse_config(black_box(&warned), path, Tier::Project).expect("valid")))
