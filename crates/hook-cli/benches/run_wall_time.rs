@@ -33,15 +33,13 @@ fn main() {
         .args(["--payload", "examples/demo/payloads/pre-bash-ls.json"])
         .env("HOME", home.path())
         .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    let mut baseline = Command::new("true");
-    baseline.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
-
+        .stdin(Stdio::null());
     let check = aimon.output().expect("aimon-hooks runs");
     let verdict: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap_or_default();
     assert_eq!(verdict["hooks"], serde_json::json!([]), "the payload must match no hook: {verdict}");
+    aimon.stdout(Stdio::null()).stderr(Stdio::null());
+    let mut baseline = Command::new("true");
+    baseline.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
 
     for _ in 0..20 {
         time(&mut baseline);

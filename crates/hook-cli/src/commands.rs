@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use crate::claude::{self, Answer};
 use crate::cli::{ExplainArgs, ImportArgs, ListArgs, RunArgs, ValidateArgs, WatchArgs, absolute};
 use crate::import::Conversion;
-use crate::load;
+use crate::load::{self, Scope};
 use crate::output::{self, RunOutput};
 use crate::payload;
 
@@ -44,7 +44,7 @@ fn policy(stop_on_blocked: bool, fail_closed: bool, parallel: bool) -> HookExecu
 pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
     let payload = payload::read(args.input.payload.as_deref())?;
-    let loaded = load::load(&args.input.tiers, &args.input.skills, args.fail_closed)?;
+    let loaded = load::load(&args.input.tiers, &args.input.skills, args.fail_closed, Scope::Event(event))?;
     let ctx = payload::context(event, payload, &loaded.paths.project)?;
     let engine = HookEngine::new(loaded.registry.clone()).with_policy(policy(
         args.stop_on_blocked,
@@ -83,7 +83,7 @@ async fn evaluate_for_claude(event: HookEventType, payload: serde_json::Map<Stri
         .or_else(|| payload.get("cwd").and_then(Value::as_str).map(PathBuf::from))
         .unwrap_or_else(|| cwd.clone());
     let tiers = crate::cli::TierArgs { project: Some(absolute(&cwd, &project)), home: None };
-    let loaded = load::load(&tiers, &[], false)?;
+    let loaded = load::load(&tiers, &[], false, Scope::Event(event))?;
     let mut ctx = payload::context(event, payload, &loaded.paths.project)?;
     if event == HookEventType::POST_TOOL {
         // Claude Code fires PostToolUse only after a tool succeeded (failures are PostToolUseFailure).
@@ -166,7 +166,7 @@ fn hook_row(hook: &hook_config::DeclarativeHook) -> serde_json::Map<String, Valu
 
 /// `list` (R-CLI-4).
 pub(crate) fn list(args: &ListArgs) -> anyhow::Result<u8> {
-    let loaded = load::load(&args.tiers, &args.skills, false)?;
+    let loaded = load::load(&args.tiers, &args.skills, false, Scope::All)?;
     if args.json {
         let rows: Vec<Value> = loaded.hooks.iter().map(|(_, h)| Value::Object(hook_row(h))).collect();
         println!("{}", serde_json::to_string_pretty(&rows)?);
@@ -217,7 +217,7 @@ fn print_table<const N: usize>(header: &[String; N], rows: &[[String; N]]) {
 pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
     let payload = payload::read(args.input.payload.as_deref())?;
-    let loaded = load::load(&args.input.tiers, &args.input.skills, false)?;
+    let loaded = load::load(&args.input.tiers, &args.input.skills, false, Scope::All)?;
     let ctx = payload::context(event, payload, &loaded.paths.project)?;
     let rows: Vec<(serde_json::Map<String, Value>, Option<String>)> =
         loaded.hooks.iter().map(|(_, h)| (hook_row(h), h.explain(&ctx))).collect();

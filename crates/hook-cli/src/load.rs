@@ -30,10 +30,30 @@ pub(crate) struct Loaded {
     _skills: Vec<SkillGuard>,
 }
 
+/// What to build hooks for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Scope {
+    /// Every event (`list`, `explain`).
+    All,
+    /// One event (`run`, `claude`): only its hooks are built, so matchers and clients of other
+    /// events cost nothing. Ids do not change: they derive from content, event included.
+    Event(HookEventType),
+}
+
 /// Loads the three tiers of `tiers` and activates `skills`; `fail_closed_all` is `--fail-closed`.
-pub(crate) fn load(tiers: &TierArgs, skills: &[PathBuf], fail_closed_all: bool) -> anyhow::Result<Loaded> {
+pub(crate) fn load(
+    tiers: &TierArgs,
+    skills: &[PathBuf],
+    fail_closed_all: bool,
+    scope: Scope,
+) -> anyhow::Result<Loaded> {
     let paths = TierPaths::new(tiers.home_dir(), tiers.project_dir()?);
-    let (config, diagnostics) = load_tiers(&paths).map_err(config_error)?;
+    let (mut config, diagnostics) = load_tiers(&paths).map_err(config_error)?;
+    if let Scope::Event(event) = scope {
+        for file in &mut config.files {
+            file.entries.retain(|entry| entry.event == event);
+        }
+    }
     for d in &diagnostics {
         d.log();
     }
