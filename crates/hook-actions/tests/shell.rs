@@ -256,7 +256,11 @@ async fn dropping_the_hook_future_kills_its_process_group() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut ctx = pre_tool();
     ctx.cwd = Some(dir.path().to_path_buf());
-    let action = ShellAction::new("command@test#0", "test#0", ShellSpec::new("sleep 1000 & echo $! > bg.tmp; mv bg.tmp bg.pid; wait"));
+    let action = ShellAction::new(
+        "command@test#0",
+        "test#0",
+        ShellSpec::new("sleep 1000 & echo $! > bg.tmp; mv bg.tmp bg.pid; wait"),
+    );
     let pid_file = dir.path().join("bg.pid");
     let mut fut = action.execute(&ctx);
     let started = async {
