@@ -162,7 +162,8 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
         )
     };
     let mut result = match a.verdict {
-        Verdict::Pass | Verdict::Allow => HookResult::allow(),
+        Verdict::Pass => HookResult::allow(),
+        Verdict::Allow => HookResult::explicit_allow(),
         Verdict::Ask if spec.reads_ask => HookResult::ask(reason()),
         Verdict::Ask => {
             tracing::warn!(hook = id, "hook '{id}' asked for confirmation on {event}, which reads no ask; proceeding");

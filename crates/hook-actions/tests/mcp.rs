@@ -178,7 +178,7 @@ async fn decisions_map_from_text_and_structured_content(servers: Arc<McpServers>
     let r = call(&servers, check(), &pre_tool("rm -rf /")).await;
     assert_eq!((axes(&r), r.feedback.as_deref()), (DENY, Some("rm is not allowed: rm -rf /")));
     let r = call(&servers, check(), &pre_tool("ls")).await;
-    assert_eq!(r, HookResult::allow());
+    assert_eq!(r, HookResult::explicit_allow(), "the server said allow in so many words");
     let rewrite = McpSpec::new("policy", "rewrite").with_args(args(json!({"command": "${tool_input.command}"})));
     let r = call(&servers, rewrite, &pre_tool("make")).await;
     assert_eq!((axes(&r), r.updated_input), (ALLOW, Some(json!({"command": "make --dry-run"}))));

@@ -32,6 +32,9 @@ pub(crate) fn answer(verdict: &EventVerdict) -> Answer {
                 Verdict::Ask => {
                     specific.insert("permissionDecision".into(), "ask".into());
                 }
+                Verdict::Proceed if merged.explicit_allow => {
+                    specific.insert("permissionDecision".into(), "allow".into());
+                }
                 Verdict::Proceed => {}
             }
             if let Some(reason) = &verdict.reason {
@@ -47,6 +50,13 @@ pub(crate) fn answer(verdict: &EventVerdict) -> Answer {
         HookEventType::PERMISSION_REQUEST if verdict.outcome == Verdict::Denied => {
             let message = verdict.reason.clone().unwrap_or_default();
             specific.insert("decision".into(), json!({"behavior": "deny", "message": message}));
+        }
+        HookEventType::PERMISSION_REQUEST if verdict.outcome == Verdict::Proceed && merged.explicit_allow => {
+            let mut decision = json!({"behavior": "allow"});
+            if let Some(input) = &merged.updated_input {
+                decision["updatedInput"] = input.clone();
+            }
+            specific.insert("decision".into(), decision);
         }
         HookEventType::PRE_COMPACT => {
             if let (Verdict::Blocked | Verdict::Denied, Some(reason)) = (verdict.outcome, &verdict.reason) {

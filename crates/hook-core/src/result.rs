@@ -75,12 +75,20 @@ pub struct HookResult {
     pub system_message: Option<String>,
     /// Why this hook produced no usable decision (timeout, crash, malformed answer, …), when it did not.
     pub failure: Option<String>,
+    /// The hook said "allow" in so many words (Claude Code's `permissionDecision: "allow"`), as
+    /// opposed to having no opinion. Only meaningful while `decision` is `Allow`.
+    pub explicit_allow: bool,
 }
 
 impl HookResult {
     /// Allow and continue.
     pub fn allow() -> Self {
         HookResult::default()
+    }
+
+    /// Allow, said explicitly: the caller may skip its own permission prompt (R-CLI-2).
+    pub fn explicit_allow() -> Self {
+        HookResult { explicit_allow: true, ..Self::default() }
     }
 
     /// Ask a person; `reason` is the question's reason.
@@ -153,7 +161,8 @@ impl HookResult {
 
     /// Folds results in dispatch order (R-RES-4): each axis takes the strongest value, feedback
     /// and system messages are joined with newlines, rewake specs concatenated, and the last
-    /// `updated_input`/`updated_output` wins.
+    /// `updated_input`/`updated_output` wins. `explicit_allow` holds when any hook allowed explicitly
+    /// (it counts only while the merged decision stays `Allow`).
     pub fn merge(results: impl IntoIterator<Item = HookResult>) -> HookResult {
         let mut merged = HookResult::default();
         for r in results {
@@ -162,6 +171,7 @@ impl HookResult {
             join(&mut merged.feedback, r.feedback);
             join(&mut merged.system_message, r.system_message);
             join(&mut merged.failure, r.failure);
+            merged.explicit_allow |= r.explicit_allow;
             merged.rewake_specs.extend(r.rewake_specs);
             if r.updated_input.is_some() {
                 merged.updated_input = r.updated_input;

@@ -168,6 +168,15 @@ fn merge_joins_feedback_in_order_and_the_last_update_wins() {
 }
 
 #[test]
+fn an_explicit_allow_survives_merge_only_as_a_marker() {
+    // R-CLI-2: an explicit allow is told apart from "no opinion"; a deny still wins the axis.
+    assert!(HookResult::merge([HookResult::allow(), HookResult::explicit_allow()]).explicit_allow);
+    assert!(!HookResult::merge([HookResult::allow(), HookResult::feedback("x")]).explicit_allow);
+    let denied = HookResult::merge([HookResult::explicit_allow(), HookResult::deny("no")]);
+    assert_eq!(denied.decision, Decision::Deny);
+}
+
+#[test]
 fn advisory_collection_never_repeats_a_denial_reason() {
     // R-RES-3, R-RES-5
     let results = [HookResult::deny("no rm"), HookResult::feedback("lint ok"), HookResult::block("halt")];

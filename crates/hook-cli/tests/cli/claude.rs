@@ -91,6 +91,24 @@ fn pre_tool_use_ask_rewrite_and_context_are_passed_on_without_an_invented_allow(
 }
 
 #[test]
+fn an_explicit_allow_is_passed_on_and_only_then() {
+    // R-CLI-2: `permissionDecision: "allow"` only when a hook allowed explicitly.
+    let sandbox = Sandbox::new();
+    let allow = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
+    sandbox.project_hooks(&one_hook("PreToolUse", "Bash", json_answer(allow)));
+    let v = claude(&sandbox, &pre_tool_use(&sandbox, "ls")).json();
+    assert_eq!(v, json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}));
+
+    let mut request = common("PermissionRequest", &sandbox.project());
+    request["tool_name"] = "Bash".into();
+    request["tool_input"] = json!({"command": "ls"});
+    let behavior = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"ls -1"}}}}"#;
+    sandbox.project_hooks(&one_hook("PermissionRequest", "Bash", json_answer(behavior)));
+    let v = claude(&sandbox, &request).json();
+    assert_eq!(v["hookSpecificOutput"]["decision"], json!({"behavior": "allow", "updatedInput": {"command": "ls -1"}}));
+}
+
+#[test]
 fn post_tool_use_vetoes_and_advice_both_reach_the_model_as_additional_context() {
     let sandbox = Sandbox::new();
     let advice = r#"printf '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"status=%s"}}\n' "$AIMON_TOOL_RESULT_STATUS""#;
