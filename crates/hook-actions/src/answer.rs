@@ -213,6 +213,42 @@ fn failed(id: &str, event: HookEventType, fail_closed: bool, cause: String) -> H
     HookResult::allow().with_failure(cause)
 }
 
+/// The `ExecutionHook` impl the three transports share (one shape, R-ACT): `id`, `source`, the
+/// spec's timeout as the declared execution budget (R-ACT-SH-4, R-EXEC-4), and [`run`] around the
+/// action's own `call(ctx) -> Reply`. The action type needs `id`, `source` and `spec` fields, and
+/// the spec `timeout` and `fail_closed`.
+macro_rules! transport_hook {
+    ($action:ty) => {
+        impl $action {
+            fn budget(&self) -> std::time::Duration {
+                self.spec.timeout.unwrap_or($crate::answer::DEFAULT_TIMEOUT)
+            }
+        }
+
+        impl hook_core::ExecutionHook for $action {
+            fn id(&self) -> &str {
+                &self.id
+            }
+
+            fn source(&self) -> &str {
+                &self.source
+            }
+
+            fn execution_budget(&self) -> Option<std::time::Duration> {
+                Some(self.budget())
+            }
+
+            fn execute<'a>(&'a self, ctx: &'a hook_core::HookContext) -> hook_core::HookFuture<'a> {
+                Box::pin(async move {
+                    let call = self.call(ctx);
+                    Ok($crate::answer::run(&self.id, ctx, self.spec.fail_closed, self.budget(), call).await)
+                })
+            }
+        }
+    };
+}
+pub(crate) use transport_hook;
+
 #[cfg(test)]
 mod tests {
     use hook_core::{Decision, FlowControl};

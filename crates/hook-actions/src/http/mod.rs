@@ -3,12 +3,10 @@
 mod spec;
 mod transport;
 
-use std::time::Duration;
-
-use hook_core::{ExecutionHook, HookContext, HookFuture};
+use hook_core::HookContext;
 
 pub use self::spec::{HttpBody, HttpSpec};
-use crate::answer::{self, DEFAULT_TIMEOUT};
+use crate::answer::{self, Reply};
 
 /// An http hook (R-ACT-HTTP): sends the rendered request with the process-wide client and maps
 /// a JSON answer (`{decision, reason, updatedInput}` or the Claude Code output schema). An empty
@@ -27,26 +25,9 @@ impl HttpAction {
         HttpAction { id: id.into(), source: source.into(), spec }
     }
 
-    fn budget(&self) -> Duration {
-        self.spec.timeout.unwrap_or(DEFAULT_TIMEOUT)
+    async fn call(&self, ctx: &HookContext) -> Reply {
+        transport::call(&self.spec, ctx, &self.source).await
     }
 }
 
-impl ExecutionHook for HttpAction {
-    fn id(&self) -> &str {
-        &self.id
-    }
-
-    fn source(&self) -> &str {
-        &self.source
-    }
-
-    fn execution_budget(&self) -> Option<Duration> {
-        Some(self.budget())
-    }
-
-    fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a> {
-        let call = transport::call(&self.spec, ctx, &self.source);
-        Box::pin(async move { Ok(answer::run(&self.id, ctx, self.spec.fail_closed, self.budget(), call).await) })
-    }
-}
+answer::transport_hook!(HttpAction);

@@ -5,15 +5,14 @@ mod spec;
 mod transport;
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use hook_core::{ExecutionHook, HookContext, HookEventType, HookFuture};
+use hook_core::{HookContext, HookEventType};
 use serde_json::Value;
 
 pub use self::servers::McpServers;
 pub use self::spec::McpSpec;
 use self::transport::ToolOutput;
-use crate::answer::{self, Answer, DEFAULT_TIMEOUT, Reply};
+use crate::answer::{self, Answer, Reply};
 use crate::template::render_map;
 
 /// An mcp hook (R-ACT-MCP): calls a tool on a server of an [`McpServers`] registry with the
@@ -35,10 +34,6 @@ impl McpAction {
         McpAction { id: id.into(), source: source.into(), spec, servers }
     }
 
-    fn budget(&self) -> Duration {
-        self.spec.timeout.unwrap_or(DEFAULT_TIMEOUT)
-    }
-
     async fn call(&self, ctx: &HookContext) -> Reply {
         let args = render_map(&self.spec.args, ctx, &self.source, &[]);
         match self.servers.call(&self.spec.server, &self.spec.tool, args).await {
@@ -58,22 +53,4 @@ fn reply(output: ToolOutput, event: HookEventType) -> Reply {
     Reply::Answer(answer.or_else(|| parsed().and_then(|v| Answer::from_json(&v, event))).unwrap_or_default())
 }
 
-impl ExecutionHook for McpAction {
-    fn id(&self) -> &str {
-        &self.id
-    }
-
-    fn source(&self) -> &str {
-        &self.source
-    }
-
-    fn execution_budget(&self) -> Option<Duration> {
-        Some(self.budget())
-    }
-
-    fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a> {
-        Box::pin(
-            async move { Ok(answer::run(&self.id, ctx, self.spec.fail_closed, self.budget(), self.call(ctx)).await) },
-        )
-    }
-}
+answer::transport_hook!(McpAction);

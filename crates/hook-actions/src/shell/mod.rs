@@ -3,12 +3,10 @@
 mod spec;
 mod transport;
 
-use std::time::Duration;
-
-use hook_core::{ExecutionHook, HookContext, HookFuture};
+use hook_core::HookContext;
 
 pub use self::spec::ShellSpec;
-use crate::answer::{self, DEFAULT_TIMEOUT};
+use crate::answer::{self, Reply};
 
 /// A shell hook (R-ACT-SH): runs [`ShellSpec::command`] under `sh -c` in its own process group.
 ///
@@ -31,26 +29,9 @@ impl ShellAction {
         ShellAction { id: id.into(), source: source.into(), spec }
     }
 
-    fn budget(&self) -> Duration {
-        self.spec.timeout.unwrap_or(DEFAULT_TIMEOUT)
+    async fn call(&self, ctx: &HookContext) -> Reply {
+        transport::call(&self.spec, ctx, &self.source).await
     }
 }
 
-impl ExecutionHook for ShellAction {
-    fn id(&self) -> &str {
-        &self.id
-    }
-
-    fn source(&self) -> &str {
-        &self.source
-    }
-
-    fn execution_budget(&self) -> Option<Duration> {
-        Some(self.budget())
-    }
-
-    fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a> {
-        let call = transport::call(&self.spec, ctx, &self.source);
-        Box::pin(async move { Ok(answer::run(&self.id, ctx, self.spec.fail_closed, self.budget(), call).await) })
-    }
-}
+answer::transport_hook!(ShellAction);
