@@ -249,6 +249,27 @@ macro_rules! transport_hook {
 }
 pub(crate) use transport_hook;
 
+/// The setters every transport spec shares: `with_timeout` (`timeout` seconds or `timeoutMs` in
+/// hooks.json) and `with_fail_closed` (R-ACT-SH-4, R-CFG-4c).
+macro_rules! spec_setters {
+    ($spec:ty) => {
+        impl $spec {
+            /// Sets the timeout (`timeout` seconds or `timeoutMs` in hooks.json).
+            pub fn with_timeout(mut self, timeout: std::time::Duration) -> Self {
+                self.timeout = Some(timeout);
+                self
+            }
+
+            /// Sets `failClosed`.
+            pub fn with_fail_closed(mut self, fail_closed: bool) -> Self {
+                self.fail_closed = fail_closed;
+                self
+            }
+        }
+    };
+}
+pub(crate) use spec_setters;
+
 #[cfg(test)]
 mod tests {
     use hook_core::{Decision, FlowControl};

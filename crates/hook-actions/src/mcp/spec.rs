@@ -31,16 +31,6 @@ impl McpSpec {
         self.args = args;
         self
     }
-
-    /// Sets the timeout.
-    pub fn with_timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
-    /// Sets `failClosed`.
-    pub fn with_fail_closed(mut self, fail_closed: bool) -> Self {
-        self.fail_closed = fail_closed;
-        self
-    }
 }
+
+crate::answer::spec_setters!(McpSpec);

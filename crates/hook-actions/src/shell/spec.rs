@@ -19,16 +19,6 @@ impl ShellSpec {
     pub fn new(command: impl Into<String>) -> Self {
         ShellSpec { command: command.into(), timeout: None, fail_closed: false }
     }
-
-    /// Sets the timeout (`timeout` seconds or `timeoutMs` in hooks.json).
-    pub fn with_timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
-    /// Sets `failClosed`.
-    pub fn with_fail_closed(mut self, fail_closed: bool) -> Self {
-        self.fail_closed = fail_closed;
-        self
-    }
 }
+
+crate::answer::spec_setters!(ShellSpec);
