@@ -46,7 +46,7 @@ pub(crate) enum Command {
 }
 
 /// Where the tiers are.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub(crate) struct TierArgs {
     /// The project whose .aimon/hooks.json and .aimon/hooks.local.json are read [default: the current directory].
     #[arg(long, value_name = "DIR")]

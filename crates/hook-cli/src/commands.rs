@@ -11,12 +11,12 @@ use hook_core::{
 };
 use serde_json::{Value, json};
 
-use crate::claude::{self, Answer};
 use crate::cli::{ExplainArgs, ImportArgs, ListArgs, RunArgs, ValidateArgs, WatchArgs, absolute};
 use crate::import::Conversion;
 use crate::load::{self, Scope};
 use crate::output::{self, RunOutput};
 use crate::payload;
+use hook_claude::{Answer, ProjectHints};
 
 /// Resolves an event name from the command line, or says which names exist.
 fn event(name: &str) -> anyhow::Result<HookEventType> {
@@ -45,7 +45,7 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
     let payload = payload::read(args.input.payload.as_deref())?;
     let loaded = load::load(&args.input.tiers, &args.input.skills, args.fail_closed, Scope::Event(event))?;
-    let ctx = payload::context(event, payload, &loaded.paths.project)?;
+    let ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
     let engine = HookEngine::new(loaded.registry.clone()).with_policy(policy(
         args.stop_on_blocked,
         args.fail_closed,
@@ -71,20 +71,23 @@ pub(crate) async fn claude() -> u8 {
     };
     match evaluate_for_claude(event, payload).await {
         Ok(answer) => emit(answer),
-        Err(e) => emit(claude::on_error(event, &format!("aimon-hooks: {e:#}"))),
+        Err(e) => emit(hook_claude::on_error(event, &format!("aimon-hooks: {e:#}"))),
     }
 }
 
 async fn evaluate_for_claude(event: HookEventType, payload: serde_json::Map<String, Value>) -> anyhow::Result<Answer> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| payload.get("cwd").and_then(Value::as_str).map(PathBuf::from))
-        .unwrap_or_else(|| cwd.clone());
-    let tiers = crate::cli::TierArgs { project: Some(absolute(&cwd, &project)), home: None };
+    let claude_project_dir = std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from);
+    let hints = ProjectHints {
+        explicit: None,
+        claude_project_dir: claude_project_dir.as_deref(),
+        cwd: payload.get("cwd").and_then(Value::as_str).map(Path::new),
+    };
+    let home = crate::cli::TierArgs::default().home_dir();
+    let project = absolute(&cwd, &hook_claude::project_dir(&hints, &cwd, home.as_deref()));
+    let tiers = crate::cli::TierArgs { project: Some(project), home: None };
     let loaded = load::load(&tiers, &[], false, Scope::Event(event))?;
-    let mut ctx = payload::context(event, payload, &loaded.paths.project)?;
+    let mut ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
     if event == HookEventType::POST_TOOL {
         // Claude Code fires PostToolUse only after a tool succeeded (failures are PostToolUseFailure).
         if let Some(tool) = ctx.tool.as_mut() {
@@ -92,7 +95,7 @@ async fn evaluate_for_claude(event: HookEventType, payload: serde_json::Map<Stri
         }
     }
     let verdict = HookEngine::new(loaded.registry.clone()).run_event(&ctx, &CancellationToken::new()).await;
-    Ok(claude::answer(&verdict))
+    Ok(hook_claude::answer(&verdict))
 }
 
 fn emit(answer: Answer) -> u8 {
@@ -218,7 +221,7 @@ pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
     let payload = payload::read(args.input.payload.as_deref())?;
     let loaded = load::load(&args.input.tiers, &args.input.skills, false, Scope::All)?;
-    let ctx = payload::context(event, payload, &loaded.paths.project)?;
+    let ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
     let rows: Vec<(serde_json::Map<String, Value>, Option<String>)> =
         loaded.hooks.iter().map(|(_, h)| (hook_row(h), h.explain(&ctx))).collect();
     if args.json {

@@ -11,7 +11,6 @@
 //! Tests: `tests/cli/` (assert_cmd against the real binary, snapshots in `tests/snapshots/`);
 //! `benches/run_wall_time.rs` measures `run` against `true`.
 
-mod claude;
 mod cli;
 mod commands;
 mod import;

@@ -1,16 +1,9 @@
-//! A Claude-Code-shaped JSON payload → [`HookContext`] (R-CC-1).
-//!
-//! The common keys (`session_id`, `transcript_path`, `cwd`, `permission_mode`) and the tool keys
-//! (`tool_name`, `tool_input`, `tool_use_id`, `tool_response`, `tool_result_status`) fill the
-//! context's own fields; AIMON's `invoker_name`, `invoker_type`, `iteration` and `context_id` are
-//! read too. `hook_event_name` is dropped (the event is given separately); every other key lands
-//! in [`HookContext::fields`] under its own name (`trigger`, `source`, `reason`, `agent_type`, …).
+//! Reading a payload from a file or stdin; its meaning is hook-claude's.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::{Context as _, bail};
-use hook_core::{HookContext, HookEventType, MatchSubject, ToolCall};
+use anyhow::Context as _;
 use serde_json::{Map, Value};
 
 /// Reads the payload from `source` (a file, `-` or `None` for stdin). Empty input is `{}`.
@@ -27,131 +20,5 @@ pub(crate) fn read(source: Option<&Path>) -> anyhow::Result<Map<String, Value>> 
             (text, "stdin".to_owned())
         }
     };
-    parse(&text, &name)
-}
-
-/// Parses a payload text; `name` says where it came from, for the error sentence.
-pub(crate) fn parse(text: &str, name: &str) -> anyhow::Result<Map<String, Value>> {
-    if text.trim().is_empty() {
-        return Ok(Map::new());
-    }
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(other) => bail!("the payload in {name} must be a JSON object, not {}", kind(&other)),
-        Err(e) => bail!("the payload in {name} is not valid JSON: {e}"),
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// Builds the context of `event` from `payload`. `project` becomes `project_dir`.
-///
-/// Tool events (preTool, postTool, permissionRequest, permissionDenied) need a string
-/// `tool_name`; `tool_input` defaults to `{}`.
-pub(crate) fn context(
-    event: HookEventType,
-    mut payload: Map<String, Value>,
-    project: &Path,
-) -> anyhow::Result<HookContext> {
-    payload.remove("hook_event_name");
-    let mut ctx = HookContext::new(event);
-    ctx.project_dir = Some(project.to_owned());
-    ctx.session_id = take_string(&mut payload, "session_id")?;
-    ctx.transcript_path = take_string(&mut payload, "transcript_path")?;
-    ctx.cwd = take_string(&mut payload, "cwd")?.map(PathBuf::from);
-    ctx.permission_mode = take_string(&mut payload, "permission_mode")?;
-    ctx.context_id = take_string(&mut payload, "context_id")?;
-    ctx.invoker_name = take_string(&mut payload, "invoker_name")?;
-    ctx.invoker_type = take_string(&mut payload, "invoker_type")?;
-    ctx.iteration = match payload.remove("iteration") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(v.as_u64().with_context(|| format!("\"iteration\" must be a non-negative integer, not {v}"))?),
-    };
-    if event.spec().matcher == MatchSubject::Tool {
-        let Some(name) = take_string(&mut payload, "tool_name")? else {
-            bail!("the payload for {event} has no \"tool_name\"; a tool event needs the name of the tool");
-        };
-        let input = payload.remove("tool_input").filter(|v| !v.is_null()).unwrap_or_else(|| Value::Object(Map::new()));
-        let mut tool = ToolCall::new(name, input);
-        tool.use_id = take_string(&mut payload, "tool_use_id")?;
-        tool.response = payload.remove("tool_response");
-        tool.result_status = take_string(&mut payload, "tool_result_status")?;
-        ctx.tool = Some(tool);
-    }
-    ctx.fields = payload;
-    Ok(ctx)
-}
-
-fn take_string(payload: &mut Map<String, Value>, key: &str) -> anyhow::Result<Option<String>> {
-    match payload.remove(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => bail!("\"{key}\" in the payload must be a string, not {}", kind(&other)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn object(v: Value) -> Map<String, Value> {
-        let Value::Object(m) = v else { unreachable!("test payloads are objects") };
-        m
-    }
-
-    #[test]
-    fn a_pre_tool_use_payload_fills_the_common_and_tool_fields_and_keeps_the_rest() {
-        let payload = object(json!({
-            "session_id": "s1", "transcript_path": "/t.jsonl", "cwd": "/w", "permission_mode": "default",
-            "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"},
-            "tool_use_id": "toolu_1", "prompt_id": "p1"
-        }));
-        let ctx = context(HookEventType::PRE_TOOL, payload, Path::new("/proj")).expect("valid payload");
-        assert_eq!(ctx.session_id.as_deref(), Some("s1"));
-        assert_eq!(ctx.cwd.as_deref(), Some(Path::new("/w")));
-        assert_eq!(ctx.project_dir.as_deref(), Some(Path::new("/proj")));
-        let tool = ctx.tool.expect("tool call");
-        assert_eq!((tool.name.as_str(), tool.use_id.as_deref()), ("Bash", Some("toolu_1")));
-        assert_eq!(tool.input, json!({"command": "ls"}));
-        assert_eq!(Value::Object(ctx.fields), json!({"prompt_id": "p1"}));
-    }
-
-    #[test]
-    fn a_pre_compact_payload_keeps_trigger_as_the_match_subject_r_pred_4b() {
-        let payload = object(json!({"trigger": "auto", "custom_instructions": ""}));
-        let ctx = context(HookEventType::PRE_COMPACT, payload, Path::new("/p")).expect("valid payload");
-        assert_eq!(ctx.match_subject(), Some("auto"));
-        assert!(ctx.tool.is_none());
-    }
-
-    #[test]
-    fn a_tool_event_without_tool_name_is_a_usage_error() {
-        let err = context(HookEventType::PRE_TOOL, Map::new(), Path::new("/p")).expect_err("no tool_name");
-        assert!(err.to_string().contains("\"tool_name\""), "{err}");
-    }
-
-    #[test]
-    fn payload_texts_that_are_not_objects_are_refused_with_a_sentence() {
-        for (text, needle) in [("[1]", "an array"), ("{", "not valid JSON"), ("\"x\"", "a string")] {
-            let err = parse(text, "p.json").expect_err(text);
-            assert!(err.to_string().contains(needle), "{text}: {err}");
-        }
-        assert!(parse("  \n", "stdin").expect("empty is {}").is_empty());
-    }
-
-    #[test]
-    fn a_non_string_common_key_is_refused() {
-        let err = context(HookEventType::ON_STOP, object(json!({"session_id": 3})), Path::new("/p")).expect_err("bad");
-        assert!(err.to_string().contains("\"session_id\""), "{err}");
-    }
+    Ok(hook_claude::parse_payload(&text, &name)?)
 }

@@ -1,4 +1,4 @@
-//! `aimon-hooks claude` (R-CLI-2): a verdict → Claude Code's hook output contract.
+//! A verdict → Claude Code's hook output contract (R-CLI-2).
 //!
 //! JSON answers exit 0; keys Claude Code does not need are omitted (never `null`, which its schema
 //! check would reject). Advisory events never block: at most a `systemMessage` for the person.
@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 /// What the process does after evaluating (or failing to evaluate) a Claude Code call.
 #[derive(Debug, PartialEq)]
-pub(crate) enum Answer {
+pub enum Answer {
     /// Nothing to say: exit 0, no output.
     Silent,
     /// Print this object, exit 0.
@@ -18,7 +18,7 @@ pub(crate) enum Answer {
 }
 
 /// Claude Code's answer for `verdict`.
-pub(crate) fn answer(verdict: &EventVerdict) -> Answer {
+pub fn answer(verdict: &EventVerdict) -> Answer {
     let event = verdict.event;
     let merged = &verdict.report.merged;
     let mut out = Map::new();
@@ -96,7 +96,7 @@ pub(crate) fn answer(verdict: &EventVerdict) -> Answer {
 /// The answer when the configuration (or the payload) could not be read: a gate must not
 /// silently open. preTool and preCompact veto with exit 2; permissionRequest denies in JSON
 /// (Claude Code ignores exit 2 there); other events exit 1.
-pub(crate) fn on_error(event: HookEventType, error: &str) -> Answer {
+pub fn on_error(event: HookEventType, error: &str) -> Answer {
     match event {
         HookEventType::PRE_TOOL | HookEventType::PRE_COMPACT => Answer::Stderr(2, error.to_owned()),
         HookEventType::PERMISSION_REQUEST => Answer::Json(json!({

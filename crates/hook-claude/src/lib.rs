@@ -1,0 +1,24 @@
+//! `hook-claude`: Claude Code's hook wire contract, written once.
+//!
+//! Claude Code runs a hook with a JSON payload and reads its answer from stdout, the exit code
+//! or (for `http` hooks) a response body. This crate holds both directions of that contract:
+//!
+//! - [`parse_payload`] and [`payload_context`]: a Claude Code payload → a [`hook_core::HookContext`];
+//! - [`answer`] and [`on_error`]: an [`hook_core::EventVerdict`] → the [`Answer`] Claude Code reads;
+//! - [`project_dir`]: which project a call belongs to, from [`ProjectHints`].
+//!
+//! The `claude` command and the `serve` daemon both go through it, so their answers are the same
+//! bytes. It knows nothing about files beyond walking up to a project root, nothing about
+//! configuration, processes or the network. Tests sit next to the code.
+
+mod answer;
+mod error;
+mod payload;
+mod project;
+
+pub use crate::{
+    answer::{Answer, answer, on_error},
+    error::Error,
+    payload::{parse_payload, payload_context},
+    project::{ProjectHints, project_dir},
+};
