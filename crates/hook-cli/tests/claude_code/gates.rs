@@ -140,7 +140,10 @@ async fn check(row: Row) {
     let denied = run.denied_tools();
     run.check(
         denied.is_empty() != row.denied,
-        format_args!("a permission denial was {}expected; Claude Code reports {denied:?}", if row.denied { "" } else { "not " }),
+        format_args!(
+            "a permission denial was {}expected; Claude Code reports {denied:?}",
+            if row.denied { "" } else { "not " }
+        ),
     );
     for text in row.model_sees {
         run.check(run.model_saw(text), format_args!("{text:?} never reached the model"));

@@ -30,7 +30,7 @@ fn install() -> PathBuf {
     let claude = cache.join("node_modules").join(".bin").join("claude");
     let marker = cache.join(".installed");
     std::fs::create_dir_all(&cache).unwrap_or_else(|e| panic!("cannot create {}: {e}", cache.display()));
-    let lock_path = cache.with_extension("lock");
+    let lock_path = cache.with_file_name(format!("claude-code-{CLAUDE_CODE_VERSION}.lock"));
     let lock = File::create(&lock_path).unwrap_or_else(|e| panic!("cannot create {}: {e}", lock_path.display()));
     lock.lock().unwrap_or_else(|e| panic!("cannot lock {}: {e}", lock_path.display()));
     if !marker.exists() {

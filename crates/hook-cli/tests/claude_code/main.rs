@@ -13,8 +13,9 @@
 //! - `gates`   — today's behaviour, one session per table row: deny, chained deny, an unmatched
 //!   call, updatedInput, exit 2, failClosed, a path rule on Write, the USER tier, a broken
 //!   hooks.json, PostToolUse context and block;
-//! - `pending` — events aimon does not answer yet (Stop continuation and timeout,
-//!   UserPromptSubmit context and block, SessionStart context), pinned as they are today.
+//! - `pending` — answers aimon does not give yet (Stop continuation and timeout,
+//!   UserPromptSubmit context and block, SessionStart context, a PostToolUse veto as a block),
+//!   pinned as they are today.
 
 mod gates;
 mod hooks;

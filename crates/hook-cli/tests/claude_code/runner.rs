@@ -47,9 +47,14 @@ pub(crate) fn route_events_to_aimon(project: &Path) {
     let binary = env!("CARGO_BIN_EXE_aimon-hooks");
     assert!(!binary.contains('\''), "the binary's path {binary} cannot be single-quoted for sh");
     let handler = json!({"type": "command", "command": format!("'{binary}' claude"), "timeout": HOOK_TIMEOUT_SECS});
-    let hooks: serde_json::Map<String, Value> =
-        ROUTED_EVENTS.iter().map(|event| ((*event).to_owned(), json!([{"matcher": "*", "hooks": [handler]}]))).collect();
-    write(&project.join(".claude/settings.json"), &serde_json::to_string_pretty(&json!({"hooks": hooks})).expect("json"));
+    let hooks: serde_json::Map<String, Value> = ROUTED_EVENTS
+        .iter()
+        .map(|event| ((*event).to_owned(), json!([{"matcher": "*", "hooks": [handler]}])))
+        .collect();
+    write(
+        &project.join(".claude/settings.json"),
+        &serde_json::to_string_pretty(&json!({"hooks": hooks})).expect("json"),
+    );
 }
 
 /// A session being set up: the sandbox exists, hooks and the script are added, then [`run`].
@@ -222,11 +227,30 @@ impl Run {
             let kind = if request.offers_tools() { "agent" } else { "side call" };
             let _ = writeln!(out, "--- request {i}: {} ({kind})", request.path);
             for message in request.body["messages"].as_array().into_iter().flatten() {
-                let text = strings(&message["content"]).join(" | ");
-                let _ = writeln!(out, "  [{}] {}", message["role"].as_str().unwrap_or("?"), cut(&text, 400));
+                let role = message["role"].as_str().unwrap_or("?");
+                let blocks = match &message["content"] {
+                    Value::Array(blocks) => blocks.iter().map(describe).collect(),
+                    other => vec![describe(other)],
+                };
+                for block in blocks {
+                    let _ = writeln!(out, "  [{role}] {}", cut(&block, 400));
+                }
             }
         }
         out
+    }
+}
+
+/// One content block as a line: its text, a tool call with its input, a tool result with its
+/// content.
+fn describe(block: &Value) -> String {
+    match block["type"].as_str() {
+        Some("tool_use") => format!("tool_use {} {}", block["name"].as_str().unwrap_or("?"), block["input"]),
+        Some("tool_result") => {
+            let error = if block["is_error"] == true { " (is_error)" } else { "" };
+            format!("tool_result{error}: {}", strings(&block["content"]).join(" "))
+        }
+        _ => strings(block).into_iter().filter(|s| !matches!(*s, "text" | "ephemeral")).collect::<Vec<_>>().join(" "),
     }
 }
 
