@@ -59,7 +59,7 @@ fn npm_install(cache: &Path) {
         .unwrap_or_else(|e| {
             panic!(
                 "cannot run npm ({e}): the Claude Code end-to-end tests install {package} with npm; \
-                 install Node.js with npm (node >= 20, e.g. `apt-get install nodejs npm`) and run them again"
+                 install Node.js and npm (e.g. `apt-get install nodejs npm`) and run them again"
             )
         });
     assert!(

@@ -20,6 +20,10 @@ async fn a_stop_hook_asking_to_keep_working_is_not_yet_heard_by_claude_code() {
     let run = scenario.model(vec![Turn::text("first answer"), Turn::text("second answer")]).run().await;
     let payloads = std::fs::read_to_string(project.join("stop-payloads.jsonl")).unwrap_or_default();
     run.check(payloads.lines().count() == 1, format_args!("the Stop hook must run once; it saw {payloads:?}"));
+    run.check(
+        payloads.contains(r#""stop_hook_active":false"#),
+        format_args!("the hook must see stop_hook_active: false; it saw {payloads:?}"),
+    );
     // FIXME: once Stop blocks reach Claude Code, the agent keeps working: two agent requests, the
     // second carrying "keep-working-marker" (Claude Code's "Stop hook feedback"), the hook's two
     // payloads saying stop_hook_active false then true, and the result "second answer" (the loop

@@ -117,7 +117,9 @@ impl Scenario {
     /// project. Panics, showing everything seen, when Claude Code times out, fails or prints
     /// something other than its JSON result.
     pub(crate) async fn run(self) -> Run {
-        let claude = tokio::task::spawn_blocking(claude_code).await.expect("the installer ran");
+        let claude = tokio::task::spawn_blocking(claude_code)
+            .await
+            .unwrap_or_else(|failed| std::panic::resume_unwind(failed.into_panic()));
         let model = ScriptedModel::start(self.turns.clone()).await;
         let path = std::env::var_os("PATH").unwrap_or_default();
         let path = std::env::join_paths(std::iter::once(self.root.join("bin")).chain(std::env::split_paths(&path)))
