@@ -1,0 +1,25 @@
+//! The real client is the test: these tests drive the real Claude Code CLI (npm
+//! `@anthropic-ai/claude-code`, pinned in `install::CLAUDE_CODE_VERSION`, headless `-p`) against a
+//! scripted Anthropic Messages API on 127.0.0.1, with `.claude/settings.json` routing Claude
+//! Code's events to `aimon-hooks claude`, and check what Claude Code sent back to the model and
+//! what its tools did. The first run installs Claude Code with npm into
+//! `target/npm-cache/claude-code-<version>` (Node.js and npm must be installed).
+//!
+//! - `install` — the pinned Claude Code, installed once under a lock;
+//! - `model`   — the scripted Messages API (streaming SSE), recording every request;
+//! - `runner`  — the sandbox (temp HOME, project, fake `git` on PATH), `route_events_to_aimon`,
+//!   one `claude -p` session with a timeout, and what it saw;
+//! - `hooks`   — hooks.json building blocks;
+//! - `gates`   — today's behaviour, one session per table row: deny, chained deny, an unmatched
+//!   call, updatedInput, exit 2, failClosed, a path rule on Write, the USER tier, a broken
+//!   hooks.json, PostToolUse context and block;
+//! - `pending` — answers aimon does not give yet (Stop continuation and timeout,
+//!   UserPromptSubmit context and block, SessionStart context, a PostToolUse veto as a block),
+//!   pinned as they are today.
+
+mod gates;
+mod hooks;
+mod install;
+mod model;
+mod pending;
+mod runner;

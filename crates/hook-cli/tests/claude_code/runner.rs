@@ -1,0 +1,303 @@
+//! One headless Claude Code session in a sandbox: a temp HOME, a temp project whose
+//! `.claude/settings.json` routes Claude Code's events to `aimon-hooks claude`, a fake `git` first
+//! on PATH that records its calls, and a [`ScriptedModel`] behind `ANTHROPIC_BASE_URL`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::process::Command;
+use tokio::task::JoinHandle;
+
+use crate::install::claude_code;
+use crate::model::{Recorded, ScriptedModel, Turn};
+
+/// The longest one Claude Code session may take. A session takes about a second on an idle
+/// machine; the margin is for a loaded 2-core CI runner.
+const RUN_TIMEOUT: Duration = Duration::from_secs(240);
+
+/// How long Claude Code waits for one `aimon-hooks claude` call (seconds).
+const HOOK_TIMEOUT_SECS: u64 = 120;
+
+/// The Claude Code events routed to `aimon-hooks claude`: the eleven hooks.json documents, plus
+/// UserPromptSubmit, so that the day aimon answers it the pending tests notice.
+const ROUTED_EVENTS: [&str; 12] = [
+    "PreToolUse",
+    "PostToolUse",
+    "PermissionRequest",
+    "PermissionDenied",
+    "SessionStart",
+    "SessionEnd",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "UserPromptSubmit",
+];
+
+/// Writes `<project>/.claude/settings.json` routing every event of [`ROUTED_EVENTS`] to the
+/// binary under test. The one place that knows the routing (`aimon-hooks init claude --project`
+/// will replace it).
+pub(crate) fn route_events_to_aimon(project: &Path) {
+    let binary = env!("CARGO_BIN_EXE_aimon-hooks");
+    assert!(!binary.contains('\''), "the binary's path {binary} cannot be single-quoted for sh");
+    let handler = json!({"type": "command", "command": format!("'{binary}' claude"), "timeout": HOOK_TIMEOUT_SECS});
+    let hooks: serde_json::Map<String, Value> = ROUTED_EVENTS
+        .iter()
+        .map(|event| ((*event).to_owned(), json!([{"matcher": "*", "hooks": [handler]}])))
+        .collect();
+    write(
+        &project.join(".claude/settings.json"),
+        &serde_json::to_string_pretty(&json!({"hooks": hooks})).expect("json"),
+    );
+}
+
+/// A session being set up: the sandbox exists, hooks and the script are added, then [`run`].
+///
+/// [`run`]: Scenario::run
+#[derive(Debug)]
+pub(crate) struct Scenario {
+    dir: TempDir,
+    root: PathBuf,
+    turns: Vec<Turn>,
+}
+
+impl Scenario {
+    pub(crate) fn new() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // Canonical, so the paths the test builds are the ones Claude Code reports.
+        let root = dir.path().canonicalize().expect("canonical temp dir");
+        for sub in ["home", "project", "bin"] {
+            std::fs::create_dir_all(root.join(sub)).expect("sandbox dirs");
+        }
+        let calls = root.join("git-calls");
+        let git = root.join("bin/git");
+        write(
+            &git,
+            &format!("#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}'\necho \"fake-git-output: $*\"\n", calls.display()),
+        );
+        make_executable(&git);
+        route_events_to_aimon(&root.join("project"));
+        Scenario { dir, root, turns: Vec::new() }
+    }
+
+    pub(crate) fn project(&self) -> PathBuf {
+        self.root.join("project")
+    }
+
+    /// `<project>/.aimon/hooks.json`.
+    pub(crate) fn project_hooks(self, hooks: &Value) -> Self {
+        self.project_hooks_text(&serde_json::to_string_pretty(hooks).expect("json"))
+    }
+
+    /// `<project>/.aimon/hooks.json` with exactly this text (which need not parse).
+    pub(crate) fn project_hooks_text(self, text: &str) -> Self {
+        write(&self.project().join(".aimon/hooks.json"), text);
+        self
+    }
+
+    /// `<home>/.aimon/hooks.json` (the USER tier).
+    pub(crate) fn user_hooks(self, hooks: &Value) -> Self {
+        write(&self.root.join("home/.aimon/hooks.json"), &serde_json::to_string_pretty(hooks).expect("json"));
+        self
+    }
+
+    /// What the model answers, one [`Turn`] per agent request.
+    pub(crate) fn model(mut self, turns: Vec<Turn>) -> Self {
+        self.turns = turns;
+        self
+    }
+
+    /// Runs `claude -p "do the task" --output-format json --allowedTools Bash Write` in the
+    /// project. Panics, showing everything seen, when Claude Code times out, fails or prints
+    /// something other than its JSON result.
+    pub(crate) async fn run(self) -> Run {
+        let claude = tokio::task::spawn_blocking(claude_code)
+            .await
+            .unwrap_or_else(|failed| std::panic::resume_unwind(failed.into_panic()));
+        let model = ScriptedModel::start(self.turns.clone()).await;
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let path = std::env::join_paths(std::iter::once(self.root.join("bin")).chain(std::env::split_paths(&path)))
+            .expect("PATH");
+        let mut cmd = Command::new(claude);
+        cmd.args(["-p", "do the task", "--output-format", "json", "--allowedTools", "Bash", "Write"])
+            .current_dir(self.project())
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", self.root.join("home"))
+            .env("ANTHROPIC_BASE_URL", model.base_url())
+            .env("ANTHROPIC_API_KEY", "sk-test")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("AIMON_TRUST_PROJECT_HOOKS", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        let started = Instant::now();
+        let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", claude.display()));
+        let stdout = read_all(child.stdout.take());
+        let stderr = read_all(child.stderr.take());
+        let status = tokio::time::timeout(RUN_TIMEOUT, child.wait()).await;
+        let timed_out = status.is_err();
+        if timed_out {
+            child.kill().await.ok();
+        }
+        let mut run = Run {
+            root: self.root,
+            code: status.ok().and_then(|s| s.ok()).and_then(|s| s.code()),
+            stdout: collect(stdout).await,
+            stderr: collect(stderr).await,
+            elapsed: started.elapsed(),
+            requests: model.requests(),
+            result: Value::Null,
+            _dir: self.dir,
+        };
+        run.check(!timed_out, format_args!("Claude Code did not finish within {RUN_TIMEOUT:?}"));
+        run.check(run.code == Some(0), "Claude Code exited with a failure");
+        run.result = serde_json::from_str(&run.stdout).unwrap_or(Value::Null);
+        run.check(run.result.is_object(), "Claude Code's stdout is not its JSON result");
+        run
+    }
+}
+
+/// A finished session: what Claude Code printed, what it sent the model, what its tools did.
+#[derive(Debug)]
+pub(crate) struct Run {
+    root: PathBuf,
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    /// Wall time of the `claude` process.
+    pub(crate) elapsed: Duration,
+    requests: Vec<Recorded>,
+    /// Claude Code's `--output-format json` result object.
+    pub(crate) result: Value,
+    _dir: TempDir,
+}
+
+impl Run {
+    /// Panics with `what` and everything seen unless `ok`.
+    pub(crate) fn check(&self, ok: bool, what: impl std::fmt::Display) {
+        assert!(ok, "{what}\n{}", self.explain());
+    }
+
+    /// The arguments of every `git` call the tools made, one string per call.
+    pub(crate) fn git_calls(&self) -> Vec<String> {
+        std::fs::read_to_string(self.root.join("git-calls")).unwrap_or_default().lines().map(str::to_owned).collect()
+    }
+
+    /// The requests that offered tools (the agent loop), without side calls.
+    pub(crate) fn agent_requests(&self) -> Vec<&Recorded> {
+        self.requests.iter().filter(|r| r.offers_tools()).collect()
+    }
+
+    /// Whether `text` occurs in any string of any agent request's `messages` (tool results,
+    /// system reminders, injected system messages).
+    pub(crate) fn model_saw(&self, text: &str) -> bool {
+        self.agent_requests().iter().any(|r| strings(&r.body["messages"]).iter().any(|s| s.contains(text)))
+    }
+
+    /// The `tool_name`s of Claude Code's `permission_denials`.
+    pub(crate) fn denied_tools(&self) -> Vec<String> {
+        self.result["permission_denials"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d["tool_name"].as_str().map(str::to_owned))
+            .collect()
+    }
+
+    /// Everything seen, for a failure message: exit, stdout, stderr, and each request with its
+    /// messages (long texts cut).
+    fn explain(&self) -> String {
+        let mut out = format!(
+            "--- claude exit: {:?} after {:?}\n--- stdout:\n{}\n--- stderr:\n{}\n--- git calls: {:?}\n",
+            self.code,
+            self.elapsed,
+            self.stdout,
+            self.stderr,
+            self.git_calls()
+        );
+        for (i, request) in self.requests.iter().enumerate() {
+            let kind = if request.offers_tools() { "agent" } else { "side call" };
+            let _ = writeln!(out, "--- request {i}: {} ({kind})", request.path);
+            for message in request.body["messages"].as_array().into_iter().flatten() {
+                let role = message["role"].as_str().unwrap_or("?");
+                let blocks = match &message["content"] {
+                    Value::Array(blocks) => blocks.iter().map(describe).collect(),
+                    other => vec![describe(other)],
+                };
+                for block in blocks {
+                    let _ = writeln!(out, "  [{role}] {}", cut(&block, 400));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One content block as a line: its text, a tool call with its input, a tool result with its
+/// content.
+fn describe(block: &Value) -> String {
+    match block["type"].as_str() {
+        Some("tool_use") => format!("tool_use {} {}", block["name"].as_str().unwrap_or("?"), block["input"]),
+        Some("tool_result") => {
+            let error = if block["is_error"] == true { " (is_error)" } else { "" };
+            format!("tool_result{error}: {}", strings(&block["content"]).join(" "))
+        }
+        _ => strings(block).into_iter().filter(|s| !matches!(*s, "text" | "ephemeral")).collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// Every string inside `value`, depth first.
+fn strings(value: &Value) -> Vec<&str> {
+    match value {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(items) => items.iter().flat_map(strings).collect(),
+        Value::Object(map) => map.values().flat_map(strings).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+fn read_all(pipe: Option<impl AsyncRead + Unpin + Send + 'static>) -> JoinHandle<Vec<u8>> {
+    tokio::spawn(async move {
+        let mut buf = Vec::new();
+        if let Some(mut pipe) = pipe {
+            // A read error ends the capture; what was read so far is kept.
+            let _ = pipe.read_to_end(&mut buf).await;
+        }
+        buf
+    })
+}
+
+/// The captured bytes, or a note when a stray grandchild keeps the pipe open.
+async fn collect(reader: JoinHandle<Vec<u8>>) -> String {
+    match tokio::time::timeout(Duration::from_secs(10), reader).await {
+        Ok(Ok(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
+        _ => "(output not captured: the pipe stayed open)".to_owned(),
+    }
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+}
+
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
