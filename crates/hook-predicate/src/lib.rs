@@ -6,7 +6,7 @@
 //! vocabulary [`PathAnchors`], and [`Error`] (R-LAYER-3); the four implementations — NameOnly,
 //! BashSubcommand, PathGlob and Composite (plus the input-field test they are built from) — are
 //! private. The crate depends on no other workspace crate and must not pull reqwest, rmcp, notify,
-//! serde-saphyr or rusqlite (R-LAYER-2). Unit tests sit beside the code (`shell.rs` has the shell
+//! serde-saphyr or rusqlite (R-LAYER-2). Unit tests sit beside the code (`shell/mod.rs` has the shell
 //! analyser's); the grammar table is `tests/matcher_table.rs`; the benchmark is
 //! `benches/predicates.rs`; the fuzz target is `fuzz/fuzz_targets/parse_matcher.rs` at the workspace root.
 //!
