@@ -14,6 +14,7 @@
 //! expansion (`$VAR`, `${…}`, `$( … )`, backticks, brace expansion; a glob in command position).
 
 mod lex;
+mod programs;
 mod walk;
 
 use lex::{End, Lexer};

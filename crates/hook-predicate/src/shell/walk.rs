@@ -3,6 +3,7 @@
 //! in arguments analysed recursively (R-PRED-4).
 
 use super::lex::Lexer;
+use super::programs::{self, Subcommand};
 use super::{MAX_DEPTH, View, Word, analyse_into, basename};
 
 /// How many layers (assignment runs, reserved words, wrappers) one simple command may shed.
@@ -46,6 +47,23 @@ impl Lexer<'_, '_> {
             }
             layers += 1;
             at = next;
+        }
+        if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
+            // `git -C dir push` is also seen as `git push`; an unknown option as a word of unknown value.
+            let view = match programs::subcommand(rest) {
+                Subcommand::Plain => None,
+                Subcommand::At(k) => Some(rest[..1].iter().chain(&rest[k..]).cloned().collect()),
+                Subcommand::Unknown(k) => {
+                    let mut view = rest.to_vec();
+                    view[k].known = false;
+                    Some(view)
+                }
+            };
+            if let Some(view) = view {
+                let before = self.out.views.len();
+                push_view(&mut self.out.views, &view, more_args);
+                innermost_from = innermost_from.or(Some(before));
+            }
         }
         if let Some(from) = innermost_from {
             for view in &mut self.out.views[from..] {
