@@ -16,6 +16,24 @@ pub(super) struct Heredoc {
     delimiter: Vec<u8>,
     strip_tabs: bool,
     expands: bool,
+    /// Where its body goes in [`Lexer::bodies`].
+    id: usize,
+}
+
+/// What a command reads on its standard input, for the commands that run it as code (`bash <<EOF`).
+#[derive(Debug, Clone, Default)]
+pub(super) enum Stdin {
+    /// A pipe or whatever the caller gave: unknown text.
+    #[default]
+    Inherited,
+    /// `< file`: a file's contents, which are not part of the command.
+    File,
+    /// A here-string or a here-document whose text is known.
+    Text(String),
+    /// A here-string or here-document whose text depends on expansions.
+    Unknown,
+    /// A here-document whose body comes after the end of the line (see [`Lexer::bodies`]).
+    Pending(usize),
 }
 
 /// A word being read: bytes plus what was seen while reading them.
@@ -35,8 +53,26 @@ pub(super) struct Lexer<'a, 'o> {
     pub(super) src: &'a [u8],
     pub(super) pos: usize,
     pub(super) depth: usize,
-    pub(super) heredocs: Vec<Heredoc>,
+    heredocs: Vec<Heredoc>,
+    /// The bodies of the here-documents read so far, by id (`None` until read).
+    bodies: Vec<Option<Stdin>>,
+    /// Commands whose here-document body has not been read yet, with its id.
+    deferred: Vec<(Vec<Word>, usize)>,
     pub(super) out: &'o mut Analysis,
+}
+
+impl<'a, 'o> Lexer<'a, 'o> {
+    pub(super) fn new(src: &'a str, depth: usize, out: &'o mut Analysis) -> Self {
+        Lexer {
+            src: src.as_bytes(),
+            pos: 0,
+            depth,
+            heredocs: Vec::new(),
+            bodies: Vec::new(),
+            deferred: Vec::new(),
+            out,
+        }
+    }
 }
 
 impl Lexer<'_, '_> {
@@ -55,8 +91,15 @@ impl Lexer<'_, '_> {
     /// Reads commands until the closing `)` (when `in_parens`) or the end of input.
     pub(super) fn list(&mut self, in_parens: bool) {
         loop {
-            let (words, end) = self.simple_command(in_parens);
-            self.emit(words);
+            let (words, stdin, end) = self.simple_command(in_parens);
+            match stdin {
+                Stdin::Pending(id) => match self.bodies.get(id).cloned().flatten() {
+                    Some(body) => self.emit(words, body),
+                    None => self.deferred.push((words, id)),
+                },
+                stdin => self.emit(words, stdin),
+            }
+            self.flush_deferred(false);
             match end {
                 End::Separator => {}
                 End::Close => return,
@@ -66,6 +109,22 @@ impl Lexer<'_, '_> {
                     }
                     return;
                 }
+            }
+        }
+    }
+
+    /// Emits the commands whose here-document has been read by now (or, at the end, all of them:
+    /// a body that never came is unknown).
+    pub(super) fn flush_deferred(&mut self, at_end: bool) {
+        let mut i = 0;
+        while i < self.deferred.len() {
+            let body = self.bodies.get(self.deferred[i].1).cloned().flatten();
+            match body.or_else(|| at_end.then_some(Stdin::Unknown)) {
+                Some(body) => {
+                    let (words, _) = self.deferred.remove(i);
+                    self.emit(words, body);
+                }
+                None => i += 1,
             }
         }
     }
@@ -92,32 +151,36 @@ impl Lexer<'_, '_> {
         }
     }
 
-    pub(super) fn simple_command(&mut self, in_parens: bool) -> (Vec<Word>, End) {
+    /// Reads one simple command: its words, what it reads on standard input, and how it ended.
+    pub(super) fn simple_command(&mut self, in_parens: bool) -> (Vec<Word>, Stdin, End) {
         let mut words: Vec<Word> = Vec::new();
+        let mut stdin = Stdin::Inherited;
         loop {
             self.skip_blanks();
-            let Some(c) = self.peek() else { return (words, End::Eof) };
+            let Some(c) = self.peek() else { return (words, stdin, End::Eof) };
             match c {
                 b'\n' => {
                     self.pos += 1;
                     self.read_heredocs();
-                    return (words, End::Separator);
+                    return (words, stdin, End::Separator);
                 }
-                b'&' if self.peek_at(1) == Some(b'>') => self.redirection(),
+                b'&' if self.peek_at(1) == Some(b'>') => {
+                    self.redirection();
+                }
                 b';' | b'&' | b'|' => {
                     self.pos += 1;
                     if matches!(self.peek(), Some(b';' | b'&' | b'|')) {
                         self.pos += 1;
                     }
-                    return (words, End::Separator);
+                    return (words, stdin, End::Separator);
                 }
                 b')' => {
                     self.pos += 1;
                     if in_parens {
-                        return (words, End::Close);
+                        return (words, stdin, End::Close);
                     }
                     self.uncertain();
-                    return (words, End::Separator);
+                    return (words, stdin, End::Separator);
                 }
                 b'(' => {
                     self.pos += 1;
@@ -140,7 +203,11 @@ impl Lexer<'_, '_> {
                         self.pos += 1;
                     }
                 }
-                b'<' | b'>' if self.peek_at(1) != Some(b'(') => self.redirection(),
+                b'<' | b'>' if self.peek_at(1) != Some(b'(') => {
+                    if let Some(source) = self.redirection() {
+                        stdin = source;
+                    }
+                }
                 _ => {
                     let start = self.pos;
                     let word = self.word();
@@ -161,10 +228,13 @@ impl Lexer<'_, '_> {
         }
     }
 
-    /// Reads a redirection operator and its target; both are dropped from the command's words.
-    fn redirection(&mut self) {
+    /// Reads a redirection operator and its target; both are dropped from the command's words. Returns
+    /// what standard input becomes when the redirection is an input one.
+    fn redirection(&mut self) -> Option<Stdin> {
         let rest = &self.src[self.pos..];
-        let (len, heredoc) = if rest.starts_with(b"<<<") {
+        let input = rest.starts_with(b"<") && !rest.starts_with(b"<&") && !rest.starts_with(b"<>");
+        let here_string = rest.starts_with(b"<<<");
+        let (len, heredoc) = if here_string {
             (3, None)
         } else if rest.starts_with(b"<<-") {
             (3, Some(true))
@@ -181,17 +251,31 @@ impl Lexer<'_, '_> {
         self.skip_blanks();
         if self.peek().is_none_or(|c| matches!(c, b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>')) {
             self.uncertain();
-            return;
+            return None;
         }
         let target = self.word();
         if let Some(strip_tabs) = heredoc {
-            self.heredocs.push(Heredoc { delimiter: target.text.into_bytes(), strip_tabs, expands: !target.quoted });
+            let id = self.bodies.len();
+            self.bodies.push(None);
+            self.heredocs.push(Heredoc {
+                delimiter: target.text.into_bytes(),
+                strip_tabs,
+                expands: !target.quoted,
+                id,
+            });
+            return Some(Stdin::Pending(id));
         }
+        if here_string {
+            return Some(if target.known { Stdin::Text(target.text) } else { Stdin::Unknown });
+        }
+        input.then_some(Stdin::File)
     }
 
-    /// Skips the bodies of the here-documents opened on the line that just ended.
+    /// Reads the bodies of the here-documents opened on the line that just ended. A body is known text
+    /// unless the here-document expands (unquoted delimiter) and holds `$`, a backtick or a backslash.
     fn read_heredocs(&mut self) {
         for doc in std::mem::take(&mut self.heredocs) {
+            let mut body = Vec::new();
             loop {
                 if self.pos >= self.src.len() {
                     break;
@@ -208,6 +292,13 @@ impl Lexer<'_, '_> {
                 if doc.expands && (line.windows(2).any(|w| w == b"$(") || line.contains(&b'`')) {
                     self.uncertain();
                 }
+                body.extend_from_slice(line);
+                body.push(b'\n');
+            }
+            let expands = doc.expands && body.iter().any(|c| matches!(c, b'$' | b'`' | b'\\'));
+            let text = String::from_utf8_lossy(&body).into_owned();
+            if let Some(slot) = self.bodies.get_mut(doc.id) {
+                *slot = Some(if expands { Stdin::Unknown } else { Stdin::Text(text) });
             }
         }
     }

@@ -13,6 +13,7 @@
 //! `$( … )` inside `${ … }` or `$(( … ))`), and [`Word::known`] for a word whose value depends on an
 //! expansion (`$VAR`, `${…}`, `$( … )`, backticks, brace expansion; a glob in command position).
 
+mod hidden;
 mod lex;
 mod programs;
 mod walk;
@@ -32,6 +33,9 @@ pub(crate) struct Analysis {
     pub(crate) uncertain: bool,
     /// Every view of every simple command, outermost first.
     pub(crate) views: Vec<View>,
+    /// Interpreter code (`python -c '…'`, `perl -e '…'`, a here-document fed to `node`): a rule about
+    /// another program matches when the code names it (R-PRED-4c).
+    pub(crate) code: Vec<String>,
 }
 
 /// One simple command as a rule sees it: its words after some prefix was stripped.
@@ -103,8 +107,7 @@ pub(crate) fn analyse(cmd: &str) -> Analysis {
 /// `None` unless it is exactly one simple command with balanced quotes and no substitutions.
 pub(crate) fn split_words(text: &str) -> Option<Vec<String>> {
     let mut out = Analysis::default();
-    let (words, end) =
-        Lexer { src: text.as_bytes(), pos: 0, depth: 0, heredocs: Vec::new(), out: &mut out }.simple_command(false);
+    let (words, _, end) = Lexer::new(text, 0, &mut out).simple_command(false);
     (end == End::Eof && !out.uncertain && out.views.is_empty()).then(|| words.into_iter().map(|w| w.text).collect())
 }
 
@@ -113,8 +116,9 @@ fn analyse_into(cmd: &str, depth: usize, out: &mut Analysis) {
         out.uncertain = true;
         return;
     }
-    let mut lexer = Lexer { src: cmd.as_bytes(), pos: 0, depth, heredocs: Vec::new(), out };
+    let mut lexer = Lexer::new(cmd, depth, out);
     lexer.list(false);
+    lexer.flush_deferred(true);
 }
 
 /// The last path component of a command name (`/usr/bin/git` → `git`).

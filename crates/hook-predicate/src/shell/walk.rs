@@ -2,7 +2,8 @@
 //! assignments, reserved words and wrappers stripped layer by layer, and the command strings hidden
 //! in arguments analysed recursively (R-PRED-4).
 
-use super::lex::Lexer;
+use super::hidden::SHELLS;
+use super::lex::{Lexer, Stdin};
 use super::programs::{self, Subcommand};
 use super::{MAX_DEPTH, View, Word, analyse_into, basename};
 
@@ -11,12 +12,11 @@ const MAX_LAYERS: usize = 16;
 
 /// Reserved words that may open a command without being its name.
 const RESERVED: &[&str] = &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until"];
-/// Shells whose `-c` argument is itself a command string.
-const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash"];
 
 impl Lexer<'_, '_> {
-    /// Turns one simple command into views, stripping one layer at a time.
-    pub(super) fn emit(&mut self, words: Vec<Word>) {
+    /// Turns one simple command into views, stripping one layer at a time; `stdin` is what the
+    /// command reads on standard input.
+    pub(super) fn emit(&mut self, mut words: Vec<Word>, stdin: Stdin) {
         let mut at = 0;
         let mut more_args = false;
         let mut layers = 0;
@@ -34,8 +34,12 @@ impl Lexer<'_, '_> {
                 at + 1
             } else {
                 match self.unwrap(&words, at) {
-                    Some((next, appends)) if next > at => {
+                    Some(Unwrapped { next, appends, placeholder }) if next > at => {
                         more_args |= appends;
+                        if let Some(p) = placeholder.filter(|p| !p.is_empty()) {
+                            // `xargs -I{} git {}`: each word holding the replacement string is unknown.
+                            words[next..].iter_mut().filter(|w| w.text.contains(&p)).for_each(|w| w.known = false);
+                        }
                         next
                     }
                     _ => break,
@@ -71,13 +75,13 @@ impl Lexer<'_, '_> {
             }
         }
         if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
-            self.recurse_into_strings(rest);
+            self.recurse_into_strings(rest, &stdin);
         }
     }
 
-    /// When `words[at]` is a wrapper, where the wrapped command starts, and whether the wrapper appends
-    /// arguments of its own (`xargs`).
-    fn unwrap(&mut self, words: &[Word], at: usize) -> Option<(usize, bool)> {
+    /// When `words[at]` is a wrapper, where the wrapped command starts, whether the wrapper appends
+    /// arguments of its own (`xargs`) and the string it replaces in them (`xargs -I{}`).
+    fn unwrap(&mut self, words: &[Word], at: usize) -> Option<Unwrapped> {
         let word = &words[at];
         if !word.known {
             return None;
@@ -116,46 +120,58 @@ impl Lexer<'_, '_> {
             "xargs" => {
                 let flags =
                     ["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter"];
-                (skip_options(words, at, &flags), true)
+                let next = skip_options(words, at, &flags);
+                let placeholder = words[at + 1..next.min(words.len())].iter().enumerate().find_map(|(k, w)| {
+                    let t = w.text.as_str();
+                    match t {
+                        "-I" => words.get(at + 2 + k).map(|r| r.text.clone()),
+                        "-i" | "--replace" => Some("{}".to_owned()),
+                        _ => t
+                            .strip_prefix("--replace=")
+                            .or_else(|| t.strip_prefix("-I"))
+                            .or_else(|| t.strip_prefix("-i"))
+                            .map(str::to_owned),
+                    }
+                });
+                return Some(Unwrapped { next: next.min(words.len()), appends: true, placeholder });
+            }
+            "flock" => {
+                // `flock [options] file command…` or `flock [options] file -c 'command'`.
+                let file = skip_options(words, at, &["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"]);
+                match words.get(file + 1).map(|w| w.text.as_str()) {
+                    Some("-c" | "--command") => {
+                        self.recurse_into_word(words.get(file + 2));
+                        return None;
+                    }
+                    Some(_) => (file + 1, false),
+                    None => return None,
+                }
             }
             _ => return None,
         };
         // An option that wants an argument may be the last word: never point past the end.
-        Some((next.min(words.len()), appends))
+        Some(Unwrapped { next: next.min(words.len()), appends, placeholder: None })
     }
 
-    /// `sh -c '…'`, `bash -lc '…'`, `eval …`, `watch …` and `find … -exec … ;`: the command inside
-    /// is analysed as well. A shell that reads its commands from standard input (`… | bash`,
-    /// `bash <<EOF`, `sh -s`) makes the command uncertain.
-    fn recurse_into_strings(&mut self, words: &[Word]) {
+    /// `sh -c '…'`, `bash <<EOF`, `eval …`, `watch …`, `find … -exec … ;`, `trap`, `su -c`,
+    /// `script -c`, `ssh`, `parallel`, `source <(…)`, interpreters: the command line inside is
+    /// analysed as well, or the command is uncertain (see [`super::hidden`]).
+    fn recurse_into_strings(&mut self, words: &[Word], stdin: &Stdin) {
+        if self.interpreter(words, stdin) {
+            return;
+        }
         match basename(&words[0].text) {
-            name if SHELLS.contains(&name) => {
-                let (mut saw_c, mut saw_s) = (false, false);
-                let mut i = 1;
-                while let Some(w) = words.get(i) {
-                    let t = w.text.as_str();
-                    if t == "-o" || t == "+o" {
-                        i += 2;
-                    } else if t == "--" {
-                        i += 1;
-                        break;
-                    } else if t.len() > 1 && (t.starts_with('-') || t.starts_with('+')) {
-                        if !t.starts_with("--") {
-                            saw_c |= t.contains('c');
-                            saw_s |= t.contains('s');
-                        }
-                        i += 1;
-                    } else {
-                        break;
-                    }
-                }
-                match words.get(i) {
-                    Some(w) if saw_c => self.recurse_into_word(Some(w)),
-                    // A script file: its contents are not part of the command.
-                    Some(_) if !saw_s => {}
-                    _ => self.uncertain(),
-                }
-            }
+            name if SHELLS.contains(&name) => self.shell(words, stdin),
+            "source" | "." => match words.get(1) {
+                Some(script) => self.script(script, stdin),
+                None => self.uncertain(),
+            },
+            "trap" => self.trap(words),
+            "su" | "runuser" => self.command_option(words, &["--command", "--session-command"], stdin),
+            "script" => self.command_option(words, &["--command"], stdin),
+            "ssh" => self.ssh(words, stdin),
+            "parallel" => self.parallel(words, stdin),
+            "at" | "batch" => self.stdin_code(stdin),
             "eval" => self.analyse_joined(&words[1..]),
             "watch" => self.analyse_joined(&words[skip_options(words, 0, &["-n", "--interval"]).min(words.len())..]),
             "find" => {
@@ -178,7 +194,7 @@ impl Lexer<'_, '_> {
     }
 
     /// The words joined by spaces, analysed as a command (what `eval` and `watch` run).
-    fn analyse_joined(&mut self, words: &[Word]) {
+    pub(super) fn analyse_joined(&mut self, words: &[Word]) {
         if words.iter().any(|w| !w.known) {
             self.uncertain();
             return;
@@ -194,16 +210,24 @@ impl Lexer<'_, '_> {
             return;
         }
         self.depth += 1;
-        self.emit(words);
+        self.emit(words, Stdin::Inherited);
         self.depth -= 1;
     }
 
-    fn recurse_into_word(&mut self, word: Option<&Word>) {
+    pub(super) fn recurse_into_word(&mut self, word: Option<&Word>) {
         match word {
             Some(w) if w.known => analyse_into(&w.text, self.depth + 1, self.out),
             _ => self.uncertain(),
         }
     }
+}
+
+/// A wrapper's wrapped command: where it starts, whether arguments are appended to it, and the
+/// replacement string they take the place of.
+struct Unwrapped {
+    next: usize,
+    appends: bool,
+    placeholder: Option<String>,
 }
 
 fn push_view(views: &mut Vec<View>, words: &[Word], more_args: bool) {
