@@ -5,8 +5,11 @@
 //! substitution, here-documents, redirections, comments — and returns every *view* a rule may be tested
 //! against: each simple command as written, and again after each layer of leading `VAR=value`
 //! assignments, reserved words (`if`, `then`, `do`, `!`, `{`, …) and wrappers (`env`, `sudo`, `nohup`,
-//! `time`, `command`, `exec`, `xargs`, …) has been stripped. `sh -c '…'`, `bash -c '…'`, `eval …`,
-//! `watch …`, `find … -exec … ;` and `env -S '…'` are analysed recursively.
+//! `time`, `command`, `exec`, `xargs`, …) has been stripped, and again without the global options of
+//! a known multi-command program (`git -C dir push` as `git push`, [`programs`]). `sh -c '…'`,
+//! `bash -c '…'`, `eval …`, `watch …`, `find … -exec … ;`, `env -S '…'` and the command lines hidden
+//! in arguments or on standard input ([`hidden`]: `trap`, `su -c`, `ssh`, `bash <<EOF`, …) are
+//! analysed recursively; interpreter code is kept in [`Analysis::code`].
 //!
 //! Whatever the walk cannot pin down is reported rather than guessed: [`Analysis::uncertain`] for the
 //! whole command (unbalanced quotes or parentheses, a stray `)`, nesting deeper than [`MAX_DEPTH`],
