@@ -198,6 +198,7 @@ fn cases() -> Vec<Case> {
         ("Bash(kubectl delete:*)", "Bash", cmd("kubectl -n ns delete pod x"), true),
         ("Bash(kubectl delete:*)", "Bash", cmd("kubectl --context prod --namespace=ns delete pod x"), true),
         ("Bash(kubectl delete:*)", "Bash", cmd("kubectl -nprod delete pod x"), true),
+        ("Bash(kubectl delete:*)", "Bash", cmd("kubectl -v 9 delete pod x"), true),
         ("Bash(kubectl delete:*)", "Bash", cmd("kubectl --kubeconfig ~/.kube/c delete ns x"), true),
         ("Bash(npm publish:*)", "Bash", cmd("npm --prefix x publish"), true),
         ("Bash(npm publish:*)", "Bash", cmd("npm -w pkg --tag next publish"), true),

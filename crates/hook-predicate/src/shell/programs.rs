@@ -75,7 +75,7 @@ const GRAMMARS: &[Grammar] = &[
         names: &["kubectl"],
         with_value: &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server",
             "--token", "--as", "--as-group", "--as-uid", "--request-timeout", "--cache-dir",
-            "--certificate-authority", "--client-certificate", "--client-key", "--tls-server-name", "--v",
+            "--certificate-authority", "--client-certificate", "--client-key", "--tls-server-name", "-v", "--v",
             "--vmodule", "--log-file", "--password", "--username", "--profile", "--profile-output"],
         flags: &["--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors",
             "--disable-compression"],
