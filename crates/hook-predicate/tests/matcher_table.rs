@@ -190,6 +190,8 @@ fn cases() -> Vec<Case> {
         (PUSH, "Bash", cmd("git --frobnicate push"), true),
         (PUSH, "Bash", cmd("git --frobnicate x push"), true),
         (PUSH, "Bash", cmd("git -c alias.p=push p"), true),
+        (PUSH, "Bash", cmd("git -c core.pager='sh -c \"git push\"' log"), true),
+        (PUSH, "Bash", cmd("git -c Core.SshCommand='x' fetch"), true),
         (PUSH, "Bash", cmd("git -C $DIR push"), true),
         ("Bash(docker run:*)", "Bash", cmd("docker --context x run alpine"), true),
         ("Bash(docker run:*)", "Bash", cmd("docker -H tcp://h:2375 --tls run alpine"), true),

@@ -16,6 +16,15 @@ struct Grammar {
 
 const HELP: [&str; 4] = ["-h", "--help", "-v", "--version"];
 
+/// git settings (`-c key=value`) that name a command git runs, or redefine a subcommand: the
+/// subcommand that runs is then not what the words say (`git -c alias.p=push p`,
+/// `git -c core.pager='sh -c …' log`).
+#[rustfmt::skip]
+const GIT_COMMAND_SETTINGS: &[&str] = &["alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
+    "core.hookspath", "core.askpass", "credential.", "diff.", "difftool.", "merge.", "mergetool.", "pager.",
+    "sequence.editor", "gpg.", "filter.", "uploadpack.", "receivepack.", "sendemail.", "web.browser", "browser.",
+    "man.", "include.", "includeif."];
+
 #[rustfmt::skip]
 const GRAMMARS: &[Grammar] = &[
     Grammar {
@@ -139,7 +148,11 @@ pub(super) fn subcommand(words: &[Word]) -> Subcommand {
         } else {
             return Subcommand::Unknown(i);
         };
-        if name == "git" && matches!(option, "-c" | "--config-env") && value.is_some_and(|v| v.starts_with("alias.")) {
+        let runs_a_command = |v: &str| {
+            let key = v.to_ascii_lowercase();
+            GIT_COMMAND_SETTINGS.iter().any(|prefix| key.starts_with(prefix))
+        };
+        if name == "git" && matches!(option, "-c" | "--config-env") && value.is_some_and(runs_a_command) {
             return Subcommand::Unknown(option_at);
         }
         i += 1;
@@ -169,6 +182,8 @@ mod tests {
             ("git --git-dir .git push", Subcommand::At(3)),
             ("git --frobnicate x push", Subcommand::Unknown(1)),
             ("git -c alias.p=push p", Subcommand::Unknown(1)),
+            ("git -c core.pager='git push' log", Subcommand::Unknown(1)),
+            ("git -c user.name=x push", Subcommand::At(3)),
             ("cargo +nightly -Zunstable-options publish", Subcommand::At(3)),
             ("kubectl -nprod delete pod x", Subcommand::At(2)),
             ("terraform -chdir=infra apply", Subcommand::At(2)),
