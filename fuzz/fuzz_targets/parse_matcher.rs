@@ -2,8 +2,9 @@
 //! Fuzzes hook-predicate's `parse` and evaluation (R-PRED-6): no input may panic.
 //!
 //! The input is split at its first newline: the pattern, then a string used as a Bash command, a file
-//! path, a JSON tool input and an event subject. Fixed Bash rules also run on every command, so the
-//! shell analyser sees every input whatever the pattern.
+//! path, a search root, a Glob pattern, a JSON tool input and an event subject. Fixed Bash and path
+//! rules (one `~/` rule parsed without a home directory) also run on every input, so the shell
+//! analyser and the path rules see every input whatever the pattern.
 
 use hook_predicate::{PathAnchors, ToolInputPredicate, parse};
 use libfuzzer_sys::fuzz_target;
@@ -14,10 +15,11 @@ fn fixed() -> &'static [Box<dyn ToolInputPredicate>] {
     static FIXED: OnceLock<Vec<Box<dyn ToolInputPredicate>>> = OnceLock::new();
     FIXED.get_or_init(|| {
         let anchors = PathAnchors::new("/project").with_home("/home/u");
-        ["Bash(git push:*)", r"Bash(command=^rm\s+-rf)", "Bash(npm test)", "Edit(src/**/*.rs)", "Read(~/.ssh/**)"]
-            .iter()
-            .filter_map(|p| parse(p, &anchors).ok())
-            .collect()
+        let rules = ["Bash(git push:*)", r"Bash(command=^rm\s+-rf)", "Bash(npm test)", "Edit(src/**/*.rs)", "Read(~/.ssh/**)"];
+        let homeless = PathAnchors::new("/project");
+        let homeless_rules = ["Read(~/.aws/**)", "Read(//etc/**)", "Bash(kubectl delete:*)"];
+        let with_home = rules.iter().filter_map(|p| parse(p, &anchors).ok());
+        with_home.chain(homeless_rules.iter().filter_map(|p| parse(p, &homeless).ok())).collect()
     })
 }
 
@@ -37,6 +39,9 @@ fuzz_target!(|data: &[u8]| {
         ("Bash", json!({ "command": rest })),
         ("Edit", json!({ "file_path": rest })),
         ("Read", json!({ "path": rest, "nested": { "a": [rest, 1, true, null] } })),
+        ("Grep", json!({ "pattern": "x", "path": rest })),
+        ("Glob", json!({ "pattern": rest })),
+        ("Glob", json!({ "pattern": rest, "path": "/home" })),
         ("mcp__x__y", json_input),
         (rest, Value::Null),
     ];

@@ -35,9 +35,11 @@ impl ToolInputPredicate for BashSubcommand {
         let Some(command) = input.get("command").and_then(Value::as_str) else { return false };
         match &self.rule {
             CommandRule::Regex(re) => regex_matches_command(re, command),
-            CommandRule::Words(rule) => {
-                shell::with_analysis(command, |a| a.uncertain || a.views.iter().any(|v| rule.matches_view(v)))
-            }
+            CommandRule::Words(rule) => shell::with_analysis(command, |a| {
+                a.uncertain
+                    || a.views.iter().any(|v| rule.matches_view(v))
+                    || a.code.iter().any(|code| rule.mentioned_in(code))
+            }),
         }
     }
 }
@@ -45,11 +47,27 @@ impl ToolInputPredicate for BashSubcommand {
 /// A regex on a Bash command: the whole command, then each subcommand view. A command that cannot be
 /// analysed with certainty matches (R-PRED-4); so does one whose innermost command has a word of
 /// unknown value, unless its certain start already rules the regex out (`cd $DIR` never matches
-/// `^rm`; `rm $FLAGS /` may).
+/// `^rm`; `rm $FLAGS /` may). Interpreter code (`python -c '…'`) matches when it names a program the
+/// regex can start with (R-PRED-4c).
 pub(crate) fn regex_matches_command(re: &Pattern, command: &str) -> bool {
     let unsure = |v: &View| v.innermost && v.has_unknown() && re.may_match_text_starting_with(v.known_prefix());
     re.is_match(command)
-        || shell::with_analysis(command, |a| a.uncertain || a.views.iter().any(|v| unsure(v) || re.is_match(&v.text)))
+        || shell::with_analysis(command, |a| {
+            a.uncertain
+                || a.views.iter().any(|v| unsure(v) || re.is_match(&v.text))
+                || a.code.iter().any(|code| re.mentioned_in(code))
+        })
+}
+
+/// Whether `name` occurs in `code` as a word of its own (`git` in `os.system('git push')`, not in
+/// `digital`).
+pub(crate) fn names(code: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-');
+    !name.is_empty()
+        && code.match_indices(name).any(|(at, _)| {
+            !code[..at].chars().next_back().is_some_and(word)
+                && !code[at + name.len()..].chars().next().is_some_and(word)
+        })
 }
 
 /// A permission-rule word pattern: literal words, `*` wildcards, and the prefix forms `… :*` / `… *`.
@@ -87,6 +105,12 @@ impl WordRule {
         let re = Pattern::new(&re).map_err(|e| e.to_string())?;
         let head = words.into_iter().take_while(|w| !w.contains('*')).collect();
         Ok(WordRule { head, re })
+    }
+
+    /// Whether interpreter code names the program this rule is about (any code, for a rule that
+    /// starts with a wildcard).
+    fn mentioned_in(&self, code: &str) -> bool {
+        self.head.first().is_none_or(|program| names(code, shell::basename(program)))
     }
 
     fn matches_view(&self, view: &View) -> bool {

@@ -6,7 +6,7 @@
 //! vocabulary [`PathAnchors`], and [`Error`] (R-LAYER-3); the four implementations — NameOnly,
 //! BashSubcommand, PathGlob and Composite (plus the input-field test they are built from) — are
 //! private. The crate depends on no other workspace crate and must not pull reqwest, rmcp, notify,
-//! serde-saphyr or rusqlite (R-LAYER-2). Unit tests sit beside the code (`shell.rs` has the shell
+//! serde-saphyr or rusqlite (R-LAYER-2). Unit tests sit beside the code (`shell/mod.rs` has the shell
 //! analyser's); the grammar table is `tests/matcher_table.rs`; the benchmark is
 //! `benches/predicates.rs`; the fuzz target is `fuzz/fuzz_targets/parse_matcher.rs` at the workspace root.
 //!
@@ -64,6 +64,17 @@
 //!   against the project root when relative and normalised lexically (`.`/`..` folded, symlinks
 //!   not followed), so `src/../.env` is `.env`; files outside the project never match a
 //!   project-anchored glob.
+//! - Search tools (R-PRED-3b): a rule on a whole directory (`Read(~/.ssh/**)`, `Read(./secrets/)`,
+//!   `Read(//etc/**)`: a literal directory followed by `/**`) also matches a Grep or Glob whose `path`
+//!   is that directory, inside it or an ancestor of it (a search rooted above it reaches into it),
+//!   and a Glob whose `pattern` is an absolute path (or is relative to an explicit `path`) that can
+//!   reach into it: its literal start is inside the directory, or above it with `**` or more
+//!   components than the directory has (`/home/u/*.txt` cannot reach `/home/u/.ssh/id_rsa`). A
+//!   search without a `path` is not covered.
+//! - `~/` rules need no home directory when they are parsed: without [`PathAnchors::home`] the glob
+//!   is checked at once and resolved against the home directory of the process (`HOME`) the first
+//!   time it is matched; with no home directory at all it matches every call of its tools that
+//!   names a path.
 //! - Events without a tool (R-PRED-4b): the caller passes the event's match subject (`manual`,
 //!   `startup`, an agent type) as the tool name with a `null` input, and the same rules apply.
 //!
@@ -75,8 +86,8 @@
 //!   which compiles as a regex is that regex, so Claude Code matchers such as `mcp__(github|gitlab)__.*`
 //!   keep their meaning; `WebFetch(domain:x)` (no path rules for WebFetch) is therefore a
 //!   never-matching regex, not an error. When the shape *is* an extension but a part of it does not
-//!   compile (a regex, a glob, `~/` without a home directory), the pattern is an error even if the
-//!   whole string would be a valid regex; so is a pattern that neither reading accepts.
+//!   compile (a regex, a glob), the pattern is an error even if the whole string would be a valid
+//!   regex; so is a pattern that neither reading accepts.
 //! - A rule body that starts with `identifier=` is a field test: `Bash(FOO=1 make)` tests the input
 //!   field `FOO`, it is not a command rule (write `Bash(command=^FOO=1 make)` or `Bash(make)`).
 //! - Inside a composite, a regex runs to the next whitespace: write `input.command~^npm | Edit`
@@ -94,8 +105,32 @@
 //! `builtin`, `exec`, `xargs`, `nice`, `ionice`, `timeout`, `stdbuf`, `setsid`, `coproc`) is stripped, so a
 //! rule on `sudo rm:*` still works while `sudo rm -rf /` also matches `rm:*`. A command name with a
 //! path (`/usr/bin/git`) is also tried by its base name. `sh -c '…'` (any of sh, bash, zsh, dash,
-//! ksh, mksh, ash, yash), `eval …`, `watch …`, `find … -exec … ;` and `env -S '…'` are analysed
-//! recursively.
+//! ksh, mksh, ash, yash, `busybox sh`), `eval …`, `watch …`, `find … -exec … ;` and `env -S '…'` are
+//! analysed recursively; `flock [opts] file cmd` is a wrapper.
+//!
+//! Options between a program and its subcommand (R-PRED-4c): for git, npm, pnpm, yarn, cargo,
+//! docker, podman, kubectl, gh and terraform the global options are known, and an option that takes
+//! a value consumes it (`-C dir`, `-c k=v`, `--git-dir .git`, `--git-dir=.git`, `-nprod`,
+//! `+nightly`, `-chdir=x`), so `git -C repo push` is also seen as `git push` while `git -C repo
+//! status` stays a `status`. An option the analyser does not know (`git --frobnicate x push`), and
+//! `git -c alias.…=…`, make the word in its place unknown, so a rule on the program matches.
+//!
+//! Command lines hidden in arguments or on standard input (R-PRED-4c) are analysed recursively:
+//! `trap '…' SIG`, `su`/`runuser -c '…'` (`-lc`, `--command=…`), `script -c '…'` (`-qc`),
+//! `flock file -c '…'`, `ssh [opts] host cmd…` (and `-o RemoteCommand=…`/`ProxyCommand=…`),
+//! `parallel cmd ::: args` (its `{}` replacement strings unknown, arguments appended) and
+//! `parallel ::: 'cmd' …`, `xargs -I{} cmd {}` (words holding the replacement string unknown), and a
+//! here-string or here-document fed to a shell, `su`, `script`, `ssh host` or `at` (`bash <<'EOF'`,
+//! `sh <<< 'git push'`, `bash /dev/stdin <<<…`). What they run cannot be seen when it comes from a
+//! pipe, from an expanding here-document holding `$`, `` ` `` or `\`, from a word of unknown value,
+//! or from a process substitution given to a shell or to `source`/`.` (`bash <(…)`, `bash < <(…)`):
+//! the command is then uncertain. A shell's script file (`bash deploy.sh`, `bash < deploy.sh`,
+//! `source ./env.sh`) is not part of the command. Interpreter code (`python -c`, `perl -e`/`-E`,
+//! `ruby -e`, `node`/`bun -e`/`-p`/`--eval`, `deno eval`, `php -r`, `lua -e`, `osascript -e`, or a
+//! here-document fed to the interpreter) is not shell: a word rule matches when the code names its
+//! program as a word of its own (`os.system('git push')` for `git push:*`, not `import digital`),
+//! and a regex rule when the code names a program its match can start with (or, unanchored, when
+//! the regex finds itself in the code).
 //!
 //! What cannot be analysed with certainty makes a subcommand rule match, so the hook runs: unbalanced
 //! quotes or parentheses, a stray `)` (as in `case`), nesting deeper than 32, more than 16 stripped

@@ -8,7 +8,7 @@ use crate::composite::{Composite, Op};
 use crate::error::Error;
 use crate::field::{FieldMatch, FieldPath};
 use crate::name_only::NameOnly;
-use crate::path_glob::{PathGlob, absolute_glob, build_glob, path_tools};
+use crate::path_glob::{GlobError, PathGlob, path_tools};
 use crate::predicate::ToolInputPredicate;
 
 /// How deep parentheses may nest in a composite pattern.
@@ -83,8 +83,8 @@ struct Parser<'a> {
     anchors: &'a PathAnchors,
     /// An extension form (`Tool(…)`, `input.…~`, `&`) was seen: the pattern is not a plain regex.
     extension: bool,
-    /// The extension's grammar fitted but a part of it does not compile (regex, glob, `~` without a
-    /// home): the error stands even when the whole pattern happens to be a valid regex.
+    /// The extension's grammar fitted but a part of it does not compile (a regex or a glob): the
+    /// error stands even when the whole pattern happens to be a valid regex.
     definitive: bool,
     nesting: usize,
 }
@@ -298,20 +298,13 @@ impl<'a> Parser<'a> {
         if trimmed.is_empty() {
             return Ok(Box::new(NameOnly::Exact(tools.iter().map(|t| (*t).to_owned()).collect())));
         }
-        let glob = match absolute_glob(trimmed, self.anchors) {
-            Ok(glob) => glob,
-            Err(message) => return Err(self.definitive(self.syntax(message, body_at))),
-        };
-        let glob = match build_glob(&glob) {
-            Ok(glob) => glob,
-            Err(source) => {
+        let predicate = match PathGlob::new(tools, trimmed, self.anchors) {
+            Ok(predicate) => predicate,
+            Err(GlobError::Glob(source)) => {
                 let error = Error::Glob { pattern: self.src.to_owned(), column: column(self.src, body_at), source };
                 return Err(self.definitive(error));
             }
-        };
-        let predicate = match PathGlob::new(tools, &glob, &self.anchors.project_root) {
-            Ok(predicate) => predicate,
-            Err(source) => return Err(self.definitive(regex_error(self.src, body_at, "", source))),
+            Err(GlobError::Regex(source)) => return Err(self.definitive(regex_error(self.src, body_at, "", source))),
         };
         Ok(Box::new(predicate))
     }

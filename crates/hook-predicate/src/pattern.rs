@@ -33,6 +33,11 @@ impl StartLiterals {
         self.0.as_ref().is_none_or(|lits| lits.iter().any(|l| text.starts_with(l)))
     }
 
+    /// The first word of each literal (the programs an anchored command regex is about).
+    fn first_words(&self) -> Option<impl Iterator<Item = &[u8]>> {
+        self.0.as_ref().map(|lits| lits.iter().filter_map(|l| l.split(u8::is_ascii_whitespace).next()))
+    }
+
     /// False only when no text that starts with `prefix` can match.
     fn may_match_text_starting_with(&self, prefix: &[u8]) -> bool {
         self.0.as_ref().is_none_or(|lits| lits.iter().any(|l| prefix.starts_with(l) || l.starts_with(prefix)))
@@ -53,6 +58,15 @@ impl Pattern {
 
     pub(crate) fn is_match(&self, text: &str) -> bool {
         self.start.may_match(text.as_bytes()) && self.re.is_match(text)
+    }
+
+    /// Whether interpreter code names a program this regex is about: one its match can start with
+    /// when it is anchored, or anything the regex finds in the code otherwise.
+    pub(crate) fn mentioned_in(&self, code: &str) -> bool {
+        match self.start.first_words() {
+            Some(mut programs) => programs.any(|p| std::str::from_utf8(p).is_ok_and(|p| crate::bash::names(code, p))),
+            None => self.re.is_match(code),
+        }
     }
 
     /// Whether some text that starts with `prefix` might match (the rest being unknown).

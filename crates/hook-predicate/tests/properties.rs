@@ -23,7 +23,45 @@ fn wrapper() -> impl Strategy<Value = &'static str> {
     ])
 }
 
+fn git_global_options() -> impl Strategy<Value = Vec<&'static str>> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "-C repo",
+            "-C .",
+            "-c k=v",
+            "-c push.default=current",
+            "--no-pager",
+            "-P",
+            "--paginate",
+            "--git-dir=.git",
+            "--git-dir .git",
+            "--work-tree=.",
+            "--work-tree push",
+            "--bare",
+            "--namespace=ns",
+            "--no-optional-locks",
+            "--literal-pathspecs",
+        ]),
+        0..5,
+    )
+}
+
 proptest! {
+    /// Known global options between `git` and its subcommand never hide it, and never make another
+    /// subcommand look like it (R-PRED-4c).
+    #[test]
+    fn git_global_options_neither_hide_a_push_nor_fake_one(
+        options in git_global_options(),
+        sub in prop::sample::select(vec!["status", "log", "pull", "pushy", "fetch"]),
+    ) {
+        let predicate = parse("Bash(git push:*)", &PathAnchors::new("/p")).expect("parses");
+        let options = options.join(" ");
+        let push = format!("git {options} push origin main");
+        prop_assert!(predicate.test("Bash", &json!({ "command": push })), "{push:?}");
+        let other = format!("git {options} {sub} --all");
+        prop_assert!(!predicate.test("Bash", &json!({ "command": other })), "{other:?}");
+    }
+
     /// Whatever plain command comes first, chaining `git push` after it cannot hide it.
     #[test]
     fn a_chained_git_push_always_matches_the_prefix_rule(

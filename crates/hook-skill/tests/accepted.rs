@@ -53,3 +53,11 @@ hooks:
     assert_eq!(seen.len(), frontmatter_events, "every frontmatter event is exercised");
     insta::assert_snapshot!(hooks.render());
 }
+
+/// A `~/` path rule needs no home directory to be read: a skill can protect home files.
+#[test]
+fn a_home_path_rule_in_frontmatter_is_accepted() {
+    let text = "---\nname: keys\nhooks:\n  preTool:\n    - matcher: \"Read(~/.ssh/**)\"\n      action: { type: deny, reason: \"no keys\" }\n---\n";
+    let hooks = SkillHooks::parse(text, "keys").unwrap_or_else(|e| panic!("a '~/' rule is refused: {e}"));
+    assert_eq!(hooks.render(), "SKILL keys preTool matcher=\"Read(~/.ssh/**)\" deny \"no keys\"\n");
+}

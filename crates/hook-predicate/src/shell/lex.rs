@@ -1,0 +1,642 @@
+//! Lexing: a command string split into simple commands of shell words — quoting and escapes,
+//! operators, substitutions, redirections and here-documents (R-PRED-4).
+
+use super::{Analysis, MAX_DEPTH, Word, analyse_into};
+
+/// How a simple command ended.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum End {
+    Separator,
+    Close,
+    Eof,
+}
+
+#[derive(Debug)]
+pub(super) struct Heredoc {
+    delimiter: Vec<u8>,
+    strip_tabs: bool,
+    expands: bool,
+    /// Where its body goes in [`Lexer::bodies`].
+    id: usize,
+}
+
+/// What a command reads on its standard input, for the commands that run it as code (`bash <<EOF`).
+#[derive(Debug, Clone, Default)]
+pub(super) enum Stdin {
+    /// A pipe or whatever the caller gave: unknown text.
+    #[default]
+    Inherited,
+    /// `< file`: a file's contents, which are not part of the command.
+    File,
+    /// A here-string or a here-document whose text is known.
+    Text(String),
+    /// A here-string or here-document whose text depends on expansions.
+    Unknown,
+    /// A here-document whose body comes after the end of the line (see [`Lexer::bodies`]).
+    Pending(usize),
+}
+
+/// A word being read: bytes plus what was seen while reading them.
+#[derive(Debug, Default)]
+struct WordBuf {
+    text: Vec<u8>,
+    known: bool,
+    quoted: bool,
+    assignment: bool,
+    glob: bool,
+    brace_at: Option<usize>,
+    bracket_at: Option<usize>,
+}
+
+#[derive(Debug)]
+pub(super) struct Lexer<'a, 'o> {
+    pub(super) src: &'a [u8],
+    pub(super) pos: usize,
+    pub(super) depth: usize,
+    heredocs: Vec<Heredoc>,
+    /// The bodies of the here-documents read so far, by id (`None` until read).
+    bodies: Vec<Option<Stdin>>,
+    /// Commands whose here-document body has not been read yet, with its id.
+    deferred: Vec<(Vec<Word>, usize)>,
+    pub(super) out: &'o mut Analysis,
+}
+
+impl<'a, 'o> Lexer<'a, 'o> {
+    pub(super) fn new(src: &'a str, depth: usize, out: &'o mut Analysis) -> Self {
+        Lexer {
+            src: src.as_bytes(),
+            pos: 0,
+            depth,
+            heredocs: Vec::new(),
+            bodies: Vec::new(),
+            deferred: Vec::new(),
+            out,
+        }
+    }
+}
+
+impl Lexer<'_, '_> {
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+
+    fn peek_at(&self, n: usize) -> Option<u8> {
+        self.src.get(self.pos + n).copied()
+    }
+
+    pub(super) fn uncertain(&mut self) {
+        self.out.uncertain = true;
+    }
+
+    /// Reads commands until the closing `)` (when `in_parens`) or the end of input.
+    pub(super) fn list(&mut self, in_parens: bool) {
+        loop {
+            let (words, stdin, end) = self.simple_command(in_parens);
+            match stdin {
+                Stdin::Pending(id) => match self.bodies.get(id).cloned().flatten() {
+                    Some(body) => self.emit(words, body),
+                    None => self.deferred.push((words, id)),
+                },
+                stdin => self.emit(words, stdin),
+            }
+            self.flush_deferred(false);
+            match end {
+                End::Separator => {}
+                End::Close => return,
+                End::Eof => {
+                    if in_parens {
+                        self.uncertain();
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Emits the commands whose here-document has been read by now (or, at the end, all of them:
+    /// a body that never came is unknown).
+    pub(super) fn flush_deferred(&mut self, at_end: bool) {
+        let mut i = 0;
+        while i < self.deferred.len() {
+            let body = self.bodies.get(self.deferred[i].1).cloned().flatten();
+            match body.or_else(|| at_end.then_some(Stdin::Unknown)) {
+                Some(body) => {
+                    let (words, _) = self.deferred.remove(i);
+                    self.emit(words, body);
+                }
+                None => i += 1,
+            }
+        }
+    }
+
+    /// Runs `list` one level deeper, or gives up (uncertain, rest of input skipped) past `MAX_DEPTH`.
+    fn nested_list(&mut self) {
+        if self.depth >= MAX_DEPTH {
+            self.uncertain();
+            self.pos = self.src.len();
+            return;
+        }
+        self.depth += 1;
+        self.list(true);
+        self.depth -= 1;
+    }
+
+    fn skip_blanks(&mut self) {
+        loop {
+            match (self.peek(), self.peek_at(1)) {
+                (Some(b' ' | b'\t' | b'\r'), _) => self.pos += 1,
+                (Some(b'\\'), Some(b'\n')) => self.pos += 2,
+                _ => return,
+            }
+        }
+    }
+
+    /// Reads one simple command: its words, what it reads on standard input, and how it ended.
+    pub(super) fn simple_command(&mut self, in_parens: bool) -> (Vec<Word>, Stdin, End) {
+        let mut words: Vec<Word> = Vec::new();
+        let mut stdin = Stdin::Inherited;
+        loop {
+            self.skip_blanks();
+            let Some(c) = self.peek() else { return (words, stdin, End::Eof) };
+            match c {
+                b'\n' => {
+                    self.pos += 1;
+                    self.read_heredocs();
+                    return (words, stdin, End::Separator);
+                }
+                b'&' if self.peek_at(1) == Some(b'>') => {
+                    self.redirection();
+                }
+                b';' | b'&' | b'|' => {
+                    self.pos += 1;
+                    if matches!(self.peek(), Some(b';' | b'&' | b'|')) {
+                        self.pos += 1;
+                    }
+                    return (words, stdin, End::Separator);
+                }
+                b')' => {
+                    self.pos += 1;
+                    if in_parens {
+                        return (words, stdin, End::Close);
+                    }
+                    self.uncertain();
+                    return (words, stdin, End::Separator);
+                }
+                b'(' => {
+                    self.pos += 1;
+                    if words.is_empty() {
+                        self.nested_list();
+                        continue;
+                    }
+                    self.skip_blanks();
+                    if self.peek() == Some(b')') {
+                        // `name()` defines a function: its body follows as ordinary commands.
+                        self.pos += 1;
+                        words.clear();
+                    } else {
+                        self.uncertain();
+                        self.nested_list();
+                    }
+                }
+                b'#' => {
+                    while self.peek().is_some_and(|c| c != b'\n') {
+                        self.pos += 1;
+                    }
+                }
+                b'<' | b'>' if self.peek_at(1) != Some(b'(') => {
+                    if let Some(source) = self.redirection() {
+                        stdin = source;
+                    }
+                }
+                _ => {
+                    let start = self.pos;
+                    let word = self.word();
+                    if self.pos == start {
+                        // Unreachable by construction (every byte that ends a word is handled above);
+                        // kept so that a future change cannot turn into an endless loop.
+                        self.pos += 1;
+                        self.uncertain();
+                        continue;
+                    }
+                    let io_number = !word.quoted && word.text.bytes().all(|b| b.is_ascii_digit());
+                    if io_number && matches!(self.peek(), Some(b'<' | b'>')) {
+                        continue;
+                    }
+                    words.push(word);
+                }
+            }
+        }
+    }
+
+    /// Reads a redirection operator and its target; both are dropped from the command's words. Returns
+    /// what standard input becomes when the redirection is an input one.
+    fn redirection(&mut self) -> Option<Stdin> {
+        let rest = &self.src[self.pos..];
+        let input = rest.starts_with(b"<") && !rest.starts_with(b"<&") && !rest.starts_with(b"<>");
+        let here_string = rest.starts_with(b"<<<");
+        let (len, heredoc) = if here_string {
+            (3, None)
+        } else if rest.starts_with(b"<<-") {
+            (3, Some(true))
+        } else if rest.starts_with(b"<<") {
+            (2, Some(false))
+        } else if rest.starts_with(b"&>>") {
+            (3, None)
+        } else if [&b">>"[..], b">&", b">|", b"<&", b"<>", b"&>"].iter().any(|op| rest.starts_with(op)) {
+            (2, None)
+        } else {
+            (1, None)
+        };
+        self.pos += len;
+        self.skip_blanks();
+        if self.peek().is_none_or(|c| matches!(c, b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>')) {
+            self.uncertain();
+            return None;
+        }
+        let target = self.word();
+        if let Some(strip_tabs) = heredoc {
+            let id = self.bodies.len();
+            self.bodies.push(None);
+            self.heredocs.push(Heredoc {
+                delimiter: target.text.into_bytes(),
+                strip_tabs,
+                expands: !target.quoted,
+                id,
+            });
+            return Some(Stdin::Pending(id));
+        }
+        if here_string {
+            return Some(if target.known { Stdin::Text(target.text) } else { Stdin::Unknown });
+        }
+        input.then_some(Stdin::File)
+    }
+
+    /// Reads the bodies of the here-documents opened on the line that just ended. A body is known text
+    /// unless the here-document expands (unquoted delimiter) and holds `$`, a backtick or a backslash.
+    fn read_heredocs(&mut self) {
+        for doc in std::mem::take(&mut self.heredocs) {
+            let mut body = Vec::new();
+            loop {
+                if self.pos >= self.src.len() {
+                    break;
+                }
+                let end =
+                    self.src[self.pos..].iter().position(|&c| c == b'\n').map_or(self.src.len(), |i| self.pos + i);
+                let line = &self.src[self.pos..end];
+                self.pos = (end + 1).min(self.src.len());
+                let line =
+                    if doc.strip_tabs { &line[line.iter().take_while(|&&c| c == b'\t').count()..] } else { line };
+                if line == doc.delimiter.as_slice() {
+                    break;
+                }
+                if doc.expands && (line.windows(2).any(|w| w == b"$(") || line.contains(&b'`')) {
+                    self.uncertain();
+                }
+                body.extend_from_slice(line);
+                body.push(b'\n');
+            }
+            let expands = doc.expands && body.iter().any(|c| matches!(c, b'$' | b'`' | b'\\'));
+            let text = String::from_utf8_lossy(&body).into_owned();
+            if let Some(slot) = self.bodies.get_mut(doc.id) {
+                *slot = Some(if expands { Stdin::Unknown } else { Stdin::Text(text) });
+            }
+        }
+    }
+
+    fn word(&mut self) -> Word {
+        let start = self.pos;
+        let mut w = WordBuf { known: true, ..WordBuf::default() };
+        while let Some(c) = self.peek() {
+            match c {
+                b' ' | b'\t' | b'\r' | b'\n' | b';' | b'&' | b'|' | b')' => break,
+                b'<' | b'>' if self.pos == start && self.peek_at(1) == Some(b'(') => {
+                    self.pos += 2;
+                    self.nested_list();
+                    w.known = false;
+                    w.text.extend_from_slice(&self.src[start..self.pos]);
+                }
+                b'<' | b'>' => break,
+                b'(' if w.assignment && w.text.last() == Some(&b'=') => {
+                    // `name=( … )`: an array assignment.
+                    self.pos += 1;
+                    self.nested_list();
+                    w.text.extend_from_slice(b"( )");
+                }
+                b'(' => break,
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    Some(_) => {
+                        self.pos += 1;
+                        w.quoted = true;
+                        self.take_char(&mut w.text);
+                    }
+                    None => {
+                        self.pos += 1;
+                        w.text.push(b'\\');
+                    }
+                },
+                b'\'' => {
+                    w.quoted = true;
+                    self.single_quoted(&mut w.text);
+                }
+                b'"' => {
+                    w.quoted = true;
+                    self.double_quoted(&mut w);
+                }
+                b'$' => self.dollar(&mut w),
+                b'`' => self.backtick(&mut w),
+                b'=' => {
+                    self.pos += 1;
+                    if !w.quoted && !w.assignment && is_assignment_name(&w.text) {
+                        w.assignment = true;
+                    }
+                    w.text.push(b'=');
+                }
+                b'{' => {
+                    self.pos += 1;
+                    w.brace_at = Some(w.text.len());
+                    w.text.push(b'{');
+                }
+                b'}' => {
+                    self.pos += 1;
+                    if let Some(at) = w.brace_at.take() {
+                        let inner = &w.text[at..];
+                        if inner.contains(&b',') || inner.windows(2).any(|p| p == b"..") {
+                            w.known = false;
+                        }
+                    }
+                    w.text.push(b'}');
+                }
+                b'*' | b'?' => {
+                    self.pos += 1;
+                    w.glob = true;
+                    w.text.push(c);
+                }
+                b'[' => {
+                    self.pos += 1;
+                    w.bracket_at = Some(w.text.len());
+                    w.text.push(b'[');
+                }
+                b']' => {
+                    self.pos += 1;
+                    // `[abc]` is a pattern; `[` and `[[` alone are the test commands.
+                    w.glob |= w.bracket_at.take().is_some_and(|at| w.text.len() > at + 1);
+                    w.text.push(b']');
+                }
+                _ => self.take_char(&mut w.text),
+            }
+        }
+        Word {
+            text: String::from_utf8_lossy(&w.text).into_owned(),
+            known: w.known,
+            quoted: w.quoted,
+            assignment: w.assignment,
+            glob: w.glob,
+        }
+    }
+
+    /// Copies one (possibly multi-byte) character.
+    fn take_char(&mut self, text: &mut Vec<u8>) {
+        let len = self.src[self.pos..].iter().skip(1).take_while(|&&b| b & 0xC0 == 0x80).count() + 1;
+        text.extend_from_slice(&self.src[self.pos..self.pos + len]);
+        self.pos += len;
+    }
+
+    fn single_quoted(&mut self, text: &mut Vec<u8>) {
+        self.pos += 1;
+        match self.src[self.pos..].iter().position(|&c| c == b'\'') {
+            Some(i) => {
+                text.extend_from_slice(&self.src[self.pos..self.pos + i]);
+                self.pos += i + 1;
+            }
+            None => {
+                self.uncertain();
+                text.extend_from_slice(&self.src[self.pos..]);
+                self.pos = self.src.len();
+            }
+        }
+    }
+
+    fn double_quoted(&mut self, w: &mut WordBuf) {
+        self.pos += 1;
+        loop {
+            let Some(c) = self.peek() else {
+                self.uncertain();
+                return;
+            };
+            match c {
+                b'"' => {
+                    self.pos += 1;
+                    return;
+                }
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    Some(e @ (b'$' | b'`' | b'"' | b'\\')) => {
+                        self.pos += 2;
+                        w.text.push(e);
+                    }
+                    _ => {
+                        self.pos += 1;
+                        w.text.push(b'\\');
+                    }
+                },
+                b'$' => self.dollar(w),
+                b'`' => self.backtick(w),
+                _ => self.take_char(&mut w.text),
+            }
+        }
+    }
+
+    /// `$…`: substitutions are analysed as subcommands; every expansion makes the word unknown.
+    fn dollar(&mut self, w: &mut WordBuf) {
+        let start = self.pos;
+        match self.peek_at(1) {
+            Some(b'(') if self.peek_at(2) == Some(b'(') => {
+                self.pos += 3;
+                self.skip_balanced(b'(', b')', 2);
+                w.known = false;
+            }
+            Some(b'(') => {
+                self.pos += 2;
+                self.nested_list();
+                w.known = false;
+            }
+            Some(b'{') => {
+                self.pos += 2;
+                self.skip_balanced(b'{', b'}', 1);
+                w.known = false;
+            }
+            Some(b'\'') => {
+                self.pos += 1;
+                w.quoted = true;
+                self.ansi_c_quoted(&mut w.text);
+                return;
+            }
+            Some(b'"') => {
+                self.pos += 1;
+                w.quoted = true;
+                self.double_quoted(w);
+                return;
+            }
+            Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
+                self.pos += 1;
+                while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
+                    self.pos += 1;
+                }
+                w.known = false;
+            }
+            Some(c) if c.is_ascii_digit() || b"@*#?$!-".contains(&c) => {
+                self.pos += 2;
+                w.known = false;
+            }
+            _ => self.pos += 1,
+        }
+        w.text.extend_from_slice(&self.src[start..self.pos]);
+    }
+
+    /// Skips to the closing bracket of `${ … }` or `$(( … ))`; a command substitution inside is not
+    /// analysed, so it makes the whole command uncertain.
+    fn skip_balanced(&mut self, open: u8, close: u8, mut depth: usize) {
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            match c {
+                b'\\' => self.pos = (self.pos + 1).min(self.src.len()),
+                b'`' => self.uncertain(),
+                b'$' if self.peek() == Some(b'(') => self.uncertain(),
+                _ if c == open => depth += 1,
+                _ if c == close => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.uncertain();
+    }
+
+    /// `` `…` ``: the body (with `\``, `\\` and `\$` unescaped) is analysed as a command of its own.
+    fn backtick(&mut self, w: &mut WordBuf) {
+        let start = self.pos;
+        self.pos += 1;
+        let mut body = Vec::new();
+        loop {
+            match (self.peek(), self.peek_at(1)) {
+                (None, _) => {
+                    self.uncertain();
+                    break;
+                }
+                (Some(b'`'), _) => {
+                    self.pos += 1;
+                    break;
+                }
+                (Some(b'\\'), Some(e @ (b'`' | b'\\' | b'$'))) => {
+                    body.push(e);
+                    self.pos += 2;
+                }
+                (Some(c), _) => {
+                    body.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        analyse_into(&String::from_utf8_lossy(&body), self.depth + 1, self.out);
+        w.known = false;
+        w.text.extend_from_slice(&self.src[start..self.pos]);
+    }
+
+    /// `$'…'`: decodes the escapes bash decodes, so `$'\x67it'` is seen as `git`.
+    fn ansi_c_quoted(&mut self, text: &mut Vec<u8>) {
+        self.pos += 1;
+        loop {
+            let Some(c) = self.peek() else {
+                self.uncertain();
+                return;
+            };
+            self.pos += 1;
+            match c {
+                b'\'' => return,
+                b'\\' => self.ansi_c_escape(text),
+                _ => text.push(c),
+            }
+        }
+    }
+
+    fn ansi_c_escape(&mut self, text: &mut Vec<u8>) {
+        let Some(e) = self.peek() else {
+            text.push(b'\\');
+            return;
+        };
+        self.pos += 1;
+        let simple = match e {
+            b'a' => Some(0x07),
+            b'b' => Some(0x08),
+            b'e' | b'E' => Some(0x1b),
+            b'f' => Some(0x0c),
+            b'n' => Some(b'\n'),
+            b'r' => Some(b'\r'),
+            b't' => Some(b'\t'),
+            b'v' => Some(0x0b),
+            b'\\' | b'\'' | b'"' | b'?' => Some(e),
+            _ => None,
+        };
+        if let Some(byte) = simple {
+            text.push(byte);
+            return;
+        }
+        match e {
+            b'0'..=b'7' => {
+                let mut value = u32::from(e - b'0');
+                for _ in 0..2 {
+                    match self.peek() {
+                        Some(d @ b'0'..=b'7') => {
+                            value = value * 8 + u32::from(d - b'0');
+                            self.pos += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                text.push((value & 0xff) as u8);
+            }
+            b'x' | b'u' | b'U' => {
+                let max = match e {
+                    b'x' => 2,
+                    b'u' => 4,
+                    _ => 8,
+                };
+                let mut value = 0u32;
+                let mut digits = 0;
+                while digits < max {
+                    let Some(d) = self.peek().and_then(|d| char::from(d).to_digit(16)) else { break };
+                    value = value.wrapping_mul(16).wrapping_add(d);
+                    self.pos += 1;
+                    digits += 1;
+                }
+                if digits == 0 {
+                    text.extend_from_slice(&[b'\\', e]);
+                } else if e == b'x' {
+                    text.push((value & 0xff) as u8);
+                } else {
+                    let ch = char::from_u32(value).unwrap_or(char::REPLACEMENT_CHARACTER);
+                    text.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
+                }
+            }
+            b'c' => match self.peek() {
+                Some(x) => {
+                    self.pos += 1;
+                    text.push(x & 0x1f);
+                }
+                None => text.extend_from_slice(b"\\c"),
+            },
+            _ => text.extend_from_slice(&[b'\\', e]),
+        }
+    }
+}
+
+/// `NAME` or `NAME+` before the `=` of an assignment.
+fn is_assignment_name(text: &[u8]) -> bool {
+    let name = text.strip_suffix(b"+").unwrap_or(text);
+    name.first().is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        && name.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}

@@ -1,0 +1,191 @@
+//! The shell-command analyser behind BashSubcommand (R-PRED-4).
+//!
+//! [`analyse`] walks a command string the way a POSIX/bash shell would split it into simple commands
+//! — quoting and escapes, `&&`, `||`, `;`, `|`, `&`, newlines, `( … )`, `$( … )`, backticks, process
+//! substitution, here-documents, redirections, comments — and returns every *view* a rule may be tested
+//! against: each simple command as written, and again after each layer of leading `VAR=value`
+//! assignments, reserved words (`if`, `then`, `do`, `!`, `{`, …) and wrappers (`env`, `sudo`, `nohup`,
+//! `time`, `command`, `exec`, `xargs`, …) has been stripped, and again without the global options of
+//! a known multi-command program (`git -C dir push` as `git push`, [`programs`]). `sh -c '…'`,
+//! `bash -c '…'`, `eval …`, `watch …`, `find … -exec … ;`, `env -S '…'` and the command lines hidden
+//! in arguments or on standard input ([`hidden`]: `trap`, `su -c`, `ssh`, `bash <<EOF`, …) are
+//! analysed recursively; interpreter code is kept in [`Analysis::code`].
+//!
+//! Whatever the walk cannot pin down is reported rather than guessed: [`Analysis::uncertain`] for the
+//! whole command (unbalanced quotes or parentheses, a stray `)`, nesting deeper than [`MAX_DEPTH`],
+//! `$( … )` inside `${ … }` or `$(( … ))`), and [`Word::known`] for a word whose value depends on an
+//! expansion (`$VAR`, `${…}`, `$( … )`, backticks, brace expansion; a glob in command position).
+
+mod hidden;
+mod lex;
+mod programs;
+mod walk;
+
+use lex::{End, Lexer};
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// How deep `$( … )`, `( … )`, backticks and `sh -c` may nest before the analysis gives up (uncertain).
+const MAX_DEPTH: usize = 32;
+
+/// The result of analysing one command string.
+#[derive(Debug, Default)]
+pub(crate) struct Analysis {
+    /// The command could not be analysed with certainty; a subcommand rule matches it (R-PRED-4).
+    pub(crate) uncertain: bool,
+    /// Every view of every simple command, outermost first.
+    pub(crate) views: Vec<View>,
+    /// Interpreter code (`python -c '…'`, `perl -e '…'`, a here-document fed to `node`): a rule about
+    /// another program matches when the code names it (R-PRED-4c).
+    pub(crate) code: Vec<String>,
+}
+
+/// One simple command as a rule sees it: its words after some prefix was stripped.
+#[derive(Debug)]
+pub(crate) struct View {
+    pub(crate) words: Vec<Word>,
+    /// The words joined by single spaces (what regexes and word rules are tested against).
+    pub(crate) text: String,
+    /// The command that actually runs (every assignment, reserved word and wrapper stripped).
+    pub(crate) innermost: bool,
+    /// A wrapper such as `xargs` appends arguments nobody can see.
+    pub(crate) more_args: bool,
+}
+
+impl View {
+    /// Whether some word of this view has a value the analysis cannot know. An assignment-shaped
+    /// word (`TS=$(date)`) does not count: whatever it expands to still starts with `NAME=`.
+    pub(crate) fn has_unknown(&self) -> bool {
+        self.more_args || self.words.iter().any(|w| !w.known && !w.assignment)
+    }
+
+    /// The start of `text` that is certain: the words before the first word of unknown value.
+    pub(crate) fn known_prefix(&self) -> &str {
+        let known = self.words.iter().take_while(|w| w.known).count();
+        let len = self.words[..known].iter().map(|w| w.text.len() + 1).sum::<usize>().saturating_sub(1);
+        &self.text[..len]
+    }
+}
+
+/// One shell word after quote removal.
+#[derive(Debug, Clone)]
+pub(crate) struct Word {
+    /// The word after quote removal; expansions stay as written (`$HOME`).
+    pub(crate) text: String,
+    /// False when the value depends on an expansion.
+    pub(crate) known: bool,
+    quoted: bool,
+    assignment: bool,
+    glob: bool,
+}
+
+thread_local! {
+    /// The last command analysed on this thread: one tool call is tested against many predicates.
+    static LAST: RefCell<Option<(String, Rc<Analysis>)>> = const { RefCell::new(None) };
+}
+
+/// Analyses `cmd`, reusing this thread's previous analysis when the command is the same string.
+pub(crate) fn with_analysis<R>(cmd: &str, f: impl FnOnce(&Analysis) -> R) -> R {
+    let cached = LAST.with(|last| match &*last.borrow() {
+        Some((text, analysis)) if text == cmd => Some(Rc::clone(analysis)),
+        _ => None,
+    });
+    let analysis = cached.unwrap_or_else(|| {
+        let fresh = Rc::new(analyse(cmd));
+        LAST.with(|last| *last.borrow_mut() = Some((cmd.to_owned(), Rc::clone(&fresh))));
+        fresh
+    });
+    f(&analysis)
+}
+
+/// Analyses one command string.
+pub(crate) fn analyse(cmd: &str) -> Analysis {
+    let mut out = Analysis::default();
+    analyse_into(cmd, 0, &mut out);
+    out
+}
+
+/// Splits a permission-rule body into words the way the shell would (quotes removed, `*` kept).
+/// `None` unless it is exactly one simple command with balanced quotes and no substitutions.
+pub(crate) fn split_words(text: &str) -> Option<Vec<String>> {
+    let mut out = Analysis::default();
+    let (words, _, end) = Lexer::new(text, 0, &mut out).simple_command(false);
+    (end == End::Eof && !out.uncertain && out.views.is_empty()).then(|| words.into_iter().map(|w| w.text).collect())
+}
+
+fn analyse_into(cmd: &str, depth: usize, out: &mut Analysis) {
+    if depth > MAX_DEPTH {
+        out.uncertain = true;
+        return;
+    }
+    let mut lexer = Lexer::new(cmd, depth, out);
+    lexer.list(false);
+    lexer.flush_deferred(true);
+}
+
+/// The last path component of a command name (`/usr/bin/git` → `git`).
+pub(crate) fn basename(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `cmd` is uncertain, and the texts of its innermost views.
+    fn innermost_texts(cmd: &str) -> (bool, Vec<String>) {
+        let a = analyse(cmd);
+        (a.uncertain, a.views.iter().filter(|v| v.innermost).map(|v| v.text.clone()).collect())
+    }
+
+    #[test]
+    fn compound_commands_expose_each_simple_command() {
+        let cases: &[(&str, bool, &[&str])] = &[
+            ("git push", false, &["git push"]),
+            ("cd x && git push -f", false, &["cd x", "git push -f"]),
+            ("a; b || c | d & e", false, &["a", "b", "c", "d", "e"]),
+            ("FOO=1 BAR=2 git push", false, &["git push"]),
+            ("sudo -u root env A=1 nohup git push", false, &["git push"]),
+            ("(git push)", false, &["git push"]),
+            ("echo $(git push)", false, &["git push", "echo $(git push)"]),
+            ("echo `git push`", false, &["git push", "echo `git push`"]),
+            ("bash -c 'git push'", false, &["bash -c git push", "git push"]),
+            ("eval git push", false, &["eval git push", "git push"]),
+            ("git push 2>&1 >/dev/null", false, &["git push"]),
+            ("echo \"unterminated", true, &["echo unterminated"]),
+            ("/usr/bin/git push", false, &["/usr/bin/git push", "git push"]),
+            ("cat <<'EOF'\ndon't\nEOF\ngit push", false, &["cat", "git push"]),
+            ("if true; then git push; fi", false, &["true", "git push", "fi"]),
+            ("f() { git push; }", false, &["git push", "}"]),
+            ("xargs -n1 git push", false, &["git push"]),
+            ("echo ${x:-$(git push)}", true, &["echo ${x:-$(git push)}"]),
+        ];
+        for (cmd, uncertain, views) in cases {
+            let (u, got) = innermost_texts(cmd);
+            assert_eq!((u, got.iter().map(String::as_str).collect::<Vec<_>>()), (*uncertain, views.to_vec()), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_uncertain_and_does_not_overflow() {
+        let deep = format!("{}git push{}", "$(".repeat(10_000), ")".repeat(10_000));
+        assert!(analyse(&deep).uncertain);
+        let deep_ticks = "(".repeat(100_000);
+        assert!(analyse(&deep_ticks).uncertain);
+    }
+
+    #[test]
+    fn ansi_c_quotes_are_decoded() {
+        let a = analyse("$'\\x67it' push");
+        assert_eq!(a.views[0].text, "git push");
+        assert!(a.views[0].words.iter().all(|w| w.known));
+    }
+
+    #[test]
+    fn expansions_make_a_word_unknown_but_quotes_do_not() {
+        let a = analyse("g\"i\"t 'push' $X {a,b}");
+        let known: Vec<bool> = a.views[0].words.iter().map(|w| w.known).collect();
+        assert_eq!(known, [true, true, false, false]);
+    }
+}

@@ -1,0 +1,198 @@
+//! The option grammar of the common multi-command programs (R-PRED-4c): the global options that may
+//! stand between a program and its subcommand (`git -C dir push`, `kubectl -n ns delete`), so that a
+//! rule on `git push` sees `git push`.
+
+use super::{Word, basename};
+
+/// The global options of one family of programs.
+struct Grammar {
+    names: &'static [&'static str],
+    /// Options that take a value: the next word, attached with `=` (`--git-dir=.git`), or attached
+    /// to a one-letter option (`-nprod`).
+    with_value: &'static [&'static str],
+    /// Options that stand alone (a long one may still carry an optional `=value`).
+    flags: &'static [&'static str],
+}
+
+const HELP: [&str; 4] = ["-h", "--help", "-v", "--version"];
+
+/// git settings (`-c key=value`) that name a command git runs, or redefine a subcommand: the
+/// subcommand that runs is then not what the words say (`git -c alias.p=push p`,
+/// `git -c core.pager='sh -c …' log`).
+#[rustfmt::skip]
+const GIT_COMMAND_SETTINGS: &[&str] = &["alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
+    "core.hookspath", "core.askpass", "credential.", "diff.", "difftool.", "merge.", "mergetool.", "pager.",
+    "sequence.editor", "gpg.", "filter.", "uploadpack.", "receivepack.", "sendemail.", "web.browser", "browser.",
+    "man.", "include.", "includeif."];
+
+#[rustfmt::skip]
+const GRAMMARS: &[Grammar] = &[
+    Grammar {
+        names: &["git"],
+        with_value: &["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env",
+            "--attr-source", "--list-cmds"],
+        flags: &["-p", "--paginate", "-P", "--no-pager", "--bare", "--no-replace-objects", "--no-lazy-fetch",
+            "--no-optional-locks", "--no-advice", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
+            "--icase-pathspecs", "--exec-path", "--html-path", "--man-path", "--info-path"],
+    },
+    Grammar {
+        names: &["npm"],
+        with_value: &["--prefix", "--registry", "--userconfig", "--globalconfig", "--cache", "--loglevel",
+            "--workspace", "-w", "--tag", "--otp", "--scope", "--location", "--auth-type", "--cafile", "--proxy",
+            "--https-proxy", "--omit", "--include", "--install-strategy", "--script-shell", "--before"],
+        flags: &["-g", "--global", "-s", "--silent", "-q", "--quiet", "-d", "-dd", "-ddd", "--verbose", "-y",
+            "--yes", "--no-yes", "-ws", "--workspaces", "--include-workspace-root", "--if-present",
+            "--ignore-scripts", "--dry-run", "-f", "--force", "--json", "--offline", "--prefer-offline",
+            "--prefer-online", "--legacy-peer-deps", "--no-audit", "--no-fund", "--no-color"],
+    },
+    Grammar {
+        names: &["pnpm"],
+        with_value: &["-C", "--dir", "--filter", "-F", "--reporter", "--loglevel", "--workspace-concurrency",
+            "--store-dir", "--virtual-store-dir", "--registry"],
+        flags: &["-r", "--recursive", "-w", "--workspace-root", "-s", "--silent", "--stream", "--parallel",
+            "--aggregate-output", "--no-bail", "--if-present", "--frozen-lockfile", "--offline",
+            "--prefer-offline", "-g", "--global", "--color", "--no-color"],
+    },
+    Grammar {
+        names: &["yarn"],
+        with_value: &["--cwd", "--modules-folder", "--cache-folder", "--registry", "--mutex", "--network-timeout",
+            "--use-yarnrc", "--global-folder", "--link-folder", "--preferred-cache-folder"],
+        flags: &["-s", "--silent", "--verbose", "--offline", "--prefer-offline", "--frozen-lockfile",
+            "--pure-lockfile", "--json", "--no-progress", "--non-interactive", "--ignore-engines",
+            "--no-default-rc"],
+    },
+    Grammar {
+        names: &["cargo"],
+        with_value: &["-C", "--config", "-Z", "--color", "--explain"],
+        flags: &["-vv", "-vvv", "--verbose", "-q", "--quiet", "--locked", "--offline", "--frozen", "--list", "-V"],
+    },
+    Grammar {
+        names: &["docker"],
+        with_value: &["-c", "--context", "-H", "--host", "--config", "-l", "--log-level", "--tlscacert",
+            "--tlscert", "--tlskey"],
+        flags: &["-D", "--debug", "--tls", "--tlsverify"],
+    },
+    Grammar {
+        names: &["podman"],
+        with_value: &["-c", "--connection", "--url", "--identity", "--root", "--runroot", "--storage-driver",
+            "--storage-opt", "--cgroup-manager", "--events-backend", "--log-level", "--module",
+            "--network-cmd-path", "--runtime", "--runtime-flag", "--tmpdir", "--ssh", "--config", "--conmon",
+            "--hooks-dir", "--imagestore", "--network-config-dir", "--volumepath", "--cdi-spec-dir"],
+        flags: &["-r", "--remote", "--syslog", "--debug"],
+    },
+    Grammar {
+        names: &["kubectl"],
+        with_value: &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server",
+            "--token", "--as", "--as-group", "--as-uid", "--request-timeout", "--cache-dir",
+            "--certificate-authority", "--client-certificate", "--client-key", "--tls-server-name", "-v", "--v",
+            "--vmodule", "--log-file", "--password", "--username", "--profile", "--profile-output"],
+        flags: &["--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors",
+            "--disable-compression"],
+    },
+    Grammar { names: &["gh"], with_value: &["-R", "--repo", "--hostname"], flags: &[] },
+    Grammar { names: &["terraform", "tofu"], with_value: &["-chdir"], flags: &["-help", "-version"] },
+];
+
+/// What stands between a known program and its subcommand.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Subcommand {
+    /// Not a known program, or no option before the subcommand: nothing to add.
+    Plain,
+    /// The subcommand starts at this index (the options before it are all known).
+    At(usize),
+    /// The option at this index is not known (it may or may not take a value), or it changes what a
+    /// subcommand means (`git -c alias.p=push p`): the subcommand cannot be told.
+    Unknown(usize),
+}
+
+/// Where the subcommand of `words` (a program and its arguments) starts.
+pub(super) fn subcommand(words: &[Word]) -> Subcommand {
+    let Some(program) = words.first().filter(|w| w.known) else { return Subcommand::Plain };
+    let name = basename(&program.text);
+    let Some(grammar) = GRAMMARS.iter().find(|g| g.names.contains(&name)) else { return Subcommand::Plain };
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        let t = w.text.as_str();
+        if !w.known {
+            break;
+        }
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if name == "cargo" && i == 1 && t.len() > 1 && t.starts_with('+') {
+            i += 1;
+            continue;
+        }
+        if !t.starts_with('-') || t.len() == 1 {
+            break;
+        }
+        let (option, attached) = match t.split_once('=') {
+            Some((option, value)) => (option, Some(value)),
+            None => (t, None),
+        };
+        let option_at = i;
+        let value = if grammar.with_value.contains(&option) {
+            match attached {
+                Some(value) => Some(value),
+                None => {
+                    i += 1;
+                    words.get(i).map(|v| v.text.as_str())
+                }
+            }
+        } else if grammar.flags.contains(&option) || HELP.contains(&option) {
+            None
+        } else if let Some(short) = grammar.with_value.iter().find(|o| o.len() == 2 && t.starts_with(**o)) {
+            // A one-letter option with its value attached (`-nprod`).
+            Some(&t[short.len()..])
+        } else {
+            return Subcommand::Unknown(i);
+        };
+        let runs_a_command = |v: &str| {
+            let key = v.to_ascii_lowercase();
+            GIT_COMMAND_SETTINGS.iter().any(|prefix| key.starts_with(prefix))
+        };
+        if name == "git" && matches!(option, "-c" | "--config-env") && value.is_some_and(runs_a_command) {
+            return Subcommand::Unknown(option_at);
+        }
+        i += 1;
+    }
+    match i.min(words.len()) {
+        1 => Subcommand::Plain,
+        at => Subcommand::At(at),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::analyse;
+
+    fn subcommand_of(cmd: &str) -> Subcommand {
+        subcommand(&analyse(cmd).views[0].words)
+    }
+
+    #[test]
+    fn global_options_are_skipped_by_their_grammar() {
+        let cases: &[(&str, Subcommand)] = &[
+            ("git push", Subcommand::Plain),
+            ("git -C dir push", Subcommand::At(3)),
+            ("git -c k=v --no-pager push", Subcommand::At(4)),
+            ("git --git-dir=.git --work-tree=. push", Subcommand::At(3)),
+            ("git --git-dir .git push", Subcommand::At(3)),
+            ("git --frobnicate x push", Subcommand::Unknown(1)),
+            ("git -c alias.p=push p", Subcommand::Unknown(1)),
+            ("git -c core.pager='git push' log", Subcommand::Unknown(1)),
+            ("git -c user.name=x push", Subcommand::At(3)),
+            ("cargo +nightly -Zunstable-options publish", Subcommand::At(3)),
+            ("kubectl -nprod delete pod x", Subcommand::At(2)),
+            ("terraform -chdir=infra apply", Subcommand::At(2)),
+            ("git -C", Subcommand::At(2)),
+            ("ls -la", Subcommand::Plain),
+            ("git $OPTS push", Subcommand::Plain),
+        ];
+        for (cmd, expected) in cases {
+            assert_eq!(&subcommand_of(cmd), expected, "{cmd}");
+        }
+    }
+}

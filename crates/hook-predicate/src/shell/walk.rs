@@ -1,0 +1,276 @@
+//! The command walk: each simple command turned into the views a rule is tested against, with
+//! assignments, reserved words and wrappers stripped layer by layer, and the command strings hidden
+//! in arguments analysed recursively (R-PRED-4).
+
+use super::hidden::SHELLS;
+use super::lex::{Lexer, Stdin};
+use super::programs::{self, Subcommand};
+use super::{MAX_DEPTH, View, Word, analyse_into, basename};
+
+/// How many layers (assignment runs, reserved words, wrappers) one simple command may shed.
+const MAX_LAYERS: usize = 16;
+
+/// Reserved words that may open a command without being its name.
+const RESERVED: &[&str] = &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until"];
+
+impl Lexer<'_, '_> {
+    /// Turns one simple command into views, stripping one layer at a time; `stdin` is what the
+    /// command reads on standard input.
+    pub(super) fn emit(&mut self, mut words: Vec<Word>, stdin: Stdin) {
+        let mut at = 0;
+        let mut more_args = false;
+        let mut layers = 0;
+        let mut innermost_from = None;
+        loop {
+            let before = self.out.views.len();
+            push_view(&mut self.out.views, &words[at..], more_args);
+            if self.out.views.len() > before {
+                innermost_from = Some(before);
+            }
+            let Some(word) = words.get(at) else { break };
+            let next = if word.assignment {
+                at + words[at..].iter().take_while(|w| w.assignment).count()
+            } else if !word.quoted && RESERVED.contains(&word.text.as_str()) {
+                at + 1
+            } else {
+                match self.unwrap(&words, at) {
+                    Some(Unwrapped { next, appends, placeholder }) if next > at => {
+                        more_args |= appends;
+                        if let Some(p) = placeholder.filter(|p| !p.is_empty()) {
+                            // `xargs -I{} git {}`: each word holding the replacement string is unknown.
+                            words[next..].iter_mut().filter(|w| w.text.contains(&p)).for_each(|w| w.known = false);
+                        }
+                        next
+                    }
+                    _ => break,
+                }
+            };
+            if layers == MAX_LAYERS {
+                self.uncertain();
+                break;
+            }
+            layers += 1;
+            at = next;
+        }
+        if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
+            // `git -C dir push` is also seen as `git push`; an unknown option as a word of unknown value.
+            let view = match programs::subcommand(rest) {
+                Subcommand::Plain => None,
+                Subcommand::At(k) => Some(rest[..1].iter().chain(&rest[k..]).cloned().collect()),
+                Subcommand::Unknown(k) => {
+                    let mut view = rest.to_vec();
+                    view[k].known = false;
+                    Some(view)
+                }
+            };
+            if let Some(view) = view {
+                let before = self.out.views.len();
+                push_view(&mut self.out.views, &view, more_args);
+                innermost_from = innermost_from.or(Some(before));
+            }
+        }
+        if let Some(from) = innermost_from {
+            for view in &mut self.out.views[from..] {
+                view.innermost = true;
+            }
+        }
+        if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
+            self.recurse_into_strings(rest, &stdin);
+        }
+    }
+
+    /// When `words[at]` is a wrapper, where the wrapped command starts, whether the wrapper appends
+    /// arguments of its own (`xargs`) and the string it replaces in them (`xargs -I{}`).
+    fn unwrap(&mut self, words: &[Word], at: usize) -> Option<Unwrapped> {
+        let word = &words[at];
+        if !word.known {
+            return None;
+        }
+        let (next, appends) = match basename(&word.text) {
+            "env" => {
+                let mut i = at + 1;
+                while let Some(w) = words.get(i) {
+                    match w.text.as_str() {
+                        "--" => {
+                            i += 1;
+                            break;
+                        }
+                        "-u" | "-C" | "-P" | "--unset" | "--chdir" => i += 2,
+                        "-S" | "--split-string" => {
+                            self.recurse_into_word(words.get(i + 1));
+                            return None;
+                        }
+                        t if t.starts_with('-') || t.contains('=') => i += 1,
+                        _ => break,
+                    }
+                }
+                (i, false)
+            }
+            "sudo" => (skip_options(words, at, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U"]), false),
+            "doas" => (skip_options(words, at, &["-u", "-C"]), false),
+            "nohup" | "setsid" | "builtin" | "command" | "chronic" | "unbuffer" | "coproc" => {
+                (skip_options(words, at, &[]), false)
+            }
+            "time" => (skip_options(words, at, &["-f", "-o", "--format", "--output"]), false),
+            "exec" => (skip_options(words, at, &["-a"]), false),
+            "nice" => (skip_options(words, at, &["-n", "--adjustment"]), false),
+            "ionice" => (skip_options(words, at, &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"]), false),
+            "stdbuf" => (skip_options(words, at, &["-i", "-o", "-e", "--input", "--output", "--error"]), false),
+            "timeout" => (skip_options(words, at, &["-s", "-k", "--signal", "--kill-after"]) + 1, false),
+            "xargs" => {
+                let flags =
+                    ["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter"];
+                let next = skip_options(words, at, &flags);
+                let placeholder = words[at + 1..next.min(words.len())].iter().enumerate().find_map(|(k, w)| {
+                    let t = w.text.as_str();
+                    match t {
+                        "-I" => words.get(at + 2 + k).map(|r| r.text.clone()),
+                        "-i" | "--replace" => Some("{}".to_owned()),
+                        _ => t
+                            .strip_prefix("--replace=")
+                            .or_else(|| t.strip_prefix("-I"))
+                            .or_else(|| t.strip_prefix("-i"))
+                            .map(str::to_owned),
+                    }
+                });
+                return Some(Unwrapped { next: next.min(words.len()), appends: true, placeholder });
+            }
+            "flock" => {
+                // `flock [options] file command…` or `flock [options] file -c 'command'`.
+                let file = skip_options(words, at, &["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"]);
+                match words.get(file + 1).map(|w| w.text.as_str()) {
+                    Some("-c" | "--command") => {
+                        self.recurse_into_word(words.get(file + 2));
+                        return None;
+                    }
+                    Some(_) => (file + 1, false),
+                    None => return None,
+                }
+            }
+            _ => return None,
+        };
+        // An option that wants an argument may be the last word: never point past the end.
+        Some(Unwrapped { next: next.min(words.len()), appends, placeholder: None })
+    }
+
+    /// `sh -c '…'`, `bash <<EOF`, `eval …`, `watch …`, `find … -exec … ;`, `trap`, `su -c`,
+    /// `script -c`, `ssh`, `parallel`, `source <(…)`, interpreters: the command line inside is
+    /// analysed as well, or the command is uncertain (see [`super::hidden`]).
+    fn recurse_into_strings(&mut self, words: &[Word], stdin: &Stdin) {
+        if self.interpreter(words, stdin) {
+            return;
+        }
+        match basename(&words[0].text) {
+            name if SHELLS.contains(&name) => self.shell(words, stdin),
+            "source" | "." => match words.get(1) {
+                Some(script) => self.script(script, stdin),
+                None => self.uncertain(),
+            },
+            "trap" => self.trap(words),
+            "su" | "runuser" => self.command_option(words, &["--command", "--session-command"], stdin),
+            "script" => self.command_option(words, &["--command"], stdin),
+            "ssh" => self.ssh(words, stdin),
+            "parallel" => self.parallel(words, stdin),
+            "at" | "batch" => self.stdin_code(stdin),
+            "eval" => self.analyse_joined(&words[1..]),
+            "watch" => self.analyse_joined(&words[skip_options(words, 0, &["-n", "--interval"]).min(words.len())..]),
+            "find" => {
+                let mut i = 1;
+                while i < words.len() {
+                    if matches!(words[i].text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+                        let start = i + 1;
+                        let end = words[start..]
+                            .iter()
+                            .position(|w| w.text == ";" || w.text == "+")
+                            .map_or(words.len(), |p| start + p);
+                        self.emit_nested(words[start..end].to_vec());
+                        i = end;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The words joined by spaces, analysed as a command (what `eval` and `watch` run).
+    pub(super) fn analyse_joined(&mut self, words: &[Word]) {
+        if words.iter().any(|w| !w.known) {
+            self.uncertain();
+            return;
+        }
+        let joined: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        analyse_into(&joined.join(" "), self.depth + 1, self.out);
+    }
+
+    /// Emits a command found inside another command's arguments, one level deeper.
+    fn emit_nested(&mut self, words: Vec<Word>) {
+        if self.depth >= MAX_DEPTH {
+            self.uncertain();
+            return;
+        }
+        self.depth += 1;
+        self.emit(words, Stdin::Inherited);
+        self.depth -= 1;
+    }
+
+    pub(super) fn recurse_into_word(&mut self, word: Option<&Word>) {
+        match word {
+            Some(w) if w.known => analyse_into(&w.text, self.depth + 1, self.out),
+            _ => self.uncertain(),
+        }
+    }
+}
+
+/// A wrapper's wrapped command: where it starts, whether arguments are appended to it, and the
+/// replacement string they take the place of.
+struct Unwrapped {
+    next: usize,
+    appends: bool,
+    placeholder: Option<String>,
+}
+
+fn push_view(views: &mut Vec<View>, words: &[Word], more_args: bool) {
+    let Some(first) = words.first() else { return };
+    let mut owned = words.to_vec();
+    if first.glob {
+        owned[0].known = false;
+    }
+    let base = basename(&first.text);
+    let twin = (first.known && base.len() < first.text.len() && !base.is_empty()).then(|| {
+        let mut twin = owned.clone();
+        twin[0].text = base.to_owned();
+        twin
+    });
+    views.push(View { text: join(&owned), words: owned, innermost: false, more_args });
+    if let Some(twin) = twin {
+        views.push(View { text: join(&twin), words: twin, innermost: false, more_args });
+    }
+}
+
+fn join(words: &[Word]) -> String {
+    let mut text = String::with_capacity(words.iter().map(|w| w.text.len() + 1).sum());
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        text.push_str(&w.text);
+    }
+    text
+}
+
+/// Skips a wrapper's options (`-x`, `--long`, and the separate argument of those in `with_arg`).
+fn skip_options(words: &[Word], at: usize, with_arg: &[&str]) -> usize {
+    let mut i = at + 1;
+    while let Some(w) = words.get(i) {
+        let t = w.text.as_str();
+        if t == "--" {
+            return i + 1;
+        }
+        if !t.starts_with('-') || t.len() == 1 {
+            break;
+        }
+        i += if with_arg.contains(&t) { 2 } else { 1 };
+    }
+    i
+}
