@@ -43,6 +43,11 @@ pub(crate) enum Command {
     Schema,
     /// Watch the tier files, hot-reload them, and print each onConfigReload as a JSON line (R-CLI-7).
     Watch(WatchArgs),
+    /// Trust a project's hooks: record the SHA-256 of its .aimon files and SKILL.md files.
+    ///
+    /// Until then (and again after any of them changes), `claude` runs only their deny hooks and
+    /// skips their command, http and mcp hooks. AIMON_TRUST_PROJECT_HOOKS=1 trusts every project.
+    Trust(TrustArgs),
 }
 
 /// Where the tiers are.
@@ -155,6 +160,21 @@ pub(crate) struct ImportArgs {
     /// Overwrite an existing output file.
     #[arg(long)]
     pub(crate) force: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TrustArgs {
+    #[command(flatten)]
+    pub(crate) tiers: TierArgs,
+    /// Show the trusted files (of --project only, when given) and whether they still match.
+    #[arg(long, conflicts_with = "revoke")]
+    pub(crate) list: bool,
+    /// Forget the project's trusted files.
+    #[arg(long)]
+    pub(crate) revoke: bool,
+    /// With --list: print a JSON array instead of a table.
+    #[arg(long, requires = "list")]
+    pub(crate) json: bool,
 }
 
 #[derive(Debug, Args)]
