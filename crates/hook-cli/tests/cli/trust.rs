@@ -261,7 +261,7 @@ fn concurrent_trust_calls_never_lose_or_corrupt_entries() {
             .spawn()
             .expect("spawn")
     };
-    for round in 0..3 {
+    for round in 0..5 {
         // Every project twice: repeats race with each other as well as with other projects.
         let mut children: Vec<_> = projects
             .iter()
