@@ -22,7 +22,7 @@ pub enum Error {
     /// The trust store cannot be read or written, or a project cannot be resolved.
     #[error("{}: {message}", path.display())]
     Trust {
-        /// The store file.
+        /// The store file, or the project directory that cannot be resolved.
         path: PathBuf,
         /// What went wrong, as a sentence.
         message: String,

@@ -290,3 +290,21 @@ fn concurrent_trust_calls_never_lose_or_corrupt_entries() {
         assert_eq!(std::fs::metadata(&store).expect("stat").permissions().mode() & 0o777, 0o600);
     }
 }
+
+#[test]
+fn trust_of_a_missing_project_or_json_without_list_is_a_usage_error() {
+    let sandbox = Sandbox::new();
+    let missing = sandbox.root().join("nowhere");
+    let out = Outcome::of(sandbox.cmd().args(["trust", "--project"]).arg(&missing));
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains(&format!("{}: cannot resolve the project directory", missing.display())),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(Outcome::of(sandbox.cmd().args(["trust", "--json"])).code, 1, "--json needs --list");
+    assert_eq!(Outcome::of(sandbox.cmd().args(["trust", "--list", "--revoke"])).code, 1);
+    let empty = Outcome::of(sandbox.cmd().arg("trust"));
+    assert_eq!(empty.code, 0, "{}", empty.stderr);
+    assert!(empty.stdout.starts_with("nothing to trust in "), "{}", empty.stdout);
+}

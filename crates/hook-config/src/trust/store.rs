@@ -97,7 +97,7 @@ impl TrustStore {
     /// what was recorded for the project before (files that are gone are dropped). Returns the
     /// canonical project directory and its new record (no files: the project is removed).
     pub fn trust(&self, project: &Path) -> Result<(PathBuf, TrustedProject), Error> {
-        let canon = canonical_dir(project).map_err(|m| self.error(m))?;
+        let canon = canonical_dir(project)?;
         let mut files = BTreeMap::new();
         for file in project_files(&canon) {
             let read = |e: std::io::Error| self.error(format!("cannot read {}: {e}", file.display()));
@@ -120,7 +120,7 @@ impl TrustStore {
 
     /// Forgets `project`; returns its record, `None` when nothing was recorded.
     pub fn revoke(&self, project: &Path) -> Result<(PathBuf, Option<TrustedProject>), Error> {
-        let canon = canonical_dir(project).map_err(|m| self.error(m))?;
+        let canon = canonical_dir(project)?;
         if !self.read()?.projects.contains_key(&canon) {
             return Ok((canon, None));
         }
@@ -155,11 +155,12 @@ impl TrustStore {
     }
 }
 
-/// `dir` canonicalised, or a sentence saying why not.
-fn canonical_dir(dir: &Path) -> Result<PathBuf, String> {
-    let canon = std::fs::canonicalize(dir).map_err(|e| format!("cannot resolve the project {}: {e}", dir.display()))?;
+/// The project directory `dir` canonicalised.
+fn canonical_dir(dir: &Path) -> Result<PathBuf, Error> {
+    let error = |message: String| Error::Trust { path: dir.to_owned(), message };
+    let canon = std::fs::canonicalize(dir).map_err(|e| error(format!("cannot resolve the project directory: {e}")))?;
     if !canon.is_dir() {
-        return Err(format!("the project {} is not a directory", dir.display()));
+        return Err(error("the project is not a directory".to_owned()));
     }
     Ok(canon)
 }
