@@ -30,6 +30,8 @@ pub(crate) enum Command {
     ///
     /// Route every Claude Code event through it with one settings entry per event, e.g.
     /// {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"aimon-hooks claude"}]}]}}.
+    /// A project's own hooks run their command, http and mcp handlers only once trusted with
+    /// `aimon-hooks trust`; until then only their deny handlers apply.
     Claude,
     /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors (R-CLI-3).
     Validate(ValidateArgs),
