@@ -34,7 +34,7 @@
 //! serde-saphyr or higher layers. Unit tests sit next to the code; `tests/corpus.rs` pins the
 //! snapshot corpus (`tests/corpus/*.json`, snapshots in `tests/snapshots/`), `tests/seed_examples.rs`
 //! the seed's six examples, `tests/ids.rs` id stability, `tests/declarative.rs` matcher/`if`/
-//! rewake/failClosed behaviour with real actions, `tests/hot_reload.rs` the end-to-end and storm
+//! rewake/failClosed/trust behaviour with real actions, `tests/hot_reload.rs` the end-to-end and storm
 //! tests on real files; `benches/reload.rs` measures reload latency and parse time; the fuzz
 //! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.
 
