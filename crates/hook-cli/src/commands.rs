@@ -251,11 +251,12 @@ pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
             Some(why) => format!("skipped: {why}"),
         };
         println!(
-            "  {} [{} {} matcher {}] {}\n    {verdict}",
+            "  {} [{} {} matcher {}{}] {}\n    {verdict}",
             row["id"].as_str().unwrap_or_default(),
             row["tier"].as_str().unwrap_or_default(),
             row["event"].as_str().unwrap_or_default(),
             row["matcher"],
+            if row["trusted"] == false { ", not trusted" } else { "" },
             row["handler"].as_str().unwrap_or_default(),
         );
     }

@@ -161,6 +161,10 @@ fn list_explain_and_validate_show_trust_state() {
         "{explain}"
     );
 
+    let text = Outcome::of(sandbox.cmd().args(["explain", "preTool"]).write_stdin(pre_tool_use(&sandbox).to_string()));
+    assert!(text.stdout.contains("1 of 2 configured hook(s) would run"), "{}", text.stdout);
+    assert!(text.stdout.contains("matcher \"Bash\", not trusted] deny"), "{}", text.stdout);
+
     let validate = Outcome::of(sandbox.cmd().arg("validate"));
     assert_eq!(validate.code, 0, "{}", validate.stderr);
     let expected = format!(
