@@ -30,6 +30,8 @@ pub(crate) enum Command {
     ///
     /// Route every Claude Code event through it with one settings entry per event, e.g.
     /// {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"aimon-hooks claude"}]}]}}.
+    /// A project's own hooks run their command, http and mcp handlers only once trusted with
+    /// `aimon-hooks trust`; until then only their deny handlers apply.
     Claude,
     /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors (R-CLI-3).
     Validate(ValidateArgs),
@@ -43,6 +45,11 @@ pub(crate) enum Command {
     Schema,
     /// Watch the tier files, hot-reload them, and print each onConfigReload as a JSON line (R-CLI-7).
     Watch(WatchArgs),
+    /// Trust a project's hooks: record the SHA-256 of its .aimon files and SKILL.md files.
+    ///
+    /// Until then (and again after any of them changes), `claude` runs only their deny hooks and
+    /// skips their command, http and mcp hooks. AIMON_TRUST_PROJECT_HOOKS=1 trusts every project.
+    Trust(TrustArgs),
 }
 
 /// Where the tiers are.
@@ -155,6 +162,21 @@ pub(crate) struct ImportArgs {
     /// Overwrite an existing output file.
     #[arg(long)]
     pub(crate) force: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TrustArgs {
+    #[command(flatten)]
+    pub(crate) tiers: TierArgs,
+    /// Show the trusted files (of --project only, when given) and whether they still match.
+    #[arg(long, conflicts_with = "revoke")]
+    pub(crate) list: bool,
+    /// Forget the project's trusted files.
+    #[arg(long)]
+    pub(crate) revoke: bool,
+    /// With --list: print a JSON array instead of a table.
+    #[arg(long, requires = "list")]
+    pub(crate) json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -16,6 +16,7 @@ use crate::import::Conversion;
 use crate::load::{self, Scope};
 use crate::output::{self, RunOutput};
 use crate::payload;
+use crate::trust::{self, Trust};
 use hook_claude::{Answer, ProjectHints};
 
 /// Resolves an event name from the command line, or says which names exist.
@@ -44,7 +45,8 @@ fn policy(stop_on_blocked: bool, fail_closed: bool, parallel: bool) -> HookExecu
 pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
     let payload = payload::read(args.input.payload.as_deref())?;
-    let loaded = load::load(&args.input.tiers, &args.input.skills, args.fail_closed, Scope::Event(event))?;
+    let loaded =
+        load::load(&args.input.tiers, &args.input.skills, args.fail_closed, Scope::Event(event), Trust::Explicit)?;
     let ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
     let engine = HookEngine::new(loaded.registry.clone()).with_policy(policy(
         args.stop_on_blocked,
@@ -86,7 +88,7 @@ async fn evaluate_for_claude(event: HookEventType, payload: serde_json::Map<Stri
     let home = crate::cli::TierArgs::default().home_dir();
     let project = absolute(&cwd, &hook_claude::project_dir(&hints, &cwd, home.as_deref()));
     let tiers = crate::cli::TierArgs { project: Some(project), home: None };
-    let loaded = load::load(&tiers, &[], false, Scope::Event(event))?;
+    let loaded = load::load(&tiers, &[], false, Scope::Event(event), Trust::Store)?;
     let mut ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
     if event == HookEventType::POST_TOOL {
         // Claude Code fires PostToolUse only after a tool succeeded (failures are PostToolUseFailure).
@@ -95,7 +97,7 @@ async fn evaluate_for_claude(event: HookEventType, payload: serde_json::Map<Stri
         }
     }
     let verdict = HookEngine::new(loaded.registry.clone()).run_event(&ctx, &CancellationToken::new()).await;
-    Ok(hook_claude::answer(&verdict))
+    Ok(trust::tell(hook_claude::answer(&verdict), &loaded, &ctx))
 }
 
 fn emit(answer: Answer) -> u8 {
@@ -121,6 +123,8 @@ pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
     } else {
         args.files.iter().map(|f| (Tier::Project, absolute(&cwd, f))).collect()
     };
+    let gate =
+        trust::gate(&hook_config::TierPaths::new(args.tiers.home_dir(), args.tiers.project_dir()?), Trust::Store);
     let (mut errors, mut warnings, mut handlers) = (0usize, 0usize, 0usize);
     for (tier, path) in &files {
         let text = match std::fs::read_to_string(path) {
@@ -140,6 +144,7 @@ pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
                 }
                 warnings += diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
                 handlers += file.entries.iter().map(|e| e.handlers.len()).sum::<usize>();
+                println!("{}", trust::validate_line(&gate, &file));
             }
             Err(err) => {
                 match err.diagnostic() {
@@ -164,19 +169,20 @@ fn hook_row(hook: &hook_config::DeclarativeHook) -> serde_json::Map<String, Valu
     row.insert("handler".into(), hook.describe().into());
     row.insert("id".into(), hook.id().into());
     row.insert("source".into(), hook.source().into());
+    row.insert("trusted".into(), hook.trusted().into());
     row
 }
 
 /// `list` (R-CLI-4).
 pub(crate) fn list(args: &ListArgs) -> anyhow::Result<u8> {
-    let loaded = load::load(&args.tiers, &args.skills, false, Scope::All)?;
+    let loaded = load::load(&args.tiers, &args.skills, false, Scope::All, Trust::Store)?;
     if args.json {
         let rows: Vec<Value> = loaded.hooks.iter().map(|(_, h)| Value::Object(hook_row(h))).collect();
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(0);
     }
-    let header = ["TIER", "EVENT", "MATCHER", "HANDLER", "ID"].map(str::to_owned);
-    let rows: Vec<[String; 5]> = loaded
+    let header = ["TIER", "EVENT", "MATCHER", "HANDLER", "ID", "TRUSTED"].map(str::to_owned);
+    let rows: Vec<[String; 6]> = loaded
         .hooks
         .iter()
         .map(|(_, h)| {
@@ -186,6 +192,7 @@ pub(crate) fn list(args: &ListArgs) -> anyhow::Result<u8> {
                 h.matcher().to_owned(),
                 h.describe(),
                 h.id().to_owned(),
+                if h.trusted() { "yes" } else { "no" }.to_owned(),
             ]
         })
         .collect();
@@ -198,7 +205,7 @@ pub(crate) fn list(args: &ListArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-fn print_table<const N: usize>(header: &[String; N], rows: &[[String; N]]) {
+pub(crate) fn print_table<const N: usize>(header: &[String; N], rows: &[[String; N]]) {
     let mut widths = header.each_ref().map(|h| h.chars().count());
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -220,7 +227,7 @@ fn print_table<const N: usize>(header: &[String; N], rows: &[[String; N]]) {
 pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
     let payload = payload::read(args.input.payload.as_deref())?;
-    let loaded = load::load(&args.input.tiers, &args.input.skills, false, Scope::All)?;
+    let loaded = load::load(&args.input.tiers, &args.input.skills, false, Scope::All, Trust::Store)?;
     let ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
     let rows: Vec<(serde_json::Map<String, Value>, Option<String>)> =
         loaded.hooks.iter().map(|(_, h)| (hook_row(h), h.explain(&ctx))).collect();
@@ -247,11 +254,12 @@ pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
             Some(why) => format!("skipped: {why}"),
         };
         println!(
-            "  {} [{} {} matcher {}] {}\n    {verdict}",
+            "  {} [{} {} matcher {}{}] {}\n    {verdict}",
             row["id"].as_str().unwrap_or_default(),
             row["tier"].as_str().unwrap_or_default(),
             row["event"].as_str().unwrap_or_default(),
             row["matcher"],
+            if row["trusted"] == false { ", not trusted" } else { "" },
             row["handler"].as_str().unwrap_or_default(),
         );
     }

@@ -8,12 +8,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use hook_config::{
-    BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, TierPaths, build_hooks, load_tiers,
+    BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, Tier, TierPaths, TrustGate, build_hooks,
+    load_tiers, sha256_hex,
 };
 use hook_core::{ExecutionHook, HookEventType, HookRegistry};
 use hook_skill::{SkillGuard, SkillHooks};
 
-use crate::cli::TierArgs;
+use crate::cli::{TierArgs, absolute};
+use crate::trust::{self, Trust};
 
 /// The effective hooks of the tiers, registered.
 #[derive(Debug)]
@@ -26,6 +28,11 @@ pub(crate) struct Loaded {
     pub(crate) hooks: Vec<(HookEventType, Arc<DeclarativeHook>)>,
     /// A registry holding them.
     pub(crate) registry: Arc<HookRegistry>,
+    /// The trust verdict the hooks were built under.
+    pub(crate) gate: TrustGate,
+    /// The untrusted files whose command, http and mcp hooks (on any event) or MCP servers were
+    /// skipped.
+    pub(crate) untrusted: Vec<PathBuf>,
     /// The active skills; dropping them deactivates their hooks.
     _skills: Vec<SkillGuard>,
 }
@@ -40,15 +47,19 @@ pub(crate) enum Scope {
     Event(HookEventType),
 }
 
-/// Loads the three tiers of `tiers` and activates `skills`; `fail_closed_all` is `--fail-closed`.
+/// Loads the three tiers of `tiers` and activates `skills` under `trust`; `fail_closed_all` is
+/// `--fail-closed`.
 pub(crate) fn load(
     tiers: &TierArgs,
     skills: &[PathBuf],
     fail_closed_all: bool,
     scope: Scope,
+    trust: Trust,
 ) -> anyhow::Result<Loaded> {
     let paths = TierPaths::new(tiers.home_dir(), tiers.project_dir()?);
     let (mut config, diagnostics) = load_tiers(&paths).map_err(config_error)?;
+    let gate = trust::gate(&paths, trust);
+    let mut untrusted = trust::withheld_files(&gate, &config);
     if let Scope::Event(event) = scope {
         for file in &mut config.files {
             file.entries.retain(|entry| entry.event == event);
@@ -57,7 +68,8 @@ pub(crate) fn load(
     for d in &diagnostics {
         d.log();
     }
-    let env = BuildEnv::new(&paths).with_fail_closed_all(fail_closed_all);
+    let env = BuildEnv::gated(&paths, gate).with_fail_closed_all(fail_closed_all);
+    untrusted.extend(env.untrusted_mcp.clone());
     let mut hooks = build_hooks(&config, &env);
     let registry = Arc::new(HookRegistry::new());
     registry.replace_managed(
@@ -65,12 +77,19 @@ pub(crate) fn load(
         hooks.iter().map(|(event, hook)| (*event, hook.clone() as Arc<dyn ExecutionHook>)).collect(),
     );
     let mut guards = Vec::with_capacity(skills.len());
+    let cwd = std::env::current_dir().unwrap_or_default();
     for path in skills {
-        let skill = skill(path)?;
-        hooks.extend(skill.build(&env));
-        guards.push(skill.activate(&registry, &env));
+        let (skill, sha256) = skill(path)?;
+        let skill_env = env.for_file(Tier::Skill, &absolute(&cwd, path), &sha256);
+        let built = skill.build(&skill_env);
+        if built.iter().any(|(_, h)| h.withheld()) {
+            env.trust.warn_skipped(path);
+            untrusted.push(path.clone());
+        }
+        hooks.extend(built);
+        guards.push(skill.activate(&registry, &skill_env));
     }
-    Ok(Loaded { paths, diagnostics, hooks, registry, _skills: guards })
+    Ok(Loaded { paths, diagnostics, hooks, registry, gate: env.trust, untrusted, _skills: guards })
 }
 
 /// A configuration error as one sentence: `file:line:col: message` when it has a place.
@@ -86,7 +105,9 @@ pub(crate) fn tier_files(paths: &TierPaths) -> Vec<PathBuf> {
     paths.files().into_iter().map(|(_, p)| p).collect()
 }
 
-/// Reads one SKILL.md; its errors are sentences with file:line:col.
-fn skill(path: &Path) -> anyhow::Result<SkillHooks> {
-    SkillHooks::from_path(path).map_err(|e| anyhow::anyhow!("{e}"))
+/// Reads one SKILL.md and the SHA-256 of its bytes; its errors are sentences with file:line:col.
+fn skill(path: &Path) -> anyhow::Result<(SkillHooks, String)> {
+    let skill = SkillHooks::from_path(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let bytes = std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    Ok((skill, sha256_hex(&bytes)))
 }

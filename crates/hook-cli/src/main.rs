@@ -1,7 +1,7 @@
 //! `aimon-hooks`: the aimon hook engine as a command line, usable standalone and behind Claude Code.
 //!
 //! Commands (R-CLI): `run` (one event, one payload, a JSON verdict), `claude` (Claude Code's hook
-//! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`.
+//! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`, `trust`.
 //! The verdict rules are hook-core's ([`hook_core::EventVerdict`]); this crate maps payloads to
 //! contexts, loads the tiers through hook-config and renders answers. Event names come from the
 //! events table, never from literals here (R-LAYER-4).
@@ -19,6 +19,7 @@ mod logging;
 mod output;
 mod payload;
 mod schema;
+mod trust;
 
 use std::process::ExitCode;
 
@@ -66,5 +67,6 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::ImportClaude(args) => commands::import_claude(&args),
         Command::Schema => commands::schema(),
         Command::Watch(args) => commands::watch(&args).await,
+        Command::Trust(args) => trust::command(&args),
     }
 }

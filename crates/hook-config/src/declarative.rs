@@ -1,20 +1,23 @@
 //! Declarative hooks: each valid handler becomes one managed [`ExecutionHook`] (R-CFG-ID-1/2).
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use hook_actions::{
     DenyAction, HttpAction, HttpBody, HttpSpec, McpAction, McpServers, McpSpec, ShellAction, ShellSpec,
 };
-use hook_core::{ExecutionHook, HookContext, HookEventType, HookFuture, MatchSubject, RewakeSpec};
+use hook_core::{
+    ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject, RewakeSpec,
+};
 use hook_predicate::{PathAnchors, ToolInputPredicate};
 use serde_json::Value;
 
 use crate::ids::HookIds;
 use crate::spec::{HandlerAction, HandlerSpec, LoadedConfig};
 use crate::tier::{Tier, TierPaths};
+use crate::trust::{TrustGate, sha256_hex};
 
 /// What building declarative hooks needs from the environment.
 #[derive(Clone, Debug)]
@@ -27,13 +30,38 @@ pub struct BuildEnv {
     pub mcp_servers: Arc<McpServers>,
     /// Treat every handler as `failClosed` (the CLI's `--fail-closed`).
     pub fail_closed_all: bool,
+    /// Which files may run code (R-CLI-12).
+    pub trust: TrustGate,
+    /// The project's `mcp.json` when it exists but is not trusted (its servers were not loaded).
+    pub untrusted_mcp: Option<PathBuf>,
+    /// Set by [`BuildEnv::for_file`]: why the file being built is not trusted.
+    untrusted_file: Option<Arc<str>>,
 }
 
 impl BuildEnv {
-    /// The environment of `paths`, with the MCP servers of `~/.aimon/mcp.json` and
-    /// `<project>/.aimon/mcp.json` (their WARNs are logged).
+    /// The environment of `paths`, trusting every file, with the MCP servers of
+    /// `~/.aimon/mcp.json` and `<project>/.aimon/mcp.json` (their WARNs are logged).
     pub fn new(paths: &TierPaths) -> Self {
-        let (servers, warnings) = McpServers::load(paths.home.as_deref(), Some(&paths.project));
+        Self::gated(paths, TrustGate::everything())
+    }
+
+    /// The environment of `paths` under `trust`: the project's `mcp.json` is read only when
+    /// trusted (else one WARN), and hooks built from untrusted files are withheld.
+    pub fn gated(paths: &TierPaths, trust: TrustGate) -> Self {
+        let mcp = paths.project.join(".aimon").join("mcp.json");
+        let untrusted_mcp = match std::fs::read(&mcp) {
+            Ok(bytes) if !trust.is_trusted(Tier::Project, &mcp, &sha256_hex(&bytes)) => {
+                tracing::warn!(
+                    "hooks: {} is not trusted, so its MCP servers are not used; {} to trust it",
+                    mcp.display(),
+                    trust.command()
+                );
+                Some(mcp)
+            }
+            _ => None,
+        };
+        let project = untrusted_mcp.is_none().then_some(paths.project.as_path());
+        let (servers, warnings) = McpServers::load(paths.home.as_deref(), project);
         for w in warnings {
             tracing::warn!("{w}");
         }
@@ -42,7 +70,20 @@ impl BuildEnv {
             home: paths.home.clone(),
             mcp_servers: Arc::new(servers),
             fail_closed_all: false,
+            trust,
+            untrusted_mcp,
+            untrusted_file: None,
         }
+    }
+
+    /// The environment for building the hooks of one file (`path` of `tier`, whose text hashes
+    /// to `sha256`): when the gate does not trust it, its `command`, `http` and `mcp` hooks are
+    /// built withheld. Use it for SKILL.md files; [`build_hooks`] does it for the tier files.
+    pub fn for_file(&self, tier: Tier, path: &Path, sha256: &str) -> BuildEnv {
+        let mut env = self.clone();
+        env.untrusted_file =
+            (!self.trust.is_trusted(tier, path, sha256)).then(|| self.trust.skipped_reason(path).into());
+        env
     }
 
     /// Sets `fail_closed_all`.
@@ -98,6 +139,8 @@ pub struct DeclarativeHook {
     action: Arc<dyn ExecutionHook>,
     rewake: Option<RewakeSpec>,
     handler: HandlerSpec,
+    /// Why its file is not trusted, when it is not (R-CLI-12).
+    untrusted: Option<Arc<str>>,
 }
 
 impl fmt::Debug for DeclarativeHook {
@@ -181,7 +224,25 @@ impl DeclarativeHook {
             action,
             rewake: handler.rewake.clone(),
             handler: handler.clone(),
+            untrusted: env.untrusted_file.clone(),
         })
+    }
+
+    /// Whether the file it was declared in is trusted (R-CLI-12).
+    pub fn trusted(&self) -> bool {
+        self.untrusted.is_none()
+    }
+
+    /// Skipped because its file is not trusted: a `command`, `http` or `mcp` handler of an
+    /// untrusted file never matches. Restricting (`deny`) handlers are never withheld.
+    pub fn withheld(&self) -> bool {
+        self.untrusted.is_some() && self.handler.kind() != HandlerKind::Deny
+    }
+
+    /// Whether its event, matcher and `if` select `ctx`, trusted or not (a withheld hook that
+    /// would have run is what `claude` tells the person about).
+    pub fn would_match(&self, ctx: &HookContext) -> bool {
+        self.skip(ctx).is_none()
     }
 
     /// Why the hook would not run for `ctx`, without allocating (`matches` is on the hot path).
@@ -207,7 +268,10 @@ impl DeclarativeHook {
 
     /// `None` when the hook would run for `ctx`; otherwise why not (R-CLI-9).
     pub fn explain(&self, ctx: &HookContext) -> Option<String> {
-        Some(match self.skip(ctx)? {
+        let Some(skip) = self.skip(ctx) else {
+            return self.untrusted.as_deref().filter(|_| self.withheld()).map(str::to_owned);
+        };
+        Some(match skip {
             Skip::Event => format!("declared on event '{}', not '{}'", self.event, ctx.event),
             Skip::Matcher => {
                 let subject = match self.event.spec().matcher {
@@ -265,11 +329,16 @@ impl ExecutionHook for DeclarativeHook {
     }
 
     fn matches(&self, ctx: &HookContext) -> bool {
-        self.skip(ctx).is_none()
+        !self.withheld() && self.skip(ctx).is_none()
     }
 
     fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a> {
         Box::pin(async move {
+            if self.withheld() {
+                // Never reached through the executor (it asks `matches` first); a direct caller
+                // still gets no code run and no opinion.
+                return Ok(HookResult::allow());
+            }
             let mut result = self.action.execute(ctx).await?;
             if let Some(spec) = &self.rewake {
                 result.rewake_specs.push(spec.clone());
@@ -280,17 +349,32 @@ impl ExecutionHook for DeclarativeHook {
 }
 
 /// Builds the managed hooks of a loaded config in dispatch order, one [`HookIds`] per file.
+/// The hooks of a file `env.trust` does not trust are built withheld, with one WARN per file
+/// that had any (R-CLI-12).
 pub fn build_hooks(config: &LoadedConfig, env: &BuildEnv) -> Vec<(HookEventType, Arc<DeclarativeHook>)> {
     let mut out = Vec::new();
     for file in &config.files {
         let source = file.source();
         let mut ids = HookIds::new();
+        let file_env = env.for_file(file.tier, &file.path, &file.sha256);
+        let mut withheld = false;
         for entry in &file.entries {
             for handler in &entry.handlers {
-                let hook =
-                    DeclarativeHook::build(entry.event, &entry.matcher, handler, file.tier, &source, &mut ids, env);
+                let hook = DeclarativeHook::build(
+                    entry.event,
+                    &entry.matcher,
+                    handler,
+                    file.tier,
+                    &source,
+                    &mut ids,
+                    &file_env,
+                );
+                withheld |= hook.withheld();
                 out.push((entry.event, hook));
             }
+        }
+        if withheld {
+            env.trust.warn_skipped(&file.path);
         }
     }
     out

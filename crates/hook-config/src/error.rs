@@ -19,6 +19,14 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// The trust store cannot be read or written, or a project cannot be resolved.
+    #[error("{}: {message}", path.display())]
+    Trust {
+        /// The store file, or the project directory that cannot be resolved.
+        path: PathBuf,
+        /// What went wrong, as a sentence.
+        message: String,
+    },
     /// Hot reload was started without something it needs.
     #[error("hot reload is missing its {0}")]
     Incomplete(&'static str),

@@ -12,6 +12,11 @@
 //!   hook-actions action + asyncRewake attachment); [`build_hooks`] does a whole config; ids are
 //!   content-derived ([`HookIds`]: `<kind>@<source>#<fnv64>[.k]`, see the `ids` module docs,
 //!   R-CFG-ID-1/2).
+//! - Trust (R-CLI-12): [`TrustStore`] is `~/.aimon/trusted.json` (SHA-256 per repository file,
+//!   atomic writes under an exclusive lock); [`TrustGate`] decides per file, and
+//!   [`BuildEnv::gated`] builds the `command`/`http`/`mcp` hooks of an untrusted PROJECT, LOCAL or
+//!   project-skill file withheld (they never match; `deny` still runs) and leaves an untrusted
+//!   project `mcp.json` unread. [`BuildEnv::new`] trusts everything: the caller decides.
 //! - [`HookHotReloadBootstrap`] watches the tier files (notify on the parent directories + a
 //!   polling fallback), debounces, and swaps the registry's `config` group atomically
 //!   (R-HOT-1…8).
@@ -29,7 +34,7 @@
 //! serde-saphyr or higher layers. Unit tests sit next to the code; `tests/corpus.rs` pins the
 //! snapshot corpus (`tests/corpus/*.json`, snapshots in `tests/snapshots/`), `tests/seed_examples.rs`
 //! the seed's six examples, `tests/ids.rs` id stability, `tests/declarative.rs` matcher/`if`/
-//! rewake/failClosed behaviour with real actions, `tests/hot_reload.rs` the end-to-end and storm
+//! rewake/failClosed/trust behaviour with real actions, `tests/hot_reload.rs` the end-to-end and storm
 //! tests on real files; `benches/reload.rs` measures reload latency and parse time; the fuzz
 //! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.
 
@@ -43,6 +48,7 @@ mod position;
 mod reload;
 mod spec;
 mod tier;
+mod trust;
 
 pub use crate::{
     declarative::{BuildEnv, DeclarativeHook, build_hooks},
@@ -54,5 +60,6 @@ pub use crate::{
     reload::{CONFIG_GROUP, HookHotReloadBootstrap, HotReloadBuilder, HotReloadHandle},
     spec::{ConfigFile, HandlerAction, HandlerSpec, HookEntrySpec, LoadedConfig},
     tier::{Tier, TierPaths},
+    trust::{TrustDocument, TrustGate, TrustStore, TrustedProject, project_files, sha256_hex},
 };
 pub use hook_core::HandlerKind;

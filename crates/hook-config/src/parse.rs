@@ -46,7 +46,10 @@ pub fn parse_config(text: &str, path: &Path, tier: Tier) -> Result<(ConfigFile, 
     entries.sort_by_key(|e| e.event.index());
     let mut diagnostics = parser.diagnostics;
     diagnostics.sort_by_key(|d| (d.line, d.column));
-    Ok((ConfigFile { tier, path: path.to_owned(), entries }, diagnostics))
+    Ok((
+        ConfigFile { tier, path: path.to_owned(), entries, sha256: crate::trust::sha256_hex(text.as_bytes()) },
+        diagnostics,
+    ))
 }
 
 /// Where a diagnostic points: a value or the key naming it.

@@ -243,6 +243,8 @@ pub struct ConfigFile {
     pub path: PathBuf,
     /// Entries in file order (events in file order, then entries in array order).
     pub entries: Vec<HookEntrySpec>,
+    /// The SHA-256 (hex) of the text it was parsed from, which trust compares (R-CLI-12).
+    pub sha256: String,
 }
 
 impl ConfigFile {

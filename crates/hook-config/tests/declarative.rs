@@ -4,7 +4,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use hook_config::{BuildEnv, DeclarativeHook, HandlerSpec, HookIds, Tier, TierPaths, build_hooks, parse_config};
+use hook_config::{
+    BuildEnv, DeclarativeHook, HandlerSpec, HookIds, Tier, TierPaths, TrustGate, TrustStore, build_hooks, parse_config,
+};
 use hook_core::{
     Decision, ExecutionHook, FlowControl, HookContext, HookEventType, RewakeSpec, RewakeTrigger, ToolCall,
 };
@@ -120,4 +122,35 @@ fn handler_timeouts_become_the_hooks_execution_budget() {
     let hooks = build_hooks(&hook_config::LoadedConfig::from_files(vec![file]), &env(Path::new("/p")));
     assert_eq!(hooks[0].1.execution_budget(), Some(std::time::Duration::from_secs(120)));
     assert_eq!(hooks[0].1.describe(), "command \"x\" timeout=120s");
+}
+
+#[tokio::test]
+async fn an_untrusted_files_code_hooks_are_withheld_and_its_deny_still_runs() {
+    // R-CLI-12, through the one builder hot reload and the CLI share.
+    let (home, project) = (tempfile::tempdir().expect("home"), tempfile::tempdir().expect("project"));
+    let marker = project.path().join("ran");
+    let path = project.path().join(".aimon").join("hooks.json");
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    let text = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "deny", "reason": "no"},
+        {"type": "command", "command": format!("touch '{}'", marker.display())}
+    ]}]}})
+    .to_string();
+    std::fs::write(&path, &text).expect("write");
+    let paths = TierPaths::new(Some(home.path().to_owned()), project.path());
+    let built = |gate: TrustGate| {
+        let (file, _) = parse_config(&text, &path, Tier::Project).expect("parses");
+        build_hooks(&hook_config::LoadedConfig::from_files(vec![file]), &BuildEnv::gated(&paths, gate))
+    };
+    let hooks = built(TrustGate::from_store(Some(home.path()), project.path()));
+    let (deny, command) = (&hooks[0].1, &hooks[1].1);
+    assert!(!deny.trusted() && !deny.withheld() && deny.matches(&bash("ls")), "a deny always restricts");
+    assert!(command.withheld() && !command.matches(&bash("ls")) && command.would_match(&bash("ls")));
+    assert!(command.explain(&bash("ls")).is_some_and(|why| why.contains("is not trusted")));
+    assert_eq!(command.execute(&bash("ls")).await.expect("no-op").decision, Decision::Allow);
+    assert!(!marker.exists(), "a withheld hook ran its command");
+
+    TrustStore::in_home(home.path()).trust(project.path()).expect("trust");
+    let hooks = built(TrustGate::from_store(Some(home.path()), project.path()));
+    assert!(hooks.iter().all(|(_, h)| h.trusted() && !h.withheld()) && hooks[1].1.matches(&bash("ls")));
 }

@@ -26,7 +26,10 @@ fn post_tool_use(sandbox: &Sandbox) -> Value {
     p
 }
 
+/// `claude` on the sandbox's project, trusted as it is now: these tests are about the answers,
+/// `trust.rs` about the gate.
 fn claude(sandbox: &Sandbox, payload: &Value) -> Outcome {
+    sandbox.trust_project();
     Outcome::of(
         sandbox.cmd().arg("claude").env("CLAUDE_PROJECT_DIR", sandbox.project()).write_stdin(payload.to_string()),
     )

@@ -71,13 +71,14 @@ fn list_prints_a_table_and_json_with_tier_event_matcher_handler_id() {
     assert_eq!(table.code, 0);
     let mut lines = table.stdout.lines();
     let header: Vec<&str> = lines.next().expect("header").split_whitespace().collect();
-    assert_eq!(header, ["TIER", "EVENT", "MATCHER", "HANDLER", "ID"]);
+    assert_eq!(header, ["TIER", "EVENT", "MATCHER", "HANDLER", "ID", "TRUSTED"]);
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), 3);
     let deny = rows.iter().find(|r| r.contains("deny \"no shell\"")).unwrap_or_else(|| panic!("{}", table.stdout));
     let cells: Vec<&str> = deny.split_whitespace().collect();
     assert_eq!(cells[..3], ["PROJECT", "preTool", "Bash"], "{deny}");
-    assert!(cells.last().is_some_and(|id| id.starts_with("deny@project#0#")), "{deny}");
+    assert!(cells[cells.len() - 2].starts_with("deny@project#0#"), "{deny}");
+    assert_eq!(cells.last(), Some(&"no"), "a fresh project is not trusted: {deny}");
     assert!(rows.iter().any(|r| r.contains("onStop") && r.contains("echo bye")), "{}", table.stdout);
 
     let v = Outcome::of(sandbox.cmd().args(["list", "--json"])).json();

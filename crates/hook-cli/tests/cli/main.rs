@@ -9,7 +9,8 @@
 //! - `claude`   — `claude` fed Claude Code payload shapes (R-CLI-2);
 //! - `import`   — `import-claude`, report and output pinned by snapshot (R-CC-3);
 //! - `inspect`  — `validate`, `list`, `explain`, `schema` (R-CLI-3/4/6/9);
-//! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7).
+//! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7);
+//! - `trust`    — trust for project hooks: the gate under `claude`, the store, `trust` (R-CLI-12).
 
 mod claude;
 mod demo;
@@ -18,5 +19,6 @@ mod inspect;
 mod run;
 mod seeds;
 mod support;
+mod trust;
 mod usage;
 mod watch;

@@ -44,12 +44,19 @@ impl Sandbox {
         self.write("project/.aimon/hooks.json", &serde_json::to_string_pretty(json).expect("json"))
     }
 
+    /// Trusts `project/` as it is now (`aimon-hooks trust`), so `claude` runs its hooks (R-CLI-12).
+    pub(crate) fn trust_project(&self) {
+        let out = Outcome::of(self.cmd().arg("trust").arg("--project").arg(self.project()));
+        assert_eq!(out.code, 0, "trust failed: {}", out.stderr);
+    }
+
     /// The binary, run in `project/` with `HOME=home/`.
     pub(crate) fn cmd(&self) -> Command {
         let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("aimon-hooks");
         cmd.current_dir(self.project())
             .env("HOME", self.home())
             .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("AIMON_TRUST_PROJECT_HOOKS")
             .env_remove("RUST_LOG");
         cmd
     }
