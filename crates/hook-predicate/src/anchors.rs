@@ -11,7 +11,8 @@ use std::path::PathBuf;
 pub struct PathAnchors {
     /// The project root: relative globs and relative tool paths are anchored here.
     pub project_root: PathBuf,
-    /// The home directory for `~/…` globs; a `~/…` glob without it does not parse.
+    /// The home directory for `~/…` globs; without it a `~/…` glob is resolved against the home
+    /// directory of the process when it is first matched (R-PRED-3b).
     pub home: Option<PathBuf>,
     /// The root of the tier that declares the rule, for `/…` globs.
     pub tier_root: PathBuf,

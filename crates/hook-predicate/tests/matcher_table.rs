@@ -253,6 +253,7 @@ fn cases() -> Vec<Case> {
         (PUSH, "Bash", cmd("bash <<EOF && ls\ngit push\nEOF"), true),
         (PUSH, "Bash", cmd("sh -s <<-EOF\n\tgit push\n\tEOF"), true),
         (PUSH, "Bash", cmd("bash <<EOF\n$CMD\nEOF"), true),
+        (PUSH, "Bash", cmd("bash <<A 3<<B\ngit push\nA\nls\nB"), true),
         (PUSH, "Bash", cmd("zsh /dev/stdin <<< 'git push'"), true),
         (PUSH, "Bash", cmd("echo 'git push' | at now"), true),
         (PUSH, "Bash", cmd("python3 -c \"import os; os.system('git push')\""), true),

@@ -205,7 +205,9 @@ impl Lexer<'_, '_> {
                 }
                 b'<' | b'>' if self.peek_at(1) != Some(b'(') => {
                     if let Some(source) = self.redirection() {
-                        stdin = source;
+                        // Two input redirections (`bash <<A 3<<B`): which one is standard input is
+                        // not tracked, so neither is trusted.
+                        stdin = if matches!(stdin, Stdin::Inherited) { source } else { Stdin::Unknown };
                     }
                 }
                 _ => {
