@@ -217,11 +217,19 @@ fn failed(id: &str, event: HookEventType, fail_closed: bool, cause: String) -> H
 /// spec's timeout as the declared execution budget (R-ACT-SH-4, R-EXEC-4), and [`run`] around the
 /// action's own `call(ctx) -> Reply`. The action type needs `id`, `source` and `spec` fields, and
 /// the spec `timeout` and `fail_closed`.
+///
+/// The action's own deadline is the declared budget clamped to the executor's maximum, so it
+/// always fires before the executor's net and `failClosed` applies to every timeout (REL-6); the
+/// budget is reported unclamped, so the executor still WARNs about it.
 macro_rules! transport_hook {
     ($action:ty) => {
         impl $action {
             fn budget(&self) -> std::time::Duration {
                 self.spec.timeout.unwrap_or($crate::answer::DEFAULT_TIMEOUT)
+            }
+
+            fn deadline(&self) -> std::time::Duration {
+                self.budget().min(hook_core::HookExecutionPolicy::MAX_DECLARED_BUDGET)
             }
         }
 
@@ -241,7 +249,7 @@ macro_rules! transport_hook {
             fn execute<'a>(&'a self, ctx: &'a hook_core::HookContext) -> hook_core::HookFuture<'a> {
                 Box::pin(async move {
                     let call = self.call(ctx);
-                    Ok($crate::answer::run(&self.id, ctx, self.spec.fail_closed, self.budget(), call).await)
+                    Ok($crate::answer::run(&self.id, ctx, self.spec.fail_closed, self.deadline(), call).await)
                 })
             }
         }

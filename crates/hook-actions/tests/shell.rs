@@ -8,7 +8,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hook_actions::{MAX_REASON_CHARS, ShellAction, ShellSpec};
-use hook_core::{Decision, ExecutionHook, FlowControl, HookContext, HookEventType, HookResult, ToolCall};
+use std::sync::Arc;
+
+use hook_core::{
+    CancellationToken, Decision, ExecutionHook, FlowControl, HookContext, HookEventType, HookExecutionPolicy,
+    HookExecutor, HookResult, ToolCall,
+};
 use serde_json::{Value, json};
 
 fn pre_tool() -> HookContext {
@@ -248,6 +253,24 @@ async fn a_timeout_blocks_when_the_hook_fails_closed() {
     assert_eq!(axes(&r), BLOCK);
     assert_eq!(r.failure.as_deref(), Some("timed out after 200ms"));
     assert_eq!(r.feedback.as_deref(), Some("hook 'command@test#0' failed closed: timed out after 200ms"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_handler_timeout_above_ten_minutes_is_clamped_so_fail_closed_still_blocks() {
+    // REL-6: a declared 20-minute timeout fires at the 10-minute maximum, before the executor's
+    // net (10 min + 5 s) under the fail-open policy, so the handler's failClosed decides.
+    let action: Arc<dyn ExecutionHook> = Arc::new(ShellAction::new(
+        "command@test#0",
+        "test#0",
+        ShellSpec::new("sleep 3600").with_timeout(Duration::from_secs(20 * 60)).with_fail_closed(true),
+    ));
+    assert_eq!(action.execution_budget(), Some(Duration::from_secs(20 * 60)), "declared as written");
+    let policy = HookExecutionPolicy::fail_open();
+    let report = HookExecutor.execute([&action], &pre_tool(), &policy, &CancellationToken::new()).await;
+    let run = &report.runs[0];
+    assert_eq!((axes(&report.merged), run.error.as_deref()), (BLOCK, None), "the executor's net did not fire");
+    assert_eq!(run.result.failure.as_deref(), Some("timed out after 600s"));
+    assert_eq!(run.elapsed, HookExecutionPolicy::MAX_DECLARED_BUDGET);
 }
 
 #[tokio::test]
