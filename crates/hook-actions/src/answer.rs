@@ -1,16 +1,18 @@
 //! The one internal shape every transport ends in, and its mapping onto the event's decision
 //! channel (R-ACT-SH-3, R-CC-2, R-ACT-HTTP-3, R-ACT-MCP-3, R-CFG-4c).
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::time::Duration;
 
-use hook_core::{DecisionChannel, FeedbackRoute, HookContext, HookEventType, HookResult};
+use hook_core::{DecisionChannel, FeedbackRoute, HookContext, HookEventType, HookFeedback, HookResult};
 use serde_json::{Map, Value};
 
 /// The timeout of a shell, http or mcp action that declares none (R-ACT-SH-4).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Reasons (exit-2 stderr, JSON reasons) are cut to this many characters (R-ACT-SH-3).
+/// An exit-2 stderr reason is cut to this many characters (R-ACT-SH-3); every other text of a
+/// hook answer to [`HookFeedback::MAX_CHARS`] (R-CC-6).
 pub const MAX_REASON_CHARS: usize = 4000;
 
 /// What a transport brought back.
@@ -103,7 +105,7 @@ impl Answer {
     /// makes a blocking decision with one, else `stderr` (R-CC-2).
     pub(crate) fn veto(self, stderr: &str) -> Answer {
         let json_reason = matches!(self.verdict, Verdict::Deny | Verdict::Block).then_some(self.reason).flatten();
-        let reason = json_reason.unwrap_or_else(|| stderr.trim().to_owned());
+        let reason = json_reason.unwrap_or_else(|| HookFeedback::clamp(stderr.trim(), MAX_REASON_CHARS).into_owned());
         Answer { verdict: Verdict::Block, reason: Some(reason), ..self }
     }
 }
@@ -119,14 +121,6 @@ fn verdict(word: Option<&str>) -> Option<Verdict> {
 
 fn text(obj: &Map<String, Value>, key: &str) -> Option<String> {
     obj.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned)
-}
-
-/// Cuts `text` to [`MAX_REASON_CHARS`] characters.
-pub(crate) fn clamp(mut text: String) -> String {
-    if let Some((cut, _)) = text.char_indices().nth(MAX_REASON_CHARS) {
-        text.truncate(cut);
-    }
-    text
 }
 
 /// Runs one transport call under the action's budget and maps what came back (R-ACT-SH-4/5).
@@ -156,11 +150,8 @@ pub(crate) fn resolve(id: &str, event: HookEventType, fail_closed: bool, reply: 
 
 fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
     let spec = event.spec();
-    let reason = || {
-        clamp(
-            a.reason.clone().or_else(|| a.system_message.clone()).unwrap_or_else(|| format!("blocked by hook '{id}'")),
-        )
-    };
+    let reason =
+        || a.reason.clone().or_else(|| a.system_message.clone()).unwrap_or_else(|| format!("blocked by hook '{id}'"));
     let mut result = match a.verdict {
         Verdict::Pass => HookResult::allow(),
         Verdict::Allow => HookResult::explicit_allow(),
@@ -197,6 +188,11 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
     result.updated_input = a.updated_input;
     result.updated_output = a.updated_output;
     result.system_message = a.system_message;
+    for text in [&mut result.feedback, &mut result.system_message].into_iter().flatten() {
+        if let Cow::Owned(cut) = HookFeedback::clamp(text, HookFeedback::MAX_CHARS) {
+            *text = cut;
+        }
+    }
     result
 }
 
@@ -364,10 +360,25 @@ mod tests {
     }
 
     #[test]
-    fn reasons_are_clamped_at_4000_characters() {
-        let long = "é".repeat(MAX_REASON_CHARS + 10);
-        let r = resolve("h", PRE, false, Reply::Answer(Answer::with(Verdict::Block, long)));
-        assert_eq!(r.feedback.expect("reason").chars().count(), MAX_REASON_CHARS);
+    fn model_text_is_clamped_per_answer_and_exit_2_stderr_at_4000() {
+        // R-CC-6: (answer, feedback cap, system message cap).
+        let long = "é".repeat(3 * HookFeedback::MAX_CHARS);
+        let context = Answer { context: Some(long.clone()), system_message: Some(long.clone()), ..Answer::default() };
+        let denied =
+            Answer { reason: Some(long.clone()), context: Some(long.clone()), ..Answer::with(Verdict::Deny, "") };
+        let vetoed = Answer::default().veto(&long);
+        let cases = [
+            (context, HookFeedback::MAX_CHARS, Some(HookFeedback::MAX_CHARS)),
+            (denied, HookFeedback::MAX_CHARS, None),
+            (vetoed, MAX_REASON_CHARS, None),
+        ];
+        for (answer, cap, message_cap) in cases {
+            let r = resolve("h", PRE, false, Reply::Answer(answer));
+            let feedback = r.feedback.expect("feedback");
+            assert_eq!(feedback.chars().count(), cap);
+            assert!(feedback.starts_with("éé") && feedback.ends_with(&format!("[… cut at {cap} characters]")));
+            assert_eq!(r.system_message.map(|m| m.chars().count()), message_cap);
+        }
     }
 
     #[test]

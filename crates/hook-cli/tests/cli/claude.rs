@@ -245,3 +245,32 @@ fn a_payload_that_is_not_json_exits_1() {
     assert_eq!((out.code, out.stdout.as_str()), (1, ""));
     assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
 }
+
+/// A command hook answering `additionalContext` of `n` times the letter `c`.
+fn context_of(c: char, n: usize) -> Value {
+    command(&format!(
+        r#"printf '{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","additionalContext":"%s"}}}}' "$(head -c {n} /dev/zero | tr '\0' {c})""#
+    ))
+}
+
+#[test]
+fn a_200_kb_additional_context_reaches_the_model_cut_to_10000_characters() {
+    // R-CC-6: cut per hook answer, and again in the merged answer of `claude` and `run`.
+    const MARKER: &str = "[… cut at 10000 characters]";
+    let sandbox = Sandbox::new();
+    let cases = [(vec![context_of('a', 200_000)], 'a'), (vec![context_of('b', 6_000), context_of('c', 6_000)], 'b')];
+    for (hooks, first) in cases {
+        sandbox.project_hooks(&json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}}));
+        let out = claude(&sandbox, &pre_tool_use(&sandbox, "ls"));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let claude_context = out.json()["hookSpecificOutput"]["additionalContext"].as_str().map(str::to_owned);
+        let out = Outcome::of(sandbox.cmd().args(["run", "PreToolUse"]).write_stdin(crate::support::bash("ls")));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let run_feedback = out.json()["feedback"].as_str().map(str::to_owned);
+        for text in [claude_context, run_feedback] {
+            let text = text.expect("the context is passed on");
+            assert_eq!(text.chars().count(), 10_000);
+            assert!(text.starts_with(first) && text.ends_with(MARKER), "{}…", &text[..40]);
+        }
+    }
+}
