@@ -101,12 +101,14 @@ impl Answer {
         Some(a)
     }
 
-    /// An exit-2 veto: it blocks whatever the JSON said; the reason is the JSON's when the JSON
-    /// makes a blocking decision with one, else `stderr` (R-CC-2).
+    /// An exit-2 veto: the veto stands whatever the JSON said, and a JSON deny stays a deny
+    /// (R-CC-7); the reason is the JSON's when the JSON makes a blocking decision with one, else
+    /// `stderr` (R-CC-2).
     pub(crate) fn veto(self, stderr: &str) -> Answer {
         let json_reason = matches!(self.verdict, Verdict::Deny | Verdict::Block).then_some(self.reason).flatten();
         let reason = json_reason.unwrap_or_else(|| HookFeedback::clamp(stderr.trim(), MAX_REASON_CHARS).into_owned());
-        Answer { verdict: Verdict::Block, reason: Some(reason), ..self }
+        let verdict = if self.verdict == Verdict::Deny { Verdict::Deny } else { Verdict::Block };
+        Answer { verdict, reason: Some(reason), ..self }
     }
 }
 

@@ -145,6 +145,25 @@ async fn json_allow_with_exit_2_still_blocks_with_the_stderr_reason() {
 }
 
 #[tokio::test]
+async fn exit_2_with_a_json_decision_keeps_the_veto_and_the_json_decision() {
+    // R-CC-7: (stdout JSON, axes, reason), each with stderr "stderr" and exit 2.
+    #[rustfmt::skip]
+    let cases: &[(&str, Axes, &str)] = &[
+        (r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"json deny"}}"#, DENY, "json deny"),
+        (r#"{"decision":"deny","reason":"seed deny"}"#, DENY, "seed deny"),
+        (r#"{"decision":"block","reason":"legacy block"}"#, DENY, "legacy block"),
+        (r#"{"hookSpecificOutput":{"permissionDecision":"deny"}}"#, DENY, "stderr"),
+        (r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#, BLOCK, "stderr"),
+        (r#"{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"sure?"}}"#, BLOCK, "stderr"),
+    ];
+    for (stdout, want, reason) in cases {
+        let command = format!("echo '{stdout}'; echo stderr >&2; exit 2");
+        let r = run(&pre_tool(), &command).await;
+        assert_eq!((axes(&r), r.feedback.as_deref()), (*want, Some(*reason)), "{stdout}");
+    }
+}
+
+#[tokio::test]
 async fn non_json_stdout_is_ignored() {
     // Plain text, a JSON array and broken JSON are all plain text (R-CC-2).
     for command in ["echo hello world", "echo '[1,2]'", "echo '{not json'", "echo '\"deny\"'"] {
