@@ -166,17 +166,17 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
             DecisionChannel::Deny => HookResult::deny(reason()),
             DecisionChannel::Block if a.verdict == Verdict::Deny => HookResult::deny(reason()),
             DecisionChannel::Block => HookResult::block(reason()),
+            // An advisory event with a route to the model keeps the veto as a block: its chain
+            // proceeds (and WARNs) but hands the reason to the model, and a client with a block
+            // answer there (Claude Code's PostToolUse `decision: "block"`) can give it.
+            DecisionChannel::Advisory if spec.feedback != FeedbackRoute::Discarded => HookResult::block(reason()),
             DecisionChannel::Advisory => {
-                let reason = reason();
                 tracing::warn!(
                     hook = id,
-                    "hook '{id}' vetoed {event}, which has no decision channel; proceeding: {reason}"
+                    "hook '{id}' vetoed {event}, which has no decision channel; proceeding: {}",
+                    reason()
                 );
-                if spec.feedback == FeedbackRoute::Discarded {
-                    HookResult::allow()
-                } else {
-                    HookResult::feedback(reason)
-                }
+                HookResult::allow()
             }
         },
     };
@@ -310,7 +310,7 @@ mod tests {
             (PRE, json!({"decision": "block", "reason": "old"}), (Deny, Continue), Some("old")),
             (PRE, json!({"decision": "deny", "reason": "seed"}), (Deny, Continue), Some("seed")),
             (HookEventType::PRE_COMPACT, json!({"decision": "block", "reason": "not now"}), (Allow, Block), Some("not now")),
-            (HookEventType::POST_TOOL, json!({"decision": "block", "reason": "look again"}), (Allow, Continue), Some("look again")),
+            (HookEventType::POST_TOOL, json!({"decision": "block", "reason": "look again"}), (Allow, Block), Some("look again")),
             (HookEventType::ON_STOP, json!({"decision": "block", "reason": "advisory"}), (Allow, Continue), None),
             (PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "deny", "message": "nope"}}}), (Deny, Continue), Some("nope")),
             (PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "allow"}}}), (Allow, Continue), None),

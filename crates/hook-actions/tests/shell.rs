@@ -59,14 +59,15 @@ async fn exit_codes_follow_the_seed_rules_on_pre_tool() {
 
 #[tokio::test]
 async fn exit_2_acts_on_the_decision_channel_of_each_event() {
-    // R-ACT-SH-3 and the postTool feedback clause: (event, axes, feedback).
+    // R-ACT-SH-3 and the postTool clause (a block the chain ignores, whose reason reaches the
+    // model): (event, axes, feedback).
     #[rustfmt::skip]
     let cases = [
         (HookEventType::PRE_TOOL, BLOCK, Some("no")),
         (HookEventType::ON_START, BLOCK, Some("no")),
         (HookEventType::PRE_COMPACT, BLOCK, Some("no")),
         (HookEventType::PERMISSION_REQUEST, DENY, Some("no")),
-        (HookEventType::POST_TOOL, ALLOW, Some("no")),
+        (HookEventType::POST_TOOL, BLOCK, Some("no")),
         (HookEventType::ON_STOP, ALLOW, None),
         (HookEventType::ON_SESSION_END, ALLOW, None),
     ];
@@ -97,7 +98,7 @@ async fn claude_code_json_on_stdout_decides_in_each_form() {
         (HookEventType::PRE_TOOL, r#"{"decision":"approve"}"#, 0, ALLOW, None),
         (HookEventType::PRE_TOOL, r#"{"decision":"block","reason":"legacy"}"#, 0, DENY, Some("legacy")),
         (HookEventType::PRE_COMPACT, r#"{"decision":"block","reason":"busy"}"#, 0, BLOCK, Some("busy")),
-        (HookEventType::POST_TOOL, r#"{"decision":"block","reason":"check the output"}"#, 0, ALLOW, Some("check the output")),
+        (HookEventType::POST_TOOL, r#"{"decision":"block","reason":"check the output"}"#, 0, BLOCK, Some("check the output")),
         (HookEventType::ON_STOP, r#"{"decision":"block","reason":"advisory here"}"#, 0, ALLOW, None),
         (HookEventType::PERMISSION_REQUEST, r#"{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"no way"}}}"#, 0, DENY, Some("no way")),
         (HookEventType::PERMISSION_REQUEST, r#"{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}"#, 0, ALLOW, None),

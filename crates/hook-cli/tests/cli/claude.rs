@@ -109,21 +109,30 @@ fn an_explicit_allow_is_passed_on_and_only_then() {
 }
 
 #[test]
-fn post_tool_use_vetoes_and_advice_both_reach_the_model_as_additional_context() {
-    let sandbox = Sandbox::new();
+fn a_post_tool_use_veto_answers_decision_block_and_advice_stays_additional_context() {
+    // R-CLI-2b: an exit 2 or a JSON block from a declarative hook → top-level `decision: "block"`
+    // + `reason`; the advice of the other hooks → `additionalContext`.
     let advice = r#"printf '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"status=%s"}}\n' "$AIMON_TOOL_RESULT_STATUS""#;
-    sandbox.project_hooks(&json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
-        command(advice), command("echo 'lint failed' >&2; exit 2")
-    ]}]}}));
-    let out = claude(&sandbox, &post_tool_use(&sandbox));
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let v = out.json();
-    // hook-actions turns a postTool veto (exit 2, JSON `decision: "block"`) into feedback, so it
-    // arrives next to the advice; Claude Code shows both to the model (docs/cli.md).
-    assert_eq!(v.get("decision"), None, "{v}");
-    let context = v["hookSpecificOutput"]["additionalContext"].as_str().expect("additionalContext");
-    assert_eq!(context.lines().map(str::trim).collect::<Vec<_>>(), ["status=success", "lint failed"]);
-    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PostToolUse");
+    let json_block = r#"echo '{"decision":"block","reason":"json says look again"}'"#;
+    #[rustfmt::skip]
+    let cases = [
+        (command("echo 'lint failed' >&2; exit 2"), "lint failed"),
+        (command(json_block), "json says look again"),
+    ];
+    let sandbox = Sandbox::new();
+    for (veto, reason) in cases {
+        sandbox.project_hooks(
+            &json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [command(advice), veto]}]}}),
+        );
+        let out = claude(&sandbox, &post_tool_use(&sandbox));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let v = out.json();
+        assert_eq!(
+            v,
+            json!({"decision": "block", "reason": reason,
+                   "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "status=success"}})
+        );
+    }
 }
 
 #[test]
