@@ -10,6 +10,9 @@
 //!   stdio or streamable HTTP), sessions opened lazily, reused, restarted after a crash (R-ACT-MCP).
 //! - [`DenyAction`] (`deny`): an immediate denial (R-ACT-DENY-1).
 //!
+//! [`HookProcessGroups`] lists the process groups of the command hooks running in this process, so a
+//! process told to go away can kill them all (R-CLI-11).
+//!
 //! [`render_template`] is the `${tool_input.X}` / `${env.X}` / `${context.X}` renderer (R-ACT-TPL);
 //! it applies to http and mcp only, never to a shell command. Every transport ends in the same
 //! internal reply (an answer, or "no usable decision" with its cause), mapped once onto the event's
@@ -39,6 +42,6 @@ pub use crate::{
     error::Error,
     http::{HttpAction, HttpBody, HttpSpec},
     mcp::{McpAction, McpServers, McpSpec},
-    shell::{ShellAction, ShellSpec},
+    shell::{HookProcessGroups, ShellAction, ShellSpec},
     template::render_template,
 };
