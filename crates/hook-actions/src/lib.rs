@@ -7,7 +7,8 @@
 //! - [`HttpAction`] (`http`): one process-wide reqwest client; headers and body rendered by the
 //!   template renderer; bounded response (R-ACT-HTTP).
 //! - [`McpAction`] (`mcp`): a tool on a server of [`McpServers`] (Claude Code `.mcp.json` shape,
-//!   stdio or streamable HTTP), sessions opened lazily, reused, restarted after a crash (R-ACT-MCP).
+//!   stdio or streamable HTTP, `${VAR}` expanded), sessions opened lazily, reused, restarted after
+//!   a crash or two unanswered calls in a row (R-ACT-MCP, REL-5).
 //! - [`DenyAction`] (`deny`): an immediate denial (R-ACT-DENY-1).
 //!
 //! [`HookProcessGroups`] lists the process groups of the command hooks running in this process, so a
