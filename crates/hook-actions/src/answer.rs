@@ -1,16 +1,18 @@
 //! The one internal shape every transport ends in, and its mapping onto the event's decision
 //! channel (R-ACT-SH-3, R-CC-2, R-ACT-HTTP-3, R-ACT-MCP-3, R-CFG-4c).
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::time::Duration;
 
-use hook_core::{DecisionChannel, FeedbackRoute, HookContext, HookEventType, HookResult};
+use hook_core::{DecisionChannel, FeedbackRoute, HookContext, HookEventType, HookFeedback, HookResult};
 use serde_json::{Map, Value};
 
 /// The timeout of a shell, http or mcp action that declares none (R-ACT-SH-4).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Reasons (exit-2 stderr, JSON reasons) are cut to this many characters (R-ACT-SH-3).
+/// An exit-2 stderr reason is cut to this many characters (R-ACT-SH-3); every other text of a
+/// hook answer to [`HookFeedback::MAX_CHARS`] (R-CC-6).
 pub const MAX_REASON_CHARS: usize = 4000;
 
 /// What a transport brought back.
@@ -99,12 +101,14 @@ impl Answer {
         Some(a)
     }
 
-    /// An exit-2 veto: it blocks whatever the JSON said; the reason is the JSON's when the JSON
-    /// makes a blocking decision with one, else `stderr` (R-CC-2).
+    /// An exit-2 veto: the veto stands whatever the JSON said, and a JSON deny stays a deny
+    /// (R-CC-7); the reason is the JSON's when the JSON makes a blocking decision with one, else
+    /// `stderr` (R-CC-2).
     pub(crate) fn veto(self, stderr: &str) -> Answer {
         let json_reason = matches!(self.verdict, Verdict::Deny | Verdict::Block).then_some(self.reason).flatten();
-        let reason = json_reason.unwrap_or_else(|| stderr.trim().to_owned());
-        Answer { verdict: Verdict::Block, reason: Some(reason), ..self }
+        let reason = json_reason.unwrap_or_else(|| HookFeedback::clamp(stderr.trim(), MAX_REASON_CHARS).into_owned());
+        let verdict = if self.verdict == Verdict::Deny { Verdict::Deny } else { Verdict::Block };
+        Answer { verdict, reason: Some(reason), ..self }
     }
 }
 
@@ -119,14 +123,6 @@ fn verdict(word: Option<&str>) -> Option<Verdict> {
 
 fn text(obj: &Map<String, Value>, key: &str) -> Option<String> {
     obj.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned)
-}
-
-/// Cuts `text` to [`MAX_REASON_CHARS`] characters.
-pub(crate) fn clamp(mut text: String) -> String {
-    if let Some((cut, _)) = text.char_indices().nth(MAX_REASON_CHARS) {
-        text.truncate(cut);
-    }
-    text
 }
 
 /// Runs one transport call under the action's budget and maps what came back (R-ACT-SH-4/5).
@@ -156,11 +152,8 @@ pub(crate) fn resolve(id: &str, event: HookEventType, fail_closed: bool, reply: 
 
 fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
     let spec = event.spec();
-    let reason = || {
-        clamp(
-            a.reason.clone().or_else(|| a.system_message.clone()).unwrap_or_else(|| format!("blocked by hook '{id}'")),
-        )
-    };
+    let reason =
+        || a.reason.clone().or_else(|| a.system_message.clone()).unwrap_or_else(|| format!("blocked by hook '{id}'"));
     let mut result = match a.verdict {
         Verdict::Pass => HookResult::allow(),
         Verdict::Allow => HookResult::explicit_allow(),
@@ -173,17 +166,17 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
             DecisionChannel::Deny => HookResult::deny(reason()),
             DecisionChannel::Block if a.verdict == Verdict::Deny => HookResult::deny(reason()),
             DecisionChannel::Block => HookResult::block(reason()),
+            // An advisory event with a route to the model keeps the veto as a block: its chain
+            // proceeds (and WARNs) but hands the reason to the model, and a client with a block
+            // answer there (Claude Code's PostToolUse `decision: "block"`) can give it.
+            DecisionChannel::Advisory if spec.feedback != FeedbackRoute::Discarded => HookResult::block(reason()),
             DecisionChannel::Advisory => {
-                let reason = reason();
                 tracing::warn!(
                     hook = id,
-                    "hook '{id}' vetoed {event}, which has no decision channel; proceeding: {reason}"
+                    "hook '{id}' vetoed {event}, which has no decision channel; proceeding: {}",
+                    reason()
                 );
-                if spec.feedback == FeedbackRoute::Discarded {
-                    HookResult::allow()
-                } else {
-                    HookResult::feedback(reason)
-                }
+                HookResult::allow()
             }
         },
     };
@@ -197,6 +190,11 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
     result.updated_input = a.updated_input;
     result.updated_output = a.updated_output;
     result.system_message = a.system_message;
+    for text in [&mut result.feedback, &mut result.system_message].into_iter().flatten() {
+        if let Cow::Owned(cut) = HookFeedback::clamp(text, HookFeedback::MAX_CHARS) {
+            *text = cut;
+        }
+    }
     result
 }
 
@@ -217,11 +215,19 @@ fn failed(id: &str, event: HookEventType, fail_closed: bool, cause: String) -> H
 /// spec's timeout as the declared execution budget (R-ACT-SH-4, R-EXEC-4), and [`run`] around the
 /// action's own `call(ctx) -> Reply`. The action type needs `id`, `source` and `spec` fields, and
 /// the spec `timeout` and `fail_closed`.
+///
+/// The action's own deadline is the declared budget clamped to the executor's maximum, so it
+/// always fires before the executor's net and `failClosed` applies to every timeout (REL-6); the
+/// budget is reported unclamped, so the executor still WARNs about it.
 macro_rules! transport_hook {
     ($action:ty) => {
         impl $action {
             fn budget(&self) -> std::time::Duration {
                 self.spec.timeout.unwrap_or($crate::answer::DEFAULT_TIMEOUT)
+            }
+
+            fn deadline(&self) -> std::time::Duration {
+                self.budget().min(hook_core::HookExecutionPolicy::MAX_DECLARED_BUDGET)
             }
         }
 
@@ -241,7 +247,7 @@ macro_rules! transport_hook {
             fn execute<'a>(&'a self, ctx: &'a hook_core::HookContext) -> hook_core::HookFuture<'a> {
                 Box::pin(async move {
                     let call = self.call(ctx);
-                    Ok($crate::answer::run(&self.id, ctx, self.spec.fail_closed, self.budget(), call).await)
+                    Ok($crate::answer::run(&self.id, ctx, self.spec.fail_closed, self.deadline(), call).await)
                 })
             }
         }
@@ -304,7 +310,7 @@ mod tests {
             (PRE, json!({"decision": "block", "reason": "old"}), (Deny, Continue), Some("old")),
             (PRE, json!({"decision": "deny", "reason": "seed"}), (Deny, Continue), Some("seed")),
             (HookEventType::PRE_COMPACT, json!({"decision": "block", "reason": "not now"}), (Allow, Block), Some("not now")),
-            (HookEventType::POST_TOOL, json!({"decision": "block", "reason": "look again"}), (Allow, Continue), Some("look again")),
+            (HookEventType::POST_TOOL, json!({"decision": "block", "reason": "look again"}), (Allow, Block), Some("look again")),
             (HookEventType::ON_STOP, json!({"decision": "block", "reason": "advisory"}), (Allow, Continue), None),
             (PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "deny", "message": "nope"}}}), (Deny, Continue), Some("nope")),
             (PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "allow"}}}), (Allow, Continue), None),
@@ -356,10 +362,25 @@ mod tests {
     }
 
     #[test]
-    fn reasons_are_clamped_at_4000_characters() {
-        let long = "é".repeat(MAX_REASON_CHARS + 10);
-        let r = resolve("h", PRE, false, Reply::Answer(Answer::with(Verdict::Block, long)));
-        assert_eq!(r.feedback.expect("reason").chars().count(), MAX_REASON_CHARS);
+    fn model_text_is_clamped_per_answer_and_exit_2_stderr_at_4000() {
+        // R-CC-6: (answer, feedback cap, system message cap).
+        let long = "é".repeat(3 * HookFeedback::MAX_CHARS);
+        let context = Answer { context: Some(long.clone()), system_message: Some(long.clone()), ..Answer::default() };
+        let denied =
+            Answer { reason: Some(long.clone()), context: Some(long.clone()), ..Answer::with(Verdict::Deny, "") };
+        let vetoed = Answer::default().veto(&long);
+        let cases = [
+            (context, HookFeedback::MAX_CHARS, Some(HookFeedback::MAX_CHARS)),
+            (denied, HookFeedback::MAX_CHARS, None),
+            (vetoed, MAX_REASON_CHARS, None),
+        ];
+        for (answer, cap, message_cap) in cases {
+            let r = resolve("h", PRE, false, Reply::Answer(answer));
+            let feedback = r.feedback.expect("feedback");
+            assert_eq!(feedback.chars().count(), cap);
+            assert!(feedback.starts_with("éé") && feedback.ends_with(&format!("[… cut at {cap} characters]")));
+            assert_eq!(r.system_message.map(|m| m.chars().count()), message_cap);
+        }
     }
 
     #[test]

@@ -7,8 +7,12 @@
 //! - [`HttpAction`] (`http`): one process-wide reqwest client; headers and body rendered by the
 //!   template renderer; bounded response (R-ACT-HTTP).
 //! - [`McpAction`] (`mcp`): a tool on a server of [`McpServers`] (Claude Code `.mcp.json` shape,
-//!   stdio or streamable HTTP), sessions opened lazily, reused, restarted after a crash (R-ACT-MCP).
+//!   stdio or streamable HTTP, `${VAR}` expanded), sessions opened lazily, reused, restarted after
+//!   a crash or two unanswered calls in a row (R-ACT-MCP, REL-5).
 //! - [`DenyAction`] (`deny`): an immediate denial (R-ACT-DENY-1).
+//!
+//! [`HookProcessGroups`] lists the process groups of the command hooks running in this process, so a
+//! process told to go away can kill them all (R-CLI-11).
 //!
 //! [`render_template`] is the `${tool_input.X}` / `${env.X}` / `${context.X}` renderer (R-ACT-TPL);
 //! it applies to http and mcp only, never to a shell command. Every transport ends in the same
@@ -39,6 +43,6 @@ pub use crate::{
     error::Error,
     http::{HttpAction, HttpBody, HttpSpec},
     mcp::{McpAction, McpServers, McpSpec},
-    shell::{ShellAction, ShellSpec},
+    shell::{HookProcessGroups, ShellAction, ShellSpec},
     template::render_template,
 };

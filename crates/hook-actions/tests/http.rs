@@ -53,6 +53,18 @@ async fn record(
     ""
 }
 
+/// Records the request like `/record`, then denies.
+async fn gate(
+    state: State<Log>,
+    peer: ConnectInfo<SocketAddr>,
+    method: axum::http::Method,
+    headers: HeaderMap,
+    body: Bytes,
+) -> impl IntoResponse {
+    record(state, peer, method, headers, body).await;
+    r#"{"decision":"deny","reason":"the gate says no"}"#
+}
+
 async fn serve() -> Server {
     let log = Log::default();
     let big = "x".repeat(2 << 20);
@@ -85,6 +97,7 @@ async fn serve() -> Server {
             }),
         )
         .route("/record", any(record))
+        .route("/gate", post(gate))
         .route("/health", get(|| async { "ok" }))
         .with_state(log.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
@@ -228,13 +241,32 @@ async fn invalid_request_parts_are_failures_not_panics() {
     let cases = [
         (HttpSpec::new(url.clone()).with_method("NOT A METHOD"), "invalid method 'NOT A METHOD'"),
         (HttpSpec::new(url.clone()).with_header("bad header", "v"), "invalid header name 'bad header'"),
-        (HttpSpec::new(url.clone()).with_header("X-Cmd", "${tool_input.command}"), "invalid value for header 'x-cmd'"),
         (HttpSpec::new("not a url"), "transport error"),
     ];
     for (spec, failure) in cases {
         let r = run_spec(&pre_tool(json!({"command": "a\nb"})), spec).await;
         assert!(r.failure.as_deref().is_some_and(|f| f.starts_with(failure)), "{failure}: {:?}", r.failure);
     }
+}
+
+#[tokio::test]
+async fn a_crlf_in_tool_input_never_breaks_the_request() {
+    // REL-4: control characters rendered into a header are replaced, so the request is sent and
+    // the gate's deny still denies (a failed request would fail open).
+    let server = serve().await;
+    let hostile = "git push\r\nX-Injected: 1\n\u{0}\u{7f}\tend é";
+    let spec = HttpSpec::new(format!("{}/gate", server.base))
+        .with_header("X-Cmd", "${tool_input.command}")
+        .with_header("X-Both", "[${tool_input.command}]");
+    let r = run_spec(&pre_tool(json!({"command": hostile})), spec).await;
+    assert_eq!(
+        (axes(&r), r.feedback.as_deref(), r.failure.as_deref()),
+        ((Decision::Deny, FlowControl::Continue), Some("the gate says no"), None)
+    );
+    let seen = server.log.last();
+    assert_eq!(seen.headers["x-cmd"].as_bytes(), "git push  X-Injected: 1    end é".as_bytes());
+    assert_eq!(seen.headers["x-both"].as_bytes(), "[git push  X-Injected: 1    end é]".as_bytes());
+    assert!(seen.headers.get("x-injected").is_none(), "a header was injected");
 }
 
 #[tokio::test]

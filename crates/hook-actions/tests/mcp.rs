@@ -6,12 +6,18 @@
 //! `harness = false`: libtest would print to stdout, which is the protocol channel. The small
 //! runner below takes a name filter like libtest and runs each test on a fresh runtime.
 //!
-//! Contents: decision mapping (text and structured content), rendered args, `isError`, an unknown
-//! server, timeout, crash then recovery (stdio), server restart (HTTP), session reuse.
+//! Contents: decision mapping (text and structured content, and the text fallback when structured
+//! content carries no decision), rendered args, `isError`, an unknown server, timeout, crash then
+//! recovery (stdio), restart after two unanswered calls, `${VAR}` expansion in mcp.json, server
+//! restart (HTTP), session reuse; and the real reference servers from npm
+//! (`@modelcontextprotocol/server-filesystem` and `server-everything`, pinned), installed on first
+//! use under `target/npm-cache/` (node and npm are needed; the test fails naming them otherwise).
 
+use std::fs::File;
 use std::future::Future;
+use std::path::{Path, PathBuf};
 use std::pin::Pin;
-use std::process::ExitCode;
+use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -89,6 +95,20 @@ impl PolicyServer {
     async fn slow(&self) -> String {
         tokio::time::sleep(Duration::from_secs(10)).await;
         json!({"decision": "deny", "reason": "too late"}).to_string()
+    }
+
+    #[tool(description = "Answer like server-filesystem: the decision in the text, structured content without one")]
+    fn wrapped(&self) -> CallToolResult {
+        let text = json!({"decision": "deny", "reason": "read from the text"}).to_string();
+        let mut result = CallToolResult::structured(json!({"content": text}));
+        result.content = vec![ContentBlock::text(text)];
+        result
+    }
+
+    #[tool(description = "Deny with the value of the environment variable named by `command`")]
+    fn getenv(&self, Parameters(args): Parameters<CheckArgs>) -> String {
+        let value = std::env::var(&args.command).unwrap_or_else(|_| "<unset>".into());
+        json!({"decision": "deny", "reason": value}).to_string()
     }
 
     #[tool(description = "Answer something that is not a decision")]
@@ -284,6 +304,134 @@ async fn unknown_servers_and_unstartable_commands_are_failures() {
     assert!(r.failure.as_deref().is_some_and(|f| f.starts_with("cannot start mcp server")), "{:?}", r.failure);
 }
 
+async fn stdio_structured_content_without_a_decision_falls_back_to_the_text() {
+    // REL-5: `structuredContent: {"content": "<text>"}` (server-filesystem's shape) says nothing;
+    // the text content parsed as JSON decides.
+    let r = call(&stdio_servers(), McpSpec::new("policy", "wrapped"), &pre_tool("ls")).await;
+    assert_eq!((axes(&r), r.feedback.as_deref(), r.failure), (DENY, Some("read from the text"), None));
+}
+
+async fn stdio_a_server_that_misses_two_calls_in_a_row_is_restarted() {
+    // REL-5: one unanswered call keeps the server; two in a row restart it (the old one is gone).
+    let servers = stdio_servers();
+    let slow = McpSpec::new("policy", "slow").with_timeout(Duration::from_millis(300));
+    let first = pid(&servers).await.expect("first call");
+    let r = call(&servers, slow.clone(), &pre_tool("ls")).await;
+    assert_eq!(r.failure.as_deref(), Some("timed out after 300ms"));
+    assert_eq!(pid(&servers).await, Ok(first), "one miss then an answer: the same server");
+    for _ in 0..2 {
+        call(&servers, slow.clone(), &pre_tool("ls")).await;
+    }
+    let second = pid(&servers).await.expect("the call after two misses restarts the server");
+    assert_ne!(second, first);
+    assert!(gone(first).await, "the hung server {first} is still running");
+    assert_eq!(pid(&servers).await, Ok(second));
+}
+
+async fn stdio_mcp_json_variables_expand_like_claude_codes() {
+    // REL-5: `${VAR:-default}` in command and env, `${VAR}` in args and env.
+    let exe = std::env::current_exe().expect("own path");
+    let home = std::env::var("HOME").expect("HOME is set");
+    let doc = json!({"mcpServers": {"policy": {
+        "command": format!("${{AIMON_TEST_UNSET_SERVER:-{}}}", exe.display()),
+        "args": ["--home=${HOME}"],
+        "env": {SERVER_ENV: "${AIMON_TEST_UNSET_FLAG:-1}", "AIMON_TEST_SEEN": "${HOME}/x"}
+    }}});
+    let servers = Arc::new(McpServers::from_json(&doc.to_string()).expect("registry"));
+    let getenv = McpSpec::new("policy", "getenv").with_args(args(json!({"command": "AIMON_TEST_SEEN"})));
+    let r = call(&servers, getenv, &pre_tool("ls")).await;
+    assert_eq!((r.feedback, r.failure), (Some(format!("{home}/x")), None));
+    let err = McpServers::from_json(r#"{"mcpServers": {"p": {"command": "${AIMON_TEST_UNSET_SERVER}"}}}"#)
+        .expect_err("an unset variable without a default");
+    assert!(
+        err.to_string().ends_with("environment variable 'AIMON_TEST_UNSET_SERVER' is not set and has no default"),
+        "{err}"
+    );
+}
+
+/// Waits until no live process has `pid` (a zombie counts as gone).
+async fn gone(pid: u32) -> bool {
+    for _ in 0..250 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat) if stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')) => return true,
+            Ok(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
+    false
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference servers from npm.
+
+/// The pinned version of `@modelcontextprotocol/server-filesystem` and `server-everything`.
+const NPM_SERVERS_VERSION: &str = "2026.8.31";
+
+/// Installs the pinned reference servers with npm under `target/npm-cache/` on first use (a file
+/// lock keeps concurrent test processes apart) and returns their `node_modules/.bin`.
+fn npm_servers() -> PathBuf {
+    let exe = std::env::current_exe().expect("own path");
+    // target/<profile>/deps/<this test>
+    let target = exe.ancestors().nth(3).expect("the target directory");
+    let dir = target.join("npm-cache").join(format!("mcp-{NPM_SERVERS_VERSION}"));
+    std::fs::create_dir_all(&dir).expect("npm cache directory");
+    let lock = File::create(dir.join(".lock")).expect("lock file");
+    lock.lock().expect("lock");
+    let marker = dir.join(".installed");
+    if !marker.exists() {
+        let packages = ["server-filesystem", "server-everything"]
+            .map(|p| format!("@modelcontextprotocol/{p}@{NPM_SERVERS_VERSION}"));
+        let status = Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--no-save", "--prefix"])
+            .arg(&dir)
+            .args(&packages)
+            .stdout(Stdio::null())
+            .status();
+        match status {
+            Ok(status) => assert!(status.success(), "npm install {} failed ({status})", packages.join(" ")),
+            Err(e) => panic!(
+                "the MCP interop tests install the reference servers with npm, which could not run ({e}): \
+                 install node and npm (apt-get install nodejs npm)"
+            ),
+        }
+        File::create(&marker).expect("install marker");
+    }
+    dir.join("node_modules").join(".bin")
+}
+
+fn npm_server(name: &str, bin: &Path, args: Value) -> Arc<McpServers> {
+    let doc = json!({"mcpServers": {name: {"command": bin, "args": args}}});
+    Arc::new(McpServers::from_json(&doc.to_string()).expect("registry"))
+}
+
+async fn npm_server_filesystem_a_policy_file_read_with_read_text_file_is_honoured() {
+    // REL-5: server-filesystem answers `structuredContent: {"content": "<file text>"}`; the text
+    // holds the decision.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    std::fs::write(root.join("deny.json"), r#"{"decision":"deny","reason":"the policy file says no"}"#).expect("write");
+    std::fs::write(root.join("allow.json"), r#"{"decision":"allow"}"#).expect("write");
+    let bin = npm_servers().join("mcp-server-filesystem");
+    let servers = npm_server("fs", &bin, json!([root]));
+    let read = |file: &str| {
+        McpSpec::new("fs", "read_text_file").with_args(args(json!({"path": root.join(file)}))).with_fail_closed(true)
+    };
+    let r = call(&servers, read("deny.json"), &pre_tool("rm -rf /")).await;
+    assert_eq!((axes(&r), r.feedback.as_deref(), r.failure), (DENY, Some("the policy file says no"), None));
+    let r = call(&servers, read("allow.json"), &pre_tool("ls")).await;
+    assert_eq!(r, HookResult::explicit_allow());
+}
+
+async fn npm_server_everything_echo_returning_a_json_decision_is_honoured() {
+    // server-everything's echo answers the text `Echo: <message>`; the JSON after the label decides.
+    let bin = npm_servers().join("mcp-server-everything");
+    let servers = npm_server("everything", &bin, json!(["stdio"]));
+    let message = r#"{"decision":"deny","reason":"echoed: ${tool_input.command}"}"#;
+    let echo = McpSpec::new("everything", "echo").with_args(args(json!({"message": message})));
+    let r = call(&servers, echo, &pre_tool("git push")).await;
+    assert_eq!((axes(&r), r.feedback.as_deref(), r.failure), (DENY, Some("echoed: git push"), None));
+}
+
 async fn http_decisions_map_from_text_and_structured_content() {
     let (url, stop) = serve_http("127.0.0.1:0").await;
     decisions_map_from_text_and_structured_content(http_servers(&url)).await;
@@ -353,6 +501,11 @@ fn main() -> ExitCode {
         stdio_the_session_is_opened_once_and_reused,
         stdio_a_crashed_server_is_restarted_on_the_next_call,
         unknown_servers_and_unstartable_commands_are_failures,
+        stdio_structured_content_without_a_decision_falls_back_to_the_text,
+        stdio_a_server_that_misses_two_calls_in_a_row_is_restarted,
+        stdio_mcp_json_variables_expand_like_claude_codes,
+        npm_server_filesystem_a_policy_file_read_with_read_text_file_is_honoured,
+        npm_server_everything_echo_returning_a_json_decision_is_honoured,
         http_decisions_map_from_text_and_structured_content,
         http_args_are_rendered_structurally,
         http_is_error_warns_and_passes_unless_fail_closed,

@@ -8,7 +8,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hook_actions::{MAX_REASON_CHARS, ShellAction, ShellSpec};
-use hook_core::{Decision, ExecutionHook, FlowControl, HookContext, HookEventType, HookResult, ToolCall};
+use std::sync::Arc;
+
+use hook_core::{
+    CancellationToken, Decision, ExecutionHook, FlowControl, HookContext, HookEventType, HookExecutionPolicy,
+    HookExecutor, HookResult, ToolCall,
+};
 use serde_json::{Value, json};
 
 fn pre_tool() -> HookContext {
@@ -54,14 +59,15 @@ async fn exit_codes_follow_the_seed_rules_on_pre_tool() {
 
 #[tokio::test]
 async fn exit_2_acts_on_the_decision_channel_of_each_event() {
-    // R-ACT-SH-3 and the postTool feedback clause: (event, axes, feedback).
+    // R-ACT-SH-3 and the postTool clause (a block the chain ignores, whose reason reaches the
+    // model): (event, axes, feedback).
     #[rustfmt::skip]
     let cases = [
         (HookEventType::PRE_TOOL, BLOCK, Some("no")),
         (HookEventType::ON_START, BLOCK, Some("no")),
         (HookEventType::PRE_COMPACT, BLOCK, Some("no")),
         (HookEventType::PERMISSION_REQUEST, DENY, Some("no")),
-        (HookEventType::POST_TOOL, ALLOW, Some("no")),
+        (HookEventType::POST_TOOL, BLOCK, Some("no")),
         (HookEventType::ON_STOP, ALLOW, None),
         (HookEventType::ON_SESSION_END, ALLOW, None),
     ];
@@ -75,8 +81,10 @@ async fn exit_2_acts_on_the_decision_channel_of_each_event() {
 async fn an_exit_2_reason_is_clamped_at_4000_characters() {
     let r = run(&pre_tool(), "head -c 9000 /dev/zero | tr '\\0' x >&2; exit 2").await;
     let reason = r.feedback.expect("reason");
-    assert_eq!(reason.len(), MAX_REASON_CHARS);
-    assert!(reason.chars().all(|c| c == 'x'));
+    assert_eq!(reason.chars().count(), MAX_REASON_CHARS);
+    let (kept, marker) = reason.split_once('\n').expect("a marker line");
+    assert!(kept.chars().all(|c| c == 'x'), "{kept}");
+    assert_eq!(marker, "[… cut at 4000 characters]");
 }
 
 #[tokio::test]
@@ -90,7 +98,7 @@ async fn claude_code_json_on_stdout_decides_in_each_form() {
         (HookEventType::PRE_TOOL, r#"{"decision":"approve"}"#, 0, ALLOW, None),
         (HookEventType::PRE_TOOL, r#"{"decision":"block","reason":"legacy"}"#, 0, DENY, Some("legacy")),
         (HookEventType::PRE_COMPACT, r#"{"decision":"block","reason":"busy"}"#, 0, BLOCK, Some("busy")),
-        (HookEventType::POST_TOOL, r#"{"decision":"block","reason":"check the output"}"#, 0, ALLOW, Some("check the output")),
+        (HookEventType::POST_TOOL, r#"{"decision":"block","reason":"check the output"}"#, 0, BLOCK, Some("check the output")),
         (HookEventType::ON_STOP, r#"{"decision":"block","reason":"advisory here"}"#, 0, ALLOW, None),
         (HookEventType::PERMISSION_REQUEST, r#"{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"no way"}}}"#, 0, DENY, Some("no way")),
         (HookEventType::PERMISSION_REQUEST, r#"{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}"#, 0, ALLOW, None),
@@ -135,6 +143,25 @@ async fn json_allow_with_exit_2_still_blocks_with_the_stderr_reason() {
     let command = r#"echo '{"decision":"block","reason":"json says no"}'; echo 'stderr' >&2; exit 2"#;
     let r = run(&HookContext::new(HookEventType::PRE_COMPACT), command).await;
     assert_eq!((axes(&r), r.feedback.as_deref()), (BLOCK, Some("json says no")));
+}
+
+#[tokio::test]
+async fn exit_2_with_a_json_decision_keeps_the_veto_and_the_json_decision() {
+    // R-CC-7: (stdout JSON, axes, reason), each with stderr "stderr" and exit 2.
+    #[rustfmt::skip]
+    let cases: &[(&str, Axes, &str)] = &[
+        (r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"json deny"}}"#, DENY, "json deny"),
+        (r#"{"decision":"deny","reason":"seed deny"}"#, DENY, "seed deny"),
+        (r#"{"decision":"block","reason":"legacy block"}"#, DENY, "legacy block"),
+        (r#"{"hookSpecificOutput":{"permissionDecision":"deny"}}"#, DENY, "stderr"),
+        (r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#, BLOCK, "stderr"),
+        (r#"{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"sure?"}}"#, BLOCK, "stderr"),
+    ];
+    for (stdout, want, reason) in cases {
+        let command = format!("echo '{stdout}'; echo stderr >&2; exit 2");
+        let r = run(&pre_tool(), &command).await;
+        assert_eq!((axes(&r), r.feedback.as_deref()), (*want, Some(*reason)), "{stdout}");
+    }
 }
 
 #[tokio::test]
@@ -250,6 +277,24 @@ async fn a_timeout_blocks_when_the_hook_fails_closed() {
     assert_eq!(r.feedback.as_deref(), Some("hook 'command@test#0' failed closed: timed out after 200ms"));
 }
 
+#[tokio::test(start_paused = true)]
+async fn a_handler_timeout_above_ten_minutes_is_clamped_so_fail_closed_still_blocks() {
+    // REL-6: a declared 20-minute timeout fires at the 10-minute maximum, before the executor's
+    // net (10 min + 5 s) under the fail-open policy, so the handler's failClosed decides.
+    let action: Arc<dyn ExecutionHook> = Arc::new(ShellAction::new(
+        "command@test#0",
+        "test#0",
+        ShellSpec::new("sleep 3600").with_timeout(Duration::from_secs(20 * 60)).with_fail_closed(true),
+    ));
+    assert_eq!(action.execution_budget(), Some(Duration::from_secs(20 * 60)), "declared as written");
+    let policy = HookExecutionPolicy::fail_open();
+    let report = HookExecutor.execute([&action], &pre_tool(), &policy, &CancellationToken::new()).await;
+    let run = &report.runs[0];
+    assert_eq!((axes(&report.merged), run.error.as_deref()), (BLOCK, None), "the executor's net did not fire");
+    assert_eq!(run.result.failure.as_deref(), Some("timed out after 600s"));
+    assert_eq!(run.elapsed, HookExecutionPolicy::MAX_DECLARED_BUDGET);
+}
+
 #[tokio::test]
 async fn dropping_the_hook_future_kills_its_process_group() {
     // R-EXEC-5: cancellation by the caller (the executor's net, a cancelled turn).
@@ -283,7 +328,7 @@ async fn a_hook_flooding_100_mb_to_stdout_and_stderr_finishes() {
     let command = "head -c 100000000 /dev/zero; head -c 100000000 /dev/zero | tr '\\0' e >&2; exit 2";
     let r = run(&pre_tool(), command).await;
     assert_eq!(axes(&r), BLOCK);
-    assert_eq!(r.feedback.map(|f| f.len()), Some(MAX_REASON_CHARS));
+    assert_eq!(r.feedback.map(|f| f.chars().count()), Some(MAX_REASON_CHARS));
 }
 
 #[tokio::test]

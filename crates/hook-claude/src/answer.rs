@@ -38,17 +38,17 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
                 Verdict::Proceed => {}
             }
             if let Some(reason) = &verdict.reason {
-                specific.insert("permissionDecisionReason".into(), reason.as_str().into());
+                specific.insert("permissionDecisionReason".into(), model_text(reason));
             }
             if let (Verdict::Proceed | Verdict::Ask, Some(input)) = (verdict.outcome, &merged.updated_input) {
                 specific.insert("updatedInput".into(), input.clone());
             }
             if let Some(feedback) = &verdict.feedback {
-                specific.insert("additionalContext".into(), feedback.as_str().into());
+                specific.insert("additionalContext".into(), model_text(feedback));
             }
         }
         HookEventType::PERMISSION_REQUEST if verdict.outcome == Verdict::Denied => {
-            let message = verdict.reason.clone().unwrap_or_default();
+            let message = model_text(verdict.reason.as_deref().unwrap_or_default());
             specific.insert("decision".into(), json!({"behavior": "deny", "message": message}));
         }
         HookEventType::PERMISSION_REQUEST if verdict.outcome == Verdict::Proceed && merged.explicit_allow => {
@@ -61,7 +61,7 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
         HookEventType::PRE_COMPACT => {
             if let (Verdict::Blocked | Verdict::Denied, Some(reason)) = (verdict.outcome, &verdict.reason) {
                 out.insert("decision".into(), "block".into());
-                out.insert("reason".into(), reason.as_str().into());
+                out.insert("reason".into(), model_text(reason));
             }
         }
         HookEventType::POST_TOOL => {
@@ -70,10 +70,10 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
             if verdict.report.results().any(|r| r.is_blocked()) {
                 out.insert("decision".into(), "block".into());
                 let reason = if reasons.is_empty() { "blocked by hook".to_owned() } else { reasons.join("\n") };
-                out.insert("reason".into(), reason.into());
+                out.insert("reason".into(), model_text(&reason));
             }
             if let Some(context) = HookFeedback::collect_advisory(verdict.report.results()) {
-                specific.insert("additionalContext".into(), context.into());
+                specific.insert("additionalContext".into(), model_text(&context));
             }
             if let Some(output) = &merged.updated_output {
                 specific.insert("updatedToolOutput".into(), output.clone());
@@ -82,7 +82,7 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
         _ => {}
     }
     if let Some(message) = &merged.system_message {
-        out.insert("systemMessage".into(), message.as_str().into());
+        out.insert("systemMessage".into(), model_text(message));
     }
     if !specific.is_empty() {
         let mut with_name = Map::new();
@@ -91,6 +91,11 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
         out.insert("hookSpecificOutput".into(), Value::Object(with_name));
     }
     if out.is_empty() { Answer::Silent } else { Answer::Json(Value::Object(out)) }
+}
+
+/// Text for the model, cut again for the merged answer (R-CC-6).
+fn model_text(text: &str) -> Value {
+    HookFeedback::clamp(text, HookFeedback::MAX_CHARS).into()
 }
 
 /// The answer when the configuration (or the payload) could not be read: a gate must not

@@ -361,7 +361,7 @@ pub(crate) fn schema() -> anyhow::Result<u8> {
     Ok(0)
 }
 
-/// `watch` (R-CLI-7): prints each `onConfigReload` as one JSON line until interrupted.
+/// `watch` (R-CLI-7): prints each `onConfigReload` as one JSON line until a signal stops it.
 pub(crate) async fn watch(args: &WatchArgs) -> anyhow::Result<u8> {
     let paths = hook_config::TierPaths::new(args.tiers.home_dir(), args.tiers.project_dir()?);
     let registry = Arc::new(hook_core::HookRegistry::new());
@@ -377,6 +377,5 @@ pub(crate) async fn watch(args: &WatchArgs) -> anyhow::Result<u8> {
     let _handle =
         HookHotReloadBootstrap::builder().paths(paths).registry(registry).start().map_err(load::config_error)?;
     tracing::info!("watching {}", files.join(", "));
-    tokio::signal::ctrl_c().await.context("cannot wait for Ctrl-C")?;
-    Ok(0)
+    std::future::pending().await
 }

@@ -7,7 +7,9 @@
 //! events table, never from literals here (R-LAYER-4).
 //!
 //! Exit codes: 0 proceed/ask (and every successful command), 2 blocked/denied, 1 configuration or
-//! usage errors, including clap's (never clap's own 2); `--help`/`--version` exit 0.
+//! usage errors, including clap's (never clap's own 2); `--help`/`--version` exit 0; 128 + the
+//! signal number when `run`, `claude` or `watch` is stopped by SIGTERM, SIGINT or SIGHUP, after
+//! killing the process groups of its hooks (`signals`).
 //! Tests: `tests/cli/` (assert_cmd against the real binary, snapshots in `tests/snapshots/`);
 //! `benches/run_wall_time.rs` measures `run` against `true`.
 
@@ -19,6 +21,7 @@ mod logging;
 mod output;
 mod payload;
 mod schema;
+mod signals;
 mod trust;
 
 use std::process::ExitCode;
@@ -59,14 +62,14 @@ fn main() -> ExitCode {
 
 async fn dispatch(command: Command) -> anyhow::Result<u8> {
     match command {
-        Command::Run(args) => commands::run(args).await,
-        Command::Claude => Ok(commands::claude().await),
+        Command::Run(args) => signals::or_terminated(commands::run(args)).await,
+        Command::Claude => signals::or_terminated(async { Ok(commands::claude().await) }).await,
         Command::Validate(args) => commands::validate(&args),
         Command::List(args) => commands::list(&args),
         Command::Explain(args) => commands::explain(&args),
         Command::ImportClaude(args) => commands::import_claude(&args),
         Command::Schema => commands::schema(),
-        Command::Watch(args) => commands::watch(&args).await,
+        Command::Watch(args) => signals::or_terminated(commands::watch(&args)).await,
         Command::Trust(args) => trust::command(&args),
     }
 }

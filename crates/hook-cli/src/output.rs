@@ -1,6 +1,8 @@
 //! The JSON object `aimon-hooks run` prints (R-CLI-1): every key always present, `null` when empty.
 
-use hook_core::{EventVerdict, HookRun, Verdict};
+use std::borrow::Cow;
+
+use hook_core::{EventVerdict, HookFeedback, HookRun, Verdict};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -12,11 +14,11 @@ pub(crate) struct RunOutput<'a> {
     outcome: &'static str,
     decision: &'static str,
     flow: &'static str,
-    reason: Option<&'a str>,
-    feedback: Option<&'a str>,
+    reason: Option<Cow<'a, str>>,
+    feedback: Option<Cow<'a, str>>,
     updated_input: Option<&'a Value>,
     updated_output: Option<&'a Value>,
-    system_message: Option<&'a str>,
+    system_message: Option<Cow<'a, str>>,
     hooks: Vec<HookLine<'a>>,
 }
 
@@ -40,11 +42,11 @@ impl<'a> RunOutput<'a> {
             outcome: verdict.outcome.as_str(),
             decision: merged.decision.as_str(),
             flow: merged.flow.as_str(),
-            reason: verdict.reason.as_deref(),
-            feedback: verdict.feedback.as_deref(),
+            reason: model_text(verdict.reason.as_deref()),
+            feedback: model_text(verdict.feedback.as_deref()),
             updated_input: merged.updated_input.as_ref(),
             updated_output: merged.updated_output.as_ref(),
-            system_message: merged.system_message.as_deref(),
+            system_message: model_text(merged.system_message.as_deref()),
             hooks: verdict.report.runs.iter().map(HookLine::new).collect(),
         }
     }
@@ -61,6 +63,11 @@ impl<'a> HookLine<'a> {
             error: run.error.as_deref().or(run.result.failure.as_deref()),
         }
     }
+}
+
+/// Text for the model, cut again for the merged answer (R-CC-6).
+fn model_text(text: Option<&str>) -> Option<Cow<'_, str>> {
+    text.map(|t| HookFeedback::clamp(t, HookFeedback::MAX_CHARS))
 }
 
 /// The process exit code for a verdict: 2 when blocked or denied, else 0.

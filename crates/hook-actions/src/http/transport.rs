@@ -30,6 +30,15 @@ fn client() -> Result<&'static Client, String> {
         .map_err(Clone::clone)
 }
 
+/// A rendered header value with every control character (CR, LF, NUL, DEL, …) replaced by a space:
+/// tool input rendered into a header can never make the request invalid, and so can never turn a
+/// gate's answer into "no usable decision" (REL-4). Other characters pass as they are (UTF-8 bytes
+/// are valid header bytes).
+fn header_value(rendered: &str) -> Result<HeaderValue, reqwest::header::InvalidHeaderValue> {
+    let clean: String = rendered.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    HeaderValue::from_bytes(clean.as_bytes())
+}
+
 /// Sends the request for `ctx` and reads the answer.
 pub(crate) async fn call(spec: &HttpSpec, ctx: &HookContext, source: &str) -> Reply {
     match send(spec, ctx, source).await {
@@ -47,7 +56,7 @@ async fn send(spec: &HttpSpec, ctx: &HookContext, source: &str) -> Result<Reply,
     let mut has_content_type = false;
     for (name, template) in &spec.headers {
         let name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| format!("invalid header name '{name}'"))?;
-        let value = HeaderValue::from_str(&render_template(template, ctx, source, allowed))
+        let value = header_value(&render_template(template, ctx, source, allowed))
             .map_err(|_| format!("invalid value for header '{name}'"))?;
         has_content_type |= name == CONTENT_TYPE;
         request = request.header(name, value);

@@ -16,9 +16,9 @@ use crate::answer::{self, Answer, Reply};
 use crate::template::render_map;
 
 /// An mcp hook (R-ACT-MCP): calls a tool on a server of an [`McpServers`] registry with the
-/// rendered `args` and maps a result whose structured content, or text parsed as JSON, has the
-/// shape `{decision, reason, updatedInput}` (or the Claude Code output schema); other results
-/// pass. `isError`, an unknown server, a failed start, a crash or a timeout is "no usable
+/// rendered `args` and maps a result whose structured content, or else text parsed as JSON (also
+/// after a one-line label such as `Echo: `), has the shape `{decision, reason, updatedInput}` (or
+/// the Claude Code output schema); other results pass. `isError`, an unknown server, a failed start, a crash or a timeout is "no usable
 /// decision" (WARN and proceed, or block when `failClosed`).
 #[derive(Debug, Clone)]
 pub struct McpAction {
@@ -48,9 +48,27 @@ fn reply(output: ToolOutput, event: HookEventType) -> Reply {
         let first = output.text.lines().next().unwrap_or("").trim();
         return Reply::Failed(format!("tool reported an error: {first}"));
     }
-    let parsed = || serde_json::from_str::<Value>(output.text.trim()).ok();
-    let answer = output.structured.as_ref().and_then(|v| Answer::from_json(v, event));
-    Reply::Answer(answer.or_else(|| parsed().and_then(|v| Answer::from_json(&v, event))).unwrap_or_default())
+    // Structured content that carries no decision (server-filesystem answers
+    // `{"content": "<text>"}`) falls back to the text (REL-5).
+    let structured = output.structured.as_ref().and_then(|v| Answer::from_json(v, event));
+    let answer = structured.filter(|a| *a != Answer::default());
+    Reply::Answer(
+        answer.or_else(|| text_json(&output.text).and_then(|v| Answer::from_json(&v, event))).unwrap_or_default(),
+    )
+}
+
+/// The text content as JSON: the whole text, or the object that ends it after a one-line label
+/// (server-everything's echo answers `Echo: <message>`).
+fn text_json(text: &str) -> Option<Value> {
+    let text = text.trim();
+    serde_json::from_str(text).ok().or_else(|| {
+        let start = text.find('{')?;
+        let label = &text[..start];
+        if label.contains('\n') {
+            return None;
+        }
+        serde_json::from_str(&text[start..]).ok()
+    })
 }
 
 answer::transport_hook!(McpAction);

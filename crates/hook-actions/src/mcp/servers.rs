@@ -1,10 +1,13 @@
 //! The MCP server registry (R-ACT-MCP-2): Claude Code's `.mcp.json` shape, read from
-//! `~/.aimon/mcp.json` and `<project>/.aimon/mcp.json` (project wins by name). Each server keeps
-//! one session, opened on first use, reused, and reopened when it died.
+//! `~/.aimon/mcp.json` and `<project>/.aimon/mcp.json` (project wins by name), with `${VAR}` and
+//! `${VAR:-default}` expanded in `command`, `args`, `env`, `url` and `headers` as Claude Code does
+//! (REL-5). Each server keeps one session, opened on first use, reused, and reopened when it died
+//! or when two calls in a row did not answer in time (REL-5).
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use serde_json::{Map, Value};
 use tokio::sync::Mutex;
@@ -21,11 +24,38 @@ pub(crate) enum ServerConfig {
     Http { url: String, headers: BTreeMap<String, String> },
 }
 
+/// After this many calls in a row that did not answer (timed out or were given up), the session
+/// is closed and the server restarted on the next call (REL-5).
+const HUNG_CALLS_BEFORE_RESTART: u32 = 2;
+
 #[derive(Debug)]
 struct Server {
     config: ServerConfig,
     /// The open session and its generation number.
     session: Mutex<Option<(u64, Session)>>,
+    /// Calls in a row that did not answer.
+    unanswered: AtomicU32,
+}
+
+/// Counts a call as unanswered when it is dropped before its answer (its hook timed out).
+#[derive(Debug)]
+struct Pending<'a>(Option<&'a AtomicU32>);
+
+impl Pending<'_> {
+    /// The server answered (whatever it said): the count starts again.
+    fn answered(mut self) {
+        if let Some(count) = self.0.take() {
+            count.store(0, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        if let Some(count) = self.0 {
+            count.fetch_add(1, Ordering::SeqCst);
+        }
+    }
 }
 
 /// The MCP servers hooks may call, by name.
@@ -102,7 +132,10 @@ impl McpServers {
     pub(crate) async fn call(&self, server: &str, tool: &str, args: Map<String, Value>) -> Result<ToolOutput, String> {
         let entry = self.servers.get(server).ok_or_else(|| format!("unknown mcp server '{server}'"))?;
         let (generation, caller) = entry.caller(server).await?;
-        match caller.call(tool, args).await {
+        let pending = Pending(Some(&entry.unanswered));
+        let result = caller.call(tool, args).await;
+        pending.answered();
+        match result {
             Ok(output) => Ok(output),
             Err(CallError::Closed(e)) => {
                 entry.forget(generation).await;
@@ -115,19 +148,29 @@ impl McpServers {
 
 impl Server {
     fn new(config: ServerConfig) -> Self {
-        Server { config, session: Mutex::new(None) }
+        Server { config, session: Mutex::new(None), unanswered: AtomicU32::new(0) }
     }
 
     async fn caller(&self, name: &str) -> Result<(u64, Caller), String> {
         let mut slot = self.session.lock().await;
+        let hung = self.unanswered.load(Ordering::SeqCst) >= HUNG_CALLS_BEFORE_RESTART;
         let next = match slot.as_ref() {
-            Some((generation, session)) if session.is_alive() => return Ok((*generation, session.caller())),
+            Some((generation, session)) if session.is_alive() && !hung => {
+                return Ok((*generation, session.caller()));
+            }
+            Some((generation, _)) if hung => {
+                tracing::warn!(
+                    "hooks: mcp server '{name}' did not answer {HUNG_CALLS_BEFORE_RESTART} calls in a row; restarting it"
+                );
+                generation + 1
+            }
             Some((generation, _)) => {
                 tracing::info!("hooks: mcp server '{name}' is gone; restarting it");
                 generation + 1
             }
             None => 0,
         };
+        self.unanswered.store(0, Ordering::SeqCst);
         *slot = None;
         let session = Session::open(&self.config).await?;
         let caller = session.caller();
@@ -144,8 +187,17 @@ impl Server {
     }
 }
 
-/// The servers of one document, plus one problem per invalid entry.
+/// The servers of one document, plus one problem per invalid entry; `${VAR}` reads the process
+/// environment.
 fn parse(text: &str) -> Result<(BTreeMap<String, ServerConfig>, Vec<String>), Error> {
+    parse_with(text, &|name| std::env::var(name).ok())
+}
+
+/// Looks an environment variable up.
+type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// [`parse`] with another environment.
+fn parse_with(text: &str, env: Env<'_>) -> Result<(BTreeMap<String, ServerConfig>, Vec<String>), Error> {
     let doc: Value = serde_json::from_str(text).map_err(|e| Error::McpRegistry(format!("not JSON: {e}")))?;
     let doc = doc.as_object().ok_or_else(|| Error::McpRegistry("the top level is not an object".into()))?;
     let Some(entries) = doc.get("mcpServers") else { return Ok((BTreeMap::new(), Vec::new())) };
@@ -153,7 +205,7 @@ fn parse(text: &str) -> Result<(BTreeMap<String, ServerConfig>, Vec<String>), Er
     let mut found = BTreeMap::new();
     let mut problems = Vec::new();
     for (name, entry) in entries {
-        match server(entry) {
+        match server(entry, env) {
             Ok(config) => {
                 found.insert(name.clone(), config);
             }
@@ -163,40 +215,76 @@ fn parse(text: &str) -> Result<(BTreeMap<String, ServerConfig>, Vec<String>), Er
     Ok((found, problems))
 }
 
-fn server(entry: &Value) -> Result<ServerConfig, String> {
+fn server(entry: &Value, env: Env<'_>) -> Result<ServerConfig, String> {
     let entry = entry.as_object().ok_or("not an object")?;
-    let text = |key: &str| entry.get(key).and_then(Value::as_str).map(str::to_owned);
+    let raw = |key: &str| entry.get(key).and_then(Value::as_str);
+    let text = |key: &str| raw(key).map(|t| expand(t, env)).transpose();
     let map = |key: &str| -> Result<BTreeMap<String, String>, String> {
         match entry.get(key) {
             None => Ok(BTreeMap::new()),
             Some(Value::Object(m)) => m
                 .iter()
                 .map(|(k, v)| {
-                    v.as_str().map(|s| (k.clone(), s.to_owned())).ok_or(format!("'{key}.{k}' is not a string"))
+                    let v = v.as_str().ok_or(format!("'{key}.{k}' is not a string"))?;
+                    Ok((k.clone(), expand(v, env)?))
                 })
                 .collect(),
             Some(_) => Err(format!("'{key}' is not an object")),
         }
     };
-    match text("type").as_deref() {
+    match raw("type") {
         None | Some("stdio") => {
-            let command = text("command").filter(|c| !c.trim().is_empty()).ok_or("'command' is missing")?;
+            let command = text("command")?.filter(|c| !c.trim().is_empty()).ok_or("'command' is missing")?;
             let args = match entry.get("args") {
                 None => Vec::new(),
                 Some(Value::Array(items)) => items
                     .iter()
-                    .map(|a| a.as_str().map(str::to_owned).ok_or("'args' holds a non-string"))
+                    .map(|a| {
+                        a.as_str().ok_or_else(|| "'args' holds a non-string".to_owned()).and_then(|a| expand(a, env))
+                    })
                     .collect::<Result<_, _>>()?,
                 Some(_) => return Err("'args' is not an array".into()),
             };
             Ok(ServerConfig::Stdio { command, args, env: map("env")? })
         }
         Some("http" | "streamable-http") => {
-            let url = text("url").filter(|u| !u.trim().is_empty()).ok_or("'url' is missing")?;
+            let url = text("url")?.filter(|u| !u.trim().is_empty()).ok_or("'url' is missing")?;
             Ok(ServerConfig::Http { url, headers: map("headers")? })
         }
         Some(other) => Err(format!("transport type '{other}' is not supported (use stdio or http)")),
     }
+}
+
+/// Expands `${VAR}` and `${VAR:-default}` as Claude Code's `.mcp.json` does: a variable that is
+/// set (for `:-`, set and not empty) gives its value, else the default; an unset variable without
+/// a default makes the entry invalid. `$VAR` and anything else stay as written; values are not
+/// expanded again.
+fn expand(text: &str, env: Env<'_>) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return Ok(out);
+        };
+        let inner = &after[..end];
+        let (name, default) = match inner.split_once(":-") {
+            Some((name, default)) => (name, Some(default)),
+            None => (inner, None),
+        };
+        let value = env(name).filter(|v| default.is_none() || !v.is_empty());
+        match (value, default) {
+            _ if name.is_empty() => out.push_str(&rest[start..start + 2 + end + 1]),
+            (Some(value), _) => out.push_str(&value),
+            (None, Some(default)) => out.push_str(default),
+            (None, None) => return Err(format!("environment variable '{name}' is not set and has no default")),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -252,6 +340,53 @@ mod tests {
             let err = McpServers::from_json(&doc).expect_err("strict");
             assert_eq!(err.to_string(), format!("invalid mcp server registry: {want}"));
         }
+    }
+
+    #[test]
+    fn variables_expand_in_every_field_as_in_claude_code() {
+        // REL-5: (template, expanded or the problem).
+        let env = |name: &str| match name {
+            "TOKEN" => Some("s3cret".to_owned()),
+            "EMPTY" => Some(String::new()),
+            _ => None,
+        };
+        #[rustfmt::skip]
+        let cases: &[(&str, Result<&str, &str>)] = &[
+            ("${TOKEN}", Ok("s3cret")),
+            ("Bearer ${TOKEN}!", Ok("Bearer s3cret!")),
+            ("${UNSET:-fallback}", Ok("fallback")),
+            ("${TOKEN:-fallback}", Ok("s3cret")),
+            ("${EMPTY:-fallback}", Ok("fallback")),
+            ("[${EMPTY}]", Ok("[]")),
+            ("${UNSET:-}", Ok("")),
+            ("$TOKEN ${} ${TOKEN", Ok("$TOKEN ${} ${TOKEN")),
+            ("${A}${TOKEN}", Err("environment variable 'A' is not set and has no default")),
+        ];
+        for (template, want) in cases {
+            assert_eq!(expand(template, &env).as_deref(), want.map_err(str::to_owned).as_deref(), "{template}");
+        }
+        let doc = r#"{"mcpServers": {
+            "s": {"command": "${BIN:-/usr/bin/srv}", "args": ["--token=${TOKEN}"], "env": {"K": "${TOKEN}"}},
+            "h": {"type": "http", "url": "${URL:-http://127.0.0.1:1/mcp}", "headers": {"Authorization": "Bearer ${TOKEN}"}},
+            "bad": {"command": "srv", "args": ["${MISSING}"]}
+        }}"#;
+        let (found, problems) = parse_with(doc, &env).expect("parses");
+        assert_eq!(
+            found["s"],
+            ServerConfig::Stdio {
+                command: "/usr/bin/srv".into(),
+                args: vec!["--token=s3cret".into()],
+                env: BTreeMap::from([("K".into(), "s3cret".into())])
+            }
+        );
+        assert_eq!(
+            found["h"],
+            ServerConfig::Http {
+                url: "http://127.0.0.1:1/mcp".into(),
+                headers: BTreeMap::from([("Authorization".into(), "Bearer s3cret".into())])
+            }
+        );
+        assert_eq!(problems, ["mcp server 'bad': environment variable 'MISSING' is not set and has no default"]);
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The `command` action.
 
+mod groups;
 mod spec;
 mod transport;
 
 use hook_core::HookContext;
 
+pub use self::groups::HookProcessGroups;
 pub use self::spec::ShellSpec;
 use crate::answer::{self, Reply};
 

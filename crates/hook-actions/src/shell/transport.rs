@@ -4,14 +4,12 @@
 use std::process::{ExitStatus, Stdio};
 
 use hook_core::{HookContext, HookEventType};
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{ChildStdin, Command};
 
 use crate::answer::{Answer, Reply};
 use crate::payload::Payload;
-use crate::shell::ShellSpec;
+use crate::shell::{ShellSpec, groups};
 
 /// Each of stdout and stderr keeps at most this many bytes; the rest is read and dropped.
 pub(crate) const MAX_CAPTURE: usize = 1 << 20;
@@ -37,29 +35,45 @@ pub(crate) async fn call(spec: &ShellSpec, ctx: &HookContext, source: &str) -> R
     };
     // Declared after `child`, so it is dropped first: the group is signalled while its leader is
     // not yet reaped, so the group id cannot have been reused.
-    let mut group = GroupGuard(child.id().and_then(|id| i32::try_from(id).ok()).map(Pid::from_raw));
+    let mut group = GroupGuard::new(child.id().and_then(|id| i32::try_from(id).ok()));
     let (_, stdout, stderr, status) = tokio::join!(
         feed(child.stdin.take(), payload.line()),
         capture(child.stdout.take()),
         capture(child.stderr.take()),
         child.wait(),
     );
-    group.0 = None;
+    group.disarm();
     match status {
         Ok(status) => classify(ctx.event, status, &stdout, &stderr),
         Err(e) => Reply::Failed(format!("wait failure: {e}")),
     }
 }
 
-/// Kills the process group when dropped while armed.
+/// Lists the process group among the live hook groups, and kills it when dropped while armed.
 #[derive(Debug)]
-struct GroupGuard(Option<Pid>);
+struct GroupGuard(Option<i32>);
+
+impl GroupGuard {
+    fn new(pgid: Option<i32>) -> Self {
+        if let Some(pgid) = pgid {
+            groups::register(pgid);
+        }
+        GroupGuard(pgid)
+    }
+
+    /// The call ended: the group is no longer the hook's to kill.
+    fn disarm(&mut self) {
+        if let Some(pgid) = self.0.take() {
+            groups::forget(pgid);
+        }
+    }
+}
 
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         if let Some(pgid) = self.0 {
-            // ESRCH (the group is already gone) is the only expected error.
-            let _ = killpg(pgid, Signal::SIGKILL);
+            groups::forget(pgid);
+            groups::kill(pgid);
         }
     }
 }

@@ -112,21 +112,30 @@ fn an_explicit_allow_is_passed_on_and_only_then() {
 }
 
 #[test]
-fn post_tool_use_vetoes_and_advice_both_reach_the_model_as_additional_context() {
-    let sandbox = Sandbox::new();
+fn a_post_tool_use_veto_answers_decision_block_and_advice_stays_additional_context() {
+    // R-CLI-2b: an exit 2 or a JSON block from a declarative hook → top-level `decision: "block"`
+    // + `reason`; the advice of the other hooks → `additionalContext`.
     let advice = r#"printf '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"status=%s"}}\n' "$AIMON_TOOL_RESULT_STATUS""#;
-    sandbox.project_hooks(&json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
-        command(advice), command("echo 'lint failed' >&2; exit 2")
-    ]}]}}));
-    let out = claude(&sandbox, &post_tool_use(&sandbox));
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let v = out.json();
-    // hook-actions turns a postTool veto (exit 2, JSON `decision: "block"`) into feedback, so it
-    // arrives next to the advice; Claude Code shows both to the model (docs/cli.md).
-    assert_eq!(v.get("decision"), None, "{v}");
-    let context = v["hookSpecificOutput"]["additionalContext"].as_str().expect("additionalContext");
-    assert_eq!(context.lines().map(str::trim).collect::<Vec<_>>(), ["status=success", "lint failed"]);
-    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PostToolUse");
+    let json_block = r#"echo '{"decision":"block","reason":"json says look again"}'"#;
+    #[rustfmt::skip]
+    let cases = [
+        (command("echo 'lint failed' >&2; exit 2"), "lint failed"),
+        (command(json_block), "json says look again"),
+    ];
+    let sandbox = Sandbox::new();
+    for (veto, reason) in cases {
+        sandbox.project_hooks(
+            &json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [command(advice), veto]}]}}),
+        );
+        let out = claude(&sandbox, &post_tool_use(&sandbox));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let v = out.json();
+        assert_eq!(
+            v,
+            json!({"decision": "block", "reason": reason,
+                   "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "status=success"}})
+        );
+    }
 }
 
 #[test]
@@ -247,4 +256,33 @@ fn a_payload_that_is_not_json_exits_1() {
     let out = Outcome::of(Sandbox::new().cmd().arg("claude").write_stdin("not json"));
     assert_eq!((out.code, out.stdout.as_str()), (1, ""));
     assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
+}
+
+/// A command hook answering `additionalContext` of `n` times the letter `c`.
+fn context_of(c: char, n: usize) -> Value {
+    command(&format!(
+        r#"printf '{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","additionalContext":"%s"}}}}' "$(head -c {n} /dev/zero | tr '\0' {c})""#
+    ))
+}
+
+#[test]
+fn a_200_kb_additional_context_reaches_the_model_cut_to_10000_characters() {
+    // R-CC-6: cut per hook answer, and again in the merged answer of `claude` and `run`.
+    const MARKER: &str = "[… cut at 10000 characters]";
+    let sandbox = Sandbox::new();
+    let cases = [(vec![context_of('a', 200_000)], 'a'), (vec![context_of('b', 6_000), context_of('c', 6_000)], 'b')];
+    for (hooks, first) in cases {
+        sandbox.project_hooks(&json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}}));
+        let out = claude(&sandbox, &pre_tool_use(&sandbox, "ls"));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let claude_context = out.json()["hookSpecificOutput"]["additionalContext"].as_str().map(str::to_owned);
+        let out = Outcome::of(sandbox.cmd().args(["run", "PreToolUse"]).write_stdin(crate::support::bash("ls")));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let run_feedback = out.json()["feedback"].as_str().map(str::to_owned);
+        for text in [claude_context, run_feedback] {
+            let text = text.expect("the context is passed on");
+            assert_eq!(text.chars().count(), 10_000);
+            assert!(text.starts_with(first) && text.ends_with(MARKER), "{}…", &text[..40]);
+        }
+    }
 }

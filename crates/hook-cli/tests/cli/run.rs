@@ -374,3 +374,29 @@ fn a_broken_skill_frontmatter_is_an_error_with_file_line_col() {
     assert_eq!((out.code, out.stdout.as_str()), (1, ""));
     assert!(out.stderr.contains(&format!("{}:4:", skill.display())), "{}", out.stderr);
 }
+
+#[test]
+fn exit_2_with_a_json_decision_reports_the_json_decision_and_keeps_the_veto() {
+    // R-CC-7: (stdout JSON, outcome, decision, reason), each with stderr "from stderr" and exit 2.
+    #[rustfmt::skip]
+    let cases = [
+        (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"from json"}}"#, "denied", "deny", "from json"),
+        (r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "blocked", "allow", "from stderr"),
+    ];
+    let sandbox = Sandbox::new();
+    for (stdout, outcome, decision, reason) in cases {
+        sandbox.project_hooks(&one_hook(
+            "PreToolUse",
+            "Bash",
+            command(&format!("echo '{stdout}'; echo 'from stderr' >&2; exit 2")),
+        ));
+        let out = run(&sandbox, "PreToolUse", &bash("ls"));
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        let v = out.json();
+        assert_eq!(
+            (&v["outcome"], &v["decision"], &v["reason"]),
+            (&json!(outcome), &json!(decision), &json!(reason)),
+            "{stdout}"
+        );
+    }
+}
