@@ -54,5 +54,7 @@ pub use crate::{
     listener::{DefaultRewakeFireListener, RewakeRuntime, RuntimeRegistry},
     quota::{DefaultRewakeQuotaManager, NoopQuota, RewakeQuotaManager},
     service::{DefaultRewakeService, FireFuture, RewakeFireListener, RewakeService, RewakeServiceBuilder},
-    store::{MemoryStore, RewakeStore, SqliteStore},
+    store::{
+        Lease, LeaseOutcome, Mail, MemoryStore, RewakeStore, SqliteStore, StoreSnapshot, StoredEnvelope, lease_span,
+    },
 };

@@ -290,7 +290,7 @@ impl DefaultRewakeService {
         let Some(store) = &self.store else { return Ok(()) };
         let now = self.now();
         let mut state = self.state();
-        for envelope in store.load()? {
+        for envelope in store.load()?.envelopes.into_iter().map(|row| row.envelope) {
             if envelope.expires_at.is_none_or(|t| t < now) {
                 warn_expired(&envelope);
                 self.store_remove(&envelope.id);
@@ -372,7 +372,13 @@ impl DefaultRewakeService {
     /// Claims fire `envelope.attempt` in the store; `false` means do not fire.
     fn claim(&self, envelope: &Envelope, next: Option<&Envelope>) -> bool {
         let Some(store) = &self.store else { return true };
-        match store.claim_fire(&envelope.id, envelope.attempt, next) {
+        let lease = crate::store::Lease::new(format!("rw-{}", std::process::id()), self.now() + TimeDelta::minutes(1));
+        let claimed =
+            store.lease(&envelope.id, envelope.attempt, &lease, self.now(), None).and_then(|outcome| match outcome {
+                crate::store::LeaseOutcome::Taken => store.finish(&envelope.id, envelope.attempt, &lease.owner, next),
+                _ => Ok(false),
+            });
+        match claimed {
             Ok(true) => true,
             Ok(false) => {
                 tracing::debug!(envelope = %envelope.id, "rewake: envelope already fired or cancelled elsewhere");

@@ -6,6 +6,8 @@
 //!   only the originating hook: chaining bounds, cron never chaining, re-dispatch on every
 //!   rewake-capable event, vanished contexts and hooks, unbound service, the seed's example 6
 //!   (R-RW-1/4/5).
+//! - `contract`: the store contract on every store — leases and takeover, finish by the owner,
+//!   project-scoped removal, batch insert, change cursor, mailboxes; the SQLite migration.
 //! - `cron_table`: next fire times for expressions × zones × start instants, DST transitions in
 //!   America/New_York and Europe/Berlin, Asia/Seoul, DOM/DOW union (R-CFG-RW-4/5).
 //! - `store`: restart from the SQLite and memory stores (due fires once, expired discarded,
@@ -13,6 +15,7 @@
 //!
 //! The SIGKILL crash test is `tests/crash.rs` (its own binary: it re-executes itself as the child).
 
+mod contract;
 mod cron_table;
 mod listener;
 mod service;
