@@ -208,7 +208,7 @@ fn a_sqlite_file_of_the_unversioned_schema_migrates_and_keeps_its_envelopes() {
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].envelope, e);
     assert_eq!(rows[0].lease, None);
-    assert_eq!(store.remove_hook(Some(Path::new("/legacy")), &e.hook_id).expect("remove"), [e.id.clone()]);
+    assert_eq!(store.remove_hook(Some(Path::new("/legacy")), &e.hook_id).expect("remove"), [e.id]);
     drop(store);
     SqliteStore::open(&path).expect("a migrated file opens again");
 }
