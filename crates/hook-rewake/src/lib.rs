@@ -51,7 +51,7 @@ pub use crate::{
     duration::parse_duration,
     envelope::{Envelope, Fire},
     error::Error,
-    listener::{DefaultRewakeFireListener, RewakeRuntime, RuntimeRegistry},
+    listener::{DefaultRewakeFireListener, MailboxRuntime, RewakeRuntime, RuntimeRegistry},
     quota::{DefaultRewakeQuotaManager, NoopQuota, RewakeQuotaManager},
     service::{DefaultRewakeService, FireFuture, RewakeFireListener, RewakeService, RewakeServiceBuilder},
     store::{

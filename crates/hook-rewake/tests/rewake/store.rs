@@ -80,7 +80,7 @@ async fn cancel_and_fire_remove_rows_from_the_sqlite_store() {
     service.schedule(envelope("c", "c", spec(event("k", "v"), HOUR, 3))).expect("s");
     assert_eq!(store.load().expect("load").envelopes.len(), 3);
     assert!(service.cancel(&cancelled));
-    assert_eq!(service.cancel_by_hook_id("c"), 1);
+    assert_eq!(service.cancel_by_hook_id(None, "c"), 1);
     assert_eq!(store.load().expect("load").envelopes.len(), 1);
     rx.recv().await.expect("fire");
     assert_eq!(drain(&mut rx).len(), 0);
