@@ -1,6 +1,6 @@
 //! Rewake figures (PERF-5, PERF-7), printed with ratios against baselines measured in the same run:
 //!
-//! 1. scheduling 1,000,000 delay envelopes into one service: wall time of the `schedule` calls
+//! 1. scheduling 1,000,000 delay envelopes (declarative defaults: empty payload) into one service: wall time of the `schedule` calls
 //!    and added RSS (`VmRSS` after minus before; goals ≤ 2 s and ≤ 300 MiB), against spawning
 //!    100,000 tokio tasks that each sleep (the one-task-per-envelope design, scaled ×10);
 //! 2. the SQLite store's persist rate: 20,000 envelopes one insert per transaction, then
@@ -42,14 +42,18 @@ impl RewakeFireListener for Lateness {
     }
 }
 
-fn envelope(delay: Duration, i: usize) -> Envelope {
+/// A preTool envelope as a declarative hook asks for it; `timed` ones carry their index in
+/// the payload (the mass ones keep the declarative default: an empty payload).
+fn envelope(delay: Duration, i: usize, timed: bool) -> Envelope {
     let mut ctx = HookContext::new(HookEventType::PRE_TOOL);
     ctx.context_id = Some(format!("agent-{}", i % 64));
     ctx.session_id = Some(format!("session-{}", i % 64));
     ctx.project_dir = Some("/work/project".into());
-    let spec = RewakeSpec::new(RewakeTrigger::Delay(delay), "bench")
-        .with_timeout(delay + Duration::from_secs(3600))
-        .with_payload([("i".to_owned(), i.to_string())].into());
+    let mut spec =
+        RewakeSpec::new(RewakeTrigger::Delay(delay), "bench").with_timeout(delay + Duration::from_secs(3600));
+    if timed {
+        spec = spec.with_payload([("i".to_owned(), i.to_string())].into());
+    }
     Envelope::new("command@project#bench", ctx, spec, 1)
 }
 
@@ -79,13 +83,13 @@ fn ms(d: Duration) -> f64 {
 fn persist_rate() {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = SqliteStore::open(dir.path().join("rewake.db")).expect("open");
-    let singles: Vec<Envelope> = (0..SINGLE_INSERTS).map(|i| envelope(Duration::from_secs(3600), i)).collect();
+    let singles: Vec<Envelope> = (0..SINGLE_INSERTS).map(|i| envelope(Duration::from_secs(3600), i, true)).collect();
     let started = Instant::now();
     for e in &singles {
         store.insert(e).expect("insert");
     }
     let single = SINGLE_INSERTS as f64 / started.elapsed().as_secs_f64();
-    let batched: Vec<Envelope> = (0..BATCHED).map(|i| envelope(Duration::from_secs(3600), i)).collect();
+    let batched: Vec<Envelope> = (0..BATCHED).map(|i| envelope(Duration::from_secs(3600), i, true)).collect();
     let started = Instant::now();
     for chunk in batched.chunks(BATCH) {
         store.insert_batch(chunk).expect("insert batch");
@@ -111,7 +115,7 @@ fn main() {
         let mut chunk = Vec::with_capacity(10_000);
         for start in (0..SCHEDULED).step_by(10_000) {
             chunk.extend(
-                (start..start + 10_000).map(|i| envelope(Duration::from_secs(3600 + (i % 3600) as u64), TIMED + i)),
+                (start..start + 10_000).map(|i| envelope(Duration::from_secs(3600 + (i % 3600) as u64), TIMED + i, false)),
             );
             let started = Instant::now();
             for e in chunk.drain(..) {
@@ -148,7 +152,7 @@ fn main() {
         let batch: Vec<(Envelope, Duration)> = (0..TIMED)
             .map(|i| {
                 let delay = Duration::from_micros(100 * i as u64 + 5000);
-                (envelope(delay, i), delay)
+                (envelope(delay, i, true), delay)
             })
             .collect();
         let mut due = Vec::with_capacity(TIMED);

@@ -66,7 +66,7 @@ impl DefaultRewakeService {
                 break;
             }
             let id = entry.remove();
-            let Some(slot) = state.slots.get_mut(&id) else { continue };
+            let Some(slot) = state.slots.get_mut(&*id) else { continue };
             slot.timer = None;
             if slot.in_flight {
                 continue;
@@ -211,7 +211,7 @@ impl DefaultRewakeService {
     /// their own instant (overdue ones fire at once). Returns whether it was armed earliest.
     pub(super) fn adopt(&self, state: &mut State, row: StoredEnvelope, now: DateTime<Utc>) -> bool {
         let StoredEnvelope { envelope, lease, .. } = row;
-        if let Some(existing) = state.slots.get(&envelope.id)
+        if let Some(existing) = state.slots.get(envelope.id.as_str())
             && (existing.in_flight || existing.envelope.attempt >= envelope.attempt)
         {
             return false;
@@ -268,7 +268,7 @@ impl DefaultRewakeService {
         let mut adopted = 0;
         let mut wake = false;
         for row in snapshot.envelopes {
-            let known = state.slots.get(&row.envelope.id).map(|s| s.envelope.attempt);
+            let known = state.slots.get(row.envelope.id.as_str()).map(|s| s.envelope.attempt);
             if known.is_some_and(|attempt| attempt >= row.envelope.attempt) {
                 continue;
             }

@@ -304,9 +304,10 @@ impl RewakeService for DefaultRewakeService {
         let mut accepted = Vec::with_capacity(stamped.len());
         let mut ids = Vec::with_capacity(stamped.len());
         let mut batch_ids = HashSet::new();
+        let several = stamped.len() > 1;
         let mut per_context = HashMap::new();
         for (envelope, cron) in stamped {
-            if state.slots.contains_key(&envelope.id) || !batch_ids.insert(envelope.id.clone()) {
+            if state.slots.contains_key(envelope.id.as_str()) || (several && !batch_ids.insert(envelope.id.clone())) {
                 return Err(Error::Rejected(format!("envelope '{}' is already pending", envelope.id)));
             }
             if self.over_quota(&state, &envelope, &mut per_context) {
@@ -381,7 +382,7 @@ impl RewakeService for DefaultRewakeService {
             .collect();
         let mut fires = Vec::new();
         for id in ids {
-            let Some(slot) = state.slots.get(&id) else { continue };
+            let Some(slot) = state.slots.get(id.as_str()) else { continue };
             if slot.envelope.expires_at.is_none_or(|t| t < now) {
                 if let Some(slot) = state.take(&id) {
                     warn_expired(&slot.envelope);

@@ -3,6 +3,7 @@
 //! tokio timer per envelope.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
@@ -57,8 +58,9 @@ impl Slot {
 
 #[derive(Default)]
 pub(super) struct State {
-    pub(super) slots: HashMap<String, Slot>,
-    pub(super) timers: BTreeMap<TimerKey, String>,
+    /// Keyed by envelope id; the timer entries share the key's allocation.
+    pub(super) slots: HashMap<Arc<str>, Slot>,
+    pub(super) timers: BTreeMap<TimerKey, Arc<str>>,
     per_context: HashMap<String, usize>,
     sequence: u64,
     /// The store's change cursor this table is current to.
@@ -70,6 +72,8 @@ pub(super) struct State {
 impl State {
     /// (Re-)arms `id`'s timer at `deadline`; `true` if it is now the earliest (wake the driver).
     pub(super) fn arm(&mut self, id: &str, deadline: Instant) -> bool {
+        let Some((key_id, _)) = self.slots.get_key_value(id) else { return false };
+        let key_id = key_id.clone();
         let Some(slot) = self.slots.get_mut(id) else { return false };
         if let Some(old) = slot.timer.take() {
             self.timers.remove(&old);
@@ -78,7 +82,7 @@ impl State {
         let key = (deadline, self.sequence);
         slot.timer = Some(key);
         let earliest = self.timers.first_key_value().is_none_or(|(first, _)| key < *first);
-        self.timers.insert(key, id.to_owned());
+        self.timers.insert(key, key_id);
         earliest
     }
 
@@ -90,7 +94,7 @@ impl State {
                 self.per_context.insert(key.to_owned(), 1);
             }
         }
-        self.slots.insert(slot.envelope.id.clone(), slot);
+        self.slots.insert(Arc::from(slot.envelope.id.as_str()), slot);
     }
 
     pub(super) fn take(&mut self, id: &str) -> Option<Slot> {
