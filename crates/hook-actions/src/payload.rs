@@ -40,7 +40,7 @@ impl Payload {
         put("tool_use_id", text(tool.and_then(|t| t.use_id.as_ref())));
         put("tool_result_status", text(tool.and_then(|t| t.result_status.as_ref())));
         if let Some(rw) = &ctx.rewake {
-            put("rewake_envelope_id", Some(rw.envelope_id.clone().into()));
+            put("rewake_id", Some(rw.envelope_id.clone().into()));
             put("rewake_attempt", Some(rw.attempt.into()));
             put("rewake_reason", Some(rw.reason.clone().into()));
         }
@@ -165,13 +165,16 @@ mod tests {
     }
 
     #[test]
-    fn a_rewake_fire_is_described() {
+    fn a_rewake_fire_carries_its_id_and_attempt_in_the_env_and_the_stdin_json() {
         let mut ctx = HookContext::new(HookEventType::PRE_TOOL);
         ctx.rewake = Some(RewakeInvocation::new("env-1", 2, BTreeMap::from([("k".into(), "v".into())]), "later"));
         let p = Payload::new(&ctx, "s");
         let env: BTreeMap<_, _> = p.env().collect();
+        assert_eq!(env["AIMON_REWAKE_ID"], "env-1");
         assert_eq!(env["AIMON_REWAKE_ATTEMPT"], "2");
         let json: Value = serde_json::from_slice(&p.body()).expect("json");
+        assert_eq!(json["rewake_id"], "env-1");
+        assert_eq!(json["rewake_attempt"], 2);
         assert_eq!(json["rewake_payload"], json!({"k": "v"}));
     }
 }

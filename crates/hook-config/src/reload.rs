@@ -410,7 +410,7 @@ impl Reloader {
             let removed: BTreeSet<&str> =
                 previous.iter().map(|(_, h)| h.id()).filter(|id| !new_ids.contains(*id)).collect();
             for id in removed {
-                let n = rewake.cancel_by_hook_id(id);
+                let n = rewake.cancel_by_hook_id(Some(&self.paths.project), id);
                 if n > 0 {
                     tracing::info!(hook = id, "hooks: cancelled {n} pending rewake envelope(s) of a removed hook");
                 }

@@ -227,7 +227,9 @@ async fn removed_hooks_lose_their_pending_rewake_envelopes() {
     assert_eq!(ids.len(), 2);
     let spec = RewakeSpec::new(RewakeTrigger::Delay(Duration::from_secs(3600)), "later");
     for id in &ids {
-        let envelope = Envelope::new(id.clone(), HookContext::new(HookEventType::PRE_TOOL), spec.clone(), 1);
+        let mut ctx = HookContext::new(HookEventType::PRE_TOOL);
+        ctx.project_dir = Some(paths.project.clone());
+        let envelope = Envelope::new(id.clone(), ctx, spec.clone(), 1);
         service.schedule(envelope).expect("scheduled");
     }
     std::fs::write(paths.project_file(), deny_config(&["keep"])).expect("write");

@@ -76,7 +76,8 @@ pub struct EventSpec {
     pub reads_ask: bool,
     /// Where feedback goes.
     pub feedback: FeedbackRoute,
-    /// Whether `asyncRewake` is valid (R-CFG-RW-1).
+    /// Whether `asyncRewake` is valid (R-CFG-RW-1; R-CFG-RW-1b adds the events whose later
+    /// answer reaches the agent through the session mailbox).
     pub rewake: bool,
     /// Whether SKILL.md frontmatter may declare hooks for it (R-SKILL-1).
     pub frontmatter: bool,
@@ -110,11 +111,11 @@ events! {
     /// Turn start; a block aborts the turn.
     ON_START => EventSpec { aimon: "onStart", claude: None, decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::UserMessage, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
     /// Turn end.
-    ON_STOP => EventSpec { aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
+    ON_STOP => EventSpec { aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
     /// Before a tool call; may deny, block, ask or rewrite the input.
     PRE_TOOL => EventSpec { aimon: "preTool", claude: Some("PreToolUse"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny] },
     /// After a tool call; may rewrite the output and talk to the model.
-    POST_TOOL => EventSpec { aimon: "postTool", claude: Some("PostToolUse"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp] },
+    POST_TOOL => EventSpec { aimon: "postTool", claude: Some("PostToolUse"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp] },
     /// When the permission system needs a decision.
     PERMISSION_REQUEST => EventSpec { aimon: "permissionRequest", claude: Some("PermissionRequest"), decision: DecisionChannel::Deny, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY },
     /// After a permission was denied.
@@ -122,7 +123,7 @@ events! {
     /// A subagent starts.
     SUBAGENT_START => EventSpec { aimon: "subagentStart", claude: Some("SubagentStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY },
     /// A subagent stops.
-    SUBAGENT_STOP => EventSpec { aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY },
+    SUBAGENT_STOP => EventSpec { aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY },
     /// Before compaction; a block skips AUTO and refuses MANUAL.
     PRE_COMPACT => EventSpec { aimon: "preCompact", claude: Some("PreCompact"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::CompactInstructions, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY },
     /// After compaction.

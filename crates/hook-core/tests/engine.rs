@@ -114,7 +114,20 @@ fn only_four_events_have_a_decision_channel_and_five_carry_feedback() {
         .collect();
     assert_eq!(feedback, ["onStart", "preTool", "postTool", "permissionRequest", "preCompact"]);
     let rewake: Vec<&str> = HookEventType::ALL.iter().filter(|e| e.spec().rewake).map(|e| e.name()).collect();
-    assert_eq!(rewake, ["preTool", "preCompact", "onSessionStart", "onSessionEnd", "onConfigReload"]);
+    // R-CFG-RW-1 and, through the session mailbox, R-CFG-RW-1b.
+    assert_eq!(
+        rewake,
+        [
+            "onStop",
+            "preTool",
+            "postTool",
+            "subagentStop",
+            "preCompact",
+            "onSessionStart",
+            "onSessionEnd",
+            "onConfigReload"
+        ]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 //! The envelope: one pending rewake (R-RW-2) and what a fire hands the listener.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -72,6 +73,16 @@ impl Envelope {
     pub fn is_cron(&self) -> bool {
         matches!(self.trigger, RewakeTrigger::Cron { .. })
     }
+
+    /// The project the envelope belongs to (R-RW-4b): hook ids are unique only within it.
+    pub fn project_dir(&self) -> Option<&Path> {
+        self.context.project_dir.as_deref()
+    }
+
+    /// The session whose mailbox a fire's answer goes to (R-RW-4b/11).
+    pub fn session_id(&self) -> Option<&str> {
+        self.context.session_id.as_deref()
+    }
 }
 
 /// What the service hands the fire listener.
@@ -84,6 +95,13 @@ pub struct Fire {
     pub payload: BTreeMap<String, String>,
     /// When the service fired it (service clock).
     pub fired_at: DateTime<Utc>,
+}
+
+impl Fire {
+    /// A fire of `envelope` at `fired_at` with the envelope's own payload.
+    pub fn new(envelope: Envelope, fired_at: DateTime<Utc>) -> Self {
+        Fire { payload: envelope.payload.clone(), envelope, fired_at }
+    }
 }
 
 /// `rw-<unix µs>-<pid>-<sequence>`: unique within a process and across restarts and processes.

@@ -4,13 +4,24 @@
 //! hands the first one to a [`hook_core::RewakeSink`], which [`DefaultRewakeService`]
 //! implements. Main types:
 //!
-//! - [`Envelope`] (one pending rewake) and the [`RewakeService`] contract: schedule, cancel by
-//!   id or hook id, `resolve(type, key, payload)`, list pending (R-RW-2/3/7);
-//! - [`DefaultRewakeService`]: tokio timers with delay, event and cron triggers (croner, IANA
-//!   zones, DOM/DOW union), expiry, [`RewakeQuotaManager`] quotas and an optional durable
-//!   [`RewakeStore`] ([`SqliteStore`], [`MemoryStore`]) reloaded on start (R-RW-6/8/9);
-//! - [`DefaultRewakeFireListener`]: re-hydrates the context from a [`RuntimeRegistry`],
-//!   re-invokes only the originating hook and chains follow-ups (R-RW-4/5);
+//! - [`Envelope`] (one pending rewake; carries project, session, event and payload so another
+//!   process can fire it, R-RW-4b) and the [`RewakeService`] contract: schedule (one or a
+//!   batch), cancel by id or by hook id within a project, `resolve(type, key, payload)`, list
+//!   pending (R-RW-2/3/7);
+//! - [`DefaultRewakeService`]: ONE timer structure and one driver task for every pending
+//!   envelope (PERF-7), delay, event and cron triggers (croner, IANA zones, DOM/DOW union),
+//!   expiry, [`RewakeQuotaManager`] quotas and an optional durable [`RewakeStore`]. With a store
+//!   every fire takes a [`Lease`] on (id, attempt) and only a finished fire deletes or advances
+//!   the envelope, so a killed process's fires are taken over after the lease expires
+//!   (at-least-once, R-RW-9); overdue envelopes can wait for [`DefaultRewakeService::ready`];
+//!   [`DefaultRewakeService::sync`] / `poll_store` pick up envelopes other processes enqueued
+//!   (R-RW-12);
+//! - [`RewakeStore`]: envelopes with leases plus session mailboxes ([`Mail`], R-RW-11/11b), in
+//!   [`MemoryStore`] and [`SqliteStore`] (versioned schema, migrated on open);
+//! - [`DefaultRewakeFireListener`]: re-hydrates the context from a [`RuntimeRegistry`] (a
+//!   registered runtime, else its fallback such as [`MailboxRuntime`], else for engine-level
+//!   envelopes the snapshot itself), re-invokes only the originating hook with `ctx.rewake`
+//!   set and chains follow-ups (R-RW-4/5);
 //! - the config-time parsers [`parse_duration`], [`validate_cron`], [`validate_zone`] and
 //!   [`CronSchedule`] (R-CFG-RW-3/4/5).
 //!
@@ -19,23 +30,30 @@
 //! ```no_run
 //! # async fn wire() -> Result<(), hook_rewake::Error> {
 //! use std::sync::Arc;
+//! use std::time::Duration;
 //! use hook_core::{HookEngine, HookRegistry};
-//! use hook_rewake::{DefaultRewakeFireListener, DefaultRewakeService, RuntimeRegistry, SqliteStore};
+//! use hook_rewake::{DefaultRewakeFireListener, DefaultRewakeService, MailboxRuntime, RuntimeRegistry, SqliteStore};
 //! let hooks = Arc::new(HookRegistry::new());
+//! let store = Arc::new(SqliteStore::open("rewake.db")?);
 //! let runtimes = Arc::new(RuntimeRegistry::new());
+//! runtimes.set_fallback(Arc::new(MailboxRuntime::new(store.clone())));
 //! let listener = Arc::new(DefaultRewakeFireListener::new(hooks.clone(), runtimes.clone()));
 //! let service = DefaultRewakeService::builder(listener.clone())
-//!     .store(Arc::new(SqliteStore::open("rewake.db")?))
+//!     .store(store)
+//!     .wait_for_ready()
+//!     .poll_store(Duration::from_secs(1))
 //!     .start()?;
 //! listener.bind_service(&service);
 //! let engine = HookEngine::new(hooks).with_rewake(service.clone());
+//! service.ready();
 //! # let _ = engine; Ok(()) }
 //! ```
 //!
 //! Depends on hook-core only among workspace crates; must not pull reqwest, rmcp, notify or
-//! serde-saphyr. Unit tests sit next to the parsers; `tests/` holds the service and listener
-//! specs (paused clock), the cron table and the SIGKILL crash test; `benches/rewake.rs` measures
-//! scheduling 100,000 envelopes and fire lateness.
+//! serde-saphyr. Unit tests sit next to the parsers; `tests/rewake` holds the store contract,
+//! lease, mailbox, service and listener specs (paused clock) and the cron table; `tests/crash.rs`
+//! and `tests/crash_in_flight.rs` kill -9 real processes; `benches/rewake.rs` measures
+//! 1,000,000 pending envelopes, the SQLite batch persist rate and fire lateness.
 
 mod cron;
 mod duration;
@@ -51,8 +69,10 @@ pub use crate::{
     duration::parse_duration,
     envelope::{Envelope, Fire},
     error::Error,
-    listener::{DefaultRewakeFireListener, RewakeRuntime, RuntimeRegistry},
+    listener::{DefaultRewakeFireListener, MailboxRuntime, RewakeRuntime, RuntimeRegistry},
     quota::{DefaultRewakeQuotaManager, NoopQuota, RewakeQuotaManager},
     service::{DefaultRewakeService, FireFuture, RewakeFireListener, RewakeService, RewakeServiceBuilder},
-    store::{MemoryStore, RewakeStore, SqliteStore},
+    store::{
+        Lease, LeaseOutcome, Mail, MemoryStore, RewakeStore, SqliteStore, StoreSnapshot, StoredEnvelope, lease_span,
+    },
 };

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock, PoisonError, RwLock, Weak};
+use std::time::Duration;
 
 use hook_core::{
     CancellationToken, ExecutionHook, HookContext, HookExecutionPolicy, HookExecutor, HookRegistry, HookRun,
@@ -12,6 +13,7 @@ use hook_core::{
 
 use crate::envelope::{Envelope, Fire};
 use crate::service::{FireFuture, RewakeFireListener, RewakeService};
+use crate::store::{Mail, RewakeStore};
 
 /// An agent runtime that can take a rewake fire for one of its contexts.
 pub trait RewakeRuntime: Send + Sync + fmt::Debug {
@@ -29,9 +31,16 @@ pub trait RewakeRuntime: Send + Sync + fmt::Debug {
 
 /// Live agent runtimes by `HookContext::context_id`; a runtime registers its context while it
 /// runs and unregisters it when it ends (a later fire then drops with a WARN).
+///
+/// A host whose agents cannot be re-entered (a daemon serving Claude Code sessions) sets a
+/// fallback ([`RuntimeRegistry::set_fallback`], e.g. [`MailboxRuntime`]): it takes every fire
+/// whose context is not registered, rebuilding the context from the envelope (R-RW-4b).
+/// Envelopes without a context id (engine-level events: onConfigReload, onSessionStart/End)
+/// fire with their snapshot as a built-in context when no fallback is set (R-RW-12).
 #[derive(Debug, Default)]
 pub struct RuntimeRegistry {
     runtimes: RwLock<HashMap<String, Arc<dyn RewakeRuntime>>>,
+    fallback: RwLock<Option<Arc<dyn RewakeRuntime>>>,
 }
 
 impl RuntimeRegistry {
@@ -57,6 +66,74 @@ impl RuntimeRegistry {
     /// The runtime of `context_id`.
     pub fn get(&self, context_id: &str) -> Option<Arc<dyn RewakeRuntime>> {
         self.runtimes.read().unwrap_or_else(PoisonError::into_inner).get(context_id).cloned()
+    }
+
+    /// Sets the runtime for fires whose context is not registered; returns the one it replaced.
+    pub fn set_fallback(&self, runtime: Arc<dyn RewakeRuntime>) -> Option<Arc<dyn RewakeRuntime>> {
+        self.fallback.write().unwrap_or_else(PoisonError::into_inner).replace(runtime)
+    }
+
+    /// The runtime a fire of `envelope` goes to: its registered context, else the fallback,
+    /// else for an envelope without a context id the built-in snapshot runtime.
+    fn runtime_for(&self, envelope: &Envelope) -> Option<Arc<dyn RewakeRuntime>> {
+        let registered = envelope.context_id.as_deref().and_then(|id| self.get(id));
+        let fallback = || self.fallback.read().unwrap_or_else(PoisonError::into_inner).clone();
+        let builtin = || envelope.context_id.is_none().then(|| Arc::new(SnapshotRuntime) as Arc<dyn RewakeRuntime>);
+        registered.or_else(fallback).or_else(builtin)
+    }
+}
+
+/// The built-in context of engine-level envelopes: the envelope's snapshot as it is.
+#[derive(Debug)]
+struct SnapshotRuntime;
+
+impl RewakeRuntime for SnapshotRuntime {
+    fn rehydrate(&self, snapshot: &HookContext) -> Option<HookContext> {
+        Some(snapshot.clone())
+    }
+}
+
+/// Delivery to agents that cannot be woken (R-RW-11): rebuilds the context from the envelope
+/// and puts the re-invoked hook's feedback (or block reason) in the session's mailbox, keyed
+/// by the envelope's `session_id`, for the session's next model-context hook call to take.
+/// A run with nothing to say, or an envelope without a session, mails nothing.
+#[derive(Debug)]
+pub struct MailboxRuntime {
+    store: Arc<dyn RewakeStore>,
+    ttl: Duration,
+}
+
+impl MailboxRuntime {
+    /// Mail into `store`, kept [`Mail::DEFAULT_TTL`] (24 h).
+    pub fn new(store: Arc<dyn RewakeStore>) -> Self {
+        MailboxRuntime { store, ttl: Mail::DEFAULT_TTL }
+    }
+
+    /// Keeps undelivered mail for `ttl` instead.
+    pub fn with_ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+}
+
+impl RewakeRuntime for MailboxRuntime {
+    fn rehydrate(&self, snapshot: &HookContext) -> Option<HookContext> {
+        Some(snapshot.clone())
+    }
+
+    fn deliver(&self, fire: &Fire, run: &HookRun) {
+        let envelope = &fire.envelope;
+        let Some(session) = envelope.session_id() else { return };
+        let block = run.result.is_blocked();
+        let Some(text) = run.result.feedback.as_deref().filter(|t| !t.trim().is_empty()) else { return };
+        let mail = Mail::new(fire, session, text, block, fire.fired_at, self.ttl);
+        if let Err(err) = self.store.put_mail(&mail) {
+            tracing::warn!(
+                hook = %envelope.hook_id,
+                "rewake: could not put the answer of hook '{}' in the mailbox of session '{session}': {err}",
+                envelope.hook_id
+            );
+        }
     }
 }
 
@@ -101,18 +178,11 @@ impl DefaultRewakeFireListener {
     async fn handle(&self, fire: Fire) {
         let envelope = &fire.envelope;
         let hook_id = envelope.hook_id.as_str();
-        let Some(context_id) = envelope.context_id.as_deref() else {
+        let Some(runtime) = self.runtimes.runtime_for(envelope) else {
             tracing::warn!(
                 hook = hook_id,
-                "rewake: envelope '{}' has no context id; fire of hook '{hook_id}' dropped",
-                envelope.id
-            );
-            return;
-        };
-        let Some(runtime) = self.runtimes.get(context_id) else {
-            tracing::warn!(
-                hook = hook_id,
-                "rewake: context '{context_id}' is no longer registered; fire of hook '{hook_id}' dropped"
+                "rewake: context '{}' is no longer registered; fire of hook '{hook_id}' dropped",
+                envelope.context_id.as_deref().unwrap_or_default()
             );
             return;
         };
@@ -127,7 +197,8 @@ impl DefaultRewakeFireListener {
         let Some(mut ctx) = runtime.rehydrate(&envelope.context) else {
             tracing::warn!(
                 hook = hook_id,
-                "rewake: context '{context_id}' is not rewake-capable; fire of hook '{hook_id}' dropped"
+                "rewake: context '{}' is not rewake-capable; fire of hook '{hook_id}' dropped",
+                envelope.context_id.as_deref().unwrap_or_default()
             );
             return;
         };
@@ -141,7 +212,7 @@ impl DefaultRewakeFireListener {
             return;
         };
         ctx.event = envelope.event;
-        ctx.context_id = Some(context_id.to_owned());
+        ctx.context_id.clone_from(&envelope.context_id);
         ctx.rewake = Some(RewakeInvocation::new(
             envelope.id.clone(),
             envelope.attempt,
@@ -204,5 +275,14 @@ impl DefaultRewakeFireListener {
 impl RewakeFireListener for DefaultRewakeFireListener {
     fn on_fire(self: Arc<Self>, fire: Fire) -> FireFuture {
         Box::pin(async move { self.handle(fire).await })
+    }
+
+    /// The originating hook's declared budget, at least the policy's timeout (the hook is
+    /// looked up by id on the envelope's event; a vanished hook gets the policy's timeout).
+    fn budget(&self, envelope: &Envelope) -> Duration {
+        let snapshot = self.hooks.snapshot();
+        let declared =
+            snapshot.hooks(envelope.event).find(|h| h.id() == envelope.hook_id).and_then(|h| h.execution_budget());
+        declared.unwrap_or(self.policy.timeout).max(self.policy.timeout)
     }
 }

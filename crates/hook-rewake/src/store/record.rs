@@ -9,6 +9,7 @@ use hook_core::{HookContext, HookEventType, RewakeTrigger, ToolCall};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::Mail;
 use crate::envelope::Envelope;
 use crate::error::Error;
 
@@ -59,6 +60,52 @@ struct ToolRecord {
     use_id: Option<String>,
     response: Option<Value>,
     result_status: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct MailRecord {
+    id: String,
+    session_id: String,
+    project_dir: Option<PathBuf>,
+    hook_id: String,
+    envelope_id: String,
+    attempt: u32,
+    text: String,
+    block: bool,
+    created_at_us: i64,
+    expires_at_us: i64,
+}
+
+pub(crate) fn encode_mail(mail: &Mail) -> Result<String, Error> {
+    Ok(serde_json::to_string(&MailRecord {
+        id: mail.id.clone(),
+        session_id: mail.session_id.clone(),
+        project_dir: mail.project_dir.clone(),
+        hook_id: mail.hook_id.clone(),
+        envelope_id: mail.envelope_id.clone(),
+        attempt: mail.attempt,
+        text: mail.text.clone(),
+        block: mail.block,
+        created_at_us: mail.created_at.timestamp_micros(),
+        expires_at_us: mail.expires_at.timestamp_micros(),
+    })?)
+}
+
+pub(crate) fn decode_mail(text: &str) -> Result<Mail, Error> {
+    let r: MailRecord = serde_json::from_str(text)?;
+    let at = |us| instant(Some(us)).map(|t| t.unwrap_or(DateTime::<Utc>::MIN_UTC));
+    Ok(Mail {
+        id: r.id,
+        session_id: r.session_id,
+        project_dir: r.project_dir,
+        hook_id: r.hook_id,
+        envelope_id: r.envelope_id,
+        attempt: r.attempt,
+        text: r.text,
+        block: r.block,
+        created_at: at(r.created_at_us)?,
+        expires_at: at(r.expires_at_us)?,
+    })
 }
 
 pub(crate) fn micros(t: Option<DateTime<Utc>>) -> Option<i64> {
