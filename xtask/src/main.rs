@@ -2,7 +2,9 @@
 //!
 //! - `cargo xtask check-layers` — the layer rules of R-LAYER-1…4 (workspace edges, forbidden
 //!   heavy crates in resolved graphs, hook-predicate's public surface, event-name literals) and
-//!   the crate table of `docs/architecture.md`, which is rendered from the same layer table.
+//!   the crate table of `docs/architecture.md`, which is rendered from the same layer table,
+//!   and that every requirement id cited in `crates/` or `xtask/` has a line in
+//!   `docs/behaviour.md`.
 //! - `cargo xtask check-layers --write-docs` — re-renders that crate table in place.
 //!
 //! Every check is also a `#[test]` (see `tests` in each module), so `cargo test` enforces it.
@@ -11,6 +13,7 @@ mod docs;
 mod layers;
 mod literals;
 mod public_api;
+mod requirements;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -64,6 +67,7 @@ fn check_layers(write_docs: bool) -> Result<Vec<String>> {
     problems.extend(public_api::check_predicate_surface(&lib));
 
     problems.extend(literals::check_event_literals(&root)?);
+    problems.extend(requirements::check_cited_ids(&root)?);
 
     let arch = root.join("docs/architecture.md");
     let text = std::fs::read_to_string(&arch).with_context(|| format!("reading {}", arch.display()))?;
