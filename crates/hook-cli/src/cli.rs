@@ -21,29 +21,29 @@ pub(crate) struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Run the hooks of one event for one payload and print the verdict as JSON (R-CLI-1).
+    /// Run the hooks of one event for one payload and print the verdict as JSON.
     ///
     /// Exit 0 when the outcome is proceed or ask, 2 when blocked or denied, 1 on a configuration
     /// or usage error.
     Run(RunArgs),
-    /// Answer a Claude Code hook call: payload on stdin, Claude Code's JSON on stdout (R-CLI-2).
+    /// Answer a Claude Code hook call: payload on stdin, Claude Code's JSON on stdout.
     ///
     /// Route every Claude Code event through it with one settings entry per event, e.g.
     /// {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"aimon-hooks claude"}]}]}}.
     /// A project's own hooks run their command, http and mcp handlers only once trusted with
     /// `aimon-hooks trust`; until then only their deny handlers apply.
     Claude,
-    /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors (R-CLI-3).
+    /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors.
     Validate(ValidateArgs),
-    /// List the effective hooks: tier, event, matcher, handler, id (R-CLI-4).
+    /// List the effective hooks: tier, event, matcher, handler, id.
     List(ListArgs),
-    /// For every configured hook, say whether it would run for a payload, and why not (R-CLI-9).
+    /// For every configured hook, say whether it would run for a payload, and why not.
     Explain(ExplainArgs),
-    /// Convert the hooks of a Claude Code settings.json into .aimon/hooks.json (R-CC-3).
+    /// Convert the hooks of a Claude Code settings.json into .aimon/hooks.json.
     ImportClaude(ImportArgs),
-    /// Print the JSON Schema of hooks.json, for editors (R-CLI-6).
+    /// Print the JSON Schema of hooks.json, for editors.
     Schema,
-    /// Watch the tier files, hot-reload them, and print each onConfigReload as a JSON line (R-CLI-7).
+    /// Watch the tier files, hot-reload them, and print each onConfigReload as a JSON line.
     Watch(WatchArgs),
     /// Trust a project's hooks: record the SHA-256 of its .aimon files and SKILL.md files.
     ///
