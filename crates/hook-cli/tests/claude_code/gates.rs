@@ -107,7 +107,14 @@ rows! {
     a_post_tool_use_block_tells_the_model_why_after_the_tool_ran: Row {
         hooks: Hooks::Project(on("PostToolUse", "Bash", command("echo lint-failed-marker >&2; exit 2"))),
         turns: |_| vec![Turn::bash("git status")],
-        git: Some("status"), denied: false, model_sees: &["lint-failed-marker"], files: NO_FILES,
+        git: Some("status"), denied: false,
+        model_sees: &["PostToolUse:Bash hook blocking error from command", "lint-failed-marker"], files: NO_FILES,
+    };
+    a_json_post_tool_use_block_is_a_block_too: Row {
+        hooks: Hooks::Project(on("PostToolUse", "Bash", answering(r#"{"decision":"block","reason":"json-block-marker"}"#))),
+        turns: |_| vec![Turn::bash("git status")],
+        git: Some("status"), denied: false,
+        model_sees: &["PostToolUse:Bash hook blocking error from command", "json-block-marker"], files: NO_FILES,
     };
     a_hooks_json_that_does_not_parse_refuses_every_tool_call_with_the_error: Row {
         hooks: Hooks::ProjectText("{\"hooks\": {\"PreToolUse\": ["),
