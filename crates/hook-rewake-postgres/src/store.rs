@@ -64,14 +64,11 @@ impl PgStore {
     /// libpq accepts), migrates the schema, and starts listening for other processes' changes.
     /// Fails when the server cannot be reached or holds a newer schema.
     pub fn connect(url: &str) -> Result<Self, Error> {
-        let config = tokio_postgres::Config::from_str(url)
-            .map_err(|e| Error::Store(format!("invalid PostgreSQL URL: {e}")))?;
+        let config =
+            tokio_postgres::Config::from_str(url).map_err(|e| Error::Store(format!("invalid PostgreSQL URL: {e}")))?;
         let bridge = Bridge::new()?;
-        let manager = Manager::from_config(
-            config.clone(),
-            NoTls,
-            ManagerConfig { recycling_method: RecyclingMethod::Fast },
-        );
+        let manager =
+            Manager::from_config(config.clone(), NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         let pool = {
             let _runtime = bridge.handle().enter();
             Pool::builder(manager)

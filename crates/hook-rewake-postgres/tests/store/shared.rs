@@ -20,12 +20,17 @@ fn two_stores_leasing_ten_thousand_envelopes_concurrently_fire_each_id_and_attem
     // Every other envelope fires twice (advanced to attempt 2 by whoever fires attempt 1).
     let batch: Vec<Envelope> = (0..10_000).map(|i| envelope_in("/p", &format!("h{i}"), 1 + i % 2)).collect();
     a.insert_batch(&batch).expect("insert");
-    let workers: Vec<_> = [(a.clone(), "a1", Order::ById), (a, "a2", Order::Reverse), (b.clone(), "b1", Order::ById), (b, "b2", Order::Reverse)]
-        .into_iter()
-        .map(|(store, owner, order)| {
-            std::thread::spawn(move || work(store.as_ref(), owner, 10 * MIN, order, |_, _| {}, |_, _| {}))
-        })
-        .collect();
+    let workers: Vec<_> = [
+        (a.clone(), "a1", Order::ById),
+        (a, "a2", Order::Reverse),
+        (b.clone(), "b1", Order::ById),
+        (b, "b2", Order::Reverse),
+    ]
+    .into_iter()
+    .map(|(store, owner, order)| {
+        std::thread::spawn(move || work(store.as_ref(), owner, 10 * MIN, order, |_, _| {}, |_, _| {}))
+    })
+    .collect();
     let mut counts: HashMap<(String, u32), usize> = HashMap::new();
     for worker in workers {
         let tally = worker.join().expect("worker");

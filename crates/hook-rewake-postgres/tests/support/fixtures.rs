@@ -26,9 +26,8 @@ pub fn envelope_in(project: &str, hook: &str, max_attempts: u32) -> Envelope {
     ctx.context_id = Some("c".to_owned());
     ctx.session_id = Some("session-1".to_owned());
     ctx.project_dir = Some(PathBuf::from(project));
-    let spec = RewakeSpec::new(RewakeTrigger::Delay(MIN), "test reason")
-        .with_timeout(HOUR)
-        .with_max_attempts(max_attempts);
+    let spec =
+        RewakeSpec::new(RewakeTrigger::Delay(MIN), "test reason").with_timeout(HOUR).with_max_attempts(max_attempts);
     let mut envelope = Envelope::new(hook, ctx, spec, 1);
     envelope.scheduled_at = Some(t0());
     envelope.next_fire_at = Some(plus(t0(), MIN));
