@@ -7,8 +7,9 @@
 //!   on the row lock and the loser re-checks the condition against the winner's row, so exactly
 //!   one gets `Taken` and the other a definite `Held(until)`. (`FOR UPDATE SKIP LOCKED` fits a
 //!   scan that takes *any* due rows; the contract leases one known row, where skipping would
-//!   only answer "busy, don't know until when".) Only when nothing changed does a second
-//!   `SELECT` say why (`Held`, `Moved` or `Gone`).
+//!   only answer "busy, don't know until when".) The same statement returns the row as it was
+//!   when it started, which says why nothing changed (`Held`, `Moved` or `Gone`); only when
+//!   that row looked free (a contender committed meanwhile) does a second `SELECT` read it again.
 //! - The change cursor is a counter row (`rewake_counter`) that every insert and advance
 //!   increments inside its transaction. The row lock it takes is held until commit, so numbers
 //!   are handed out in commit order and a reader that saw number *n* has seen every row up to
@@ -119,20 +120,26 @@ fn project_text(envelope: &Envelope) -> Option<String> {
 
 /// Decodes rows of `COLUMNS`; unreadable ones are skipped with a WARN (and left in place).
 fn read_rows(rows: &[Row]) -> Vec<StoredEnvelope> {
-    let mut envelopes = Vec::with_capacity(rows.len());
-    for row in rows {
-        let (id, body): (String, String) = (row.get(0), row.get(1));
-        match decode(&body) {
-            Ok(envelope) => {
-                let owner: Option<String> = row.get(2);
-                let until = row.get::<_, Option<i64>>(3).and_then(DateTime::from_timestamp_micros);
-                let lease = owner.zip(until).map(|(owner, until)| Lease::new(owner, until));
-                envelopes.push(StoredEnvelope::new(envelope, lease));
-            }
-            Err(err) => tracing::warn!(envelope = %id, "rewake: skipping unreadable stored envelope '{id}': {err}"),
+    rows.iter().filter_map(|row| stored(row, 0)).collect()
+}
+
+/// The envelope in columns `at..at + 4` of `row` (laid out as `COLUMNS`); `None` with a WARN
+/// when unreadable.
+fn stored(row: &Row, at: usize) -> Option<StoredEnvelope> {
+    let id: String = row.get(at);
+    let body: String = row.get(at + 1);
+    match decode(&body) {
+        Ok(envelope) => {
+            let owner: Option<String> = row.get(at + 2);
+            let until = row.get::<_, Option<i64>>(at + 3).and_then(DateTime::from_timestamp_micros);
+            let lease = owner.zip(until).map(|(owner, until)| Lease::new(owner, until));
+            Some(StoredEnvelope::new(envelope, lease))
+        }
+        Err(err) => {
+            tracing::warn!(envelope = %id, "rewake: skipping unreadable stored envelope '{id}': {err}");
+            None
         }
     }
-    envelopes
 }
 
 /// Takes the next `n` change numbers (locking the counter until commit); returns the first.
@@ -257,27 +264,41 @@ impl RewakeStore for PgStore {
         let (until, now_us) = (lease.until.timestamp_micros(), now.timestamp_micros());
         let body = body.map(|b| Ok::<_, Error>((micros(b.next_fire_at), encode(b)?))).transpose()?;
         self.run(move |client| async move {
+            // One round trip: the UPDATE, and the row as it was when the statement started (what
+            // the caller is told when the UPDATE changed nothing).
             let free = "id = $1 AND attempt = $2 AND (lease_until_us IS NULL OR lease_until_us <= $3)";
-            let changed = match &body {
-                None => {
-                    let sql = format!("UPDATE rewake_envelope SET lease_owner = $4, lease_until_us = $5 WHERE {free}");
-                    let stmt = client.prepare_cached(&sql).await.map_err(store_error)?;
-                    client.execute(&stmt, &[&id, &attempt, &now_us, &owner, &until]).await
-                }
+            let set = match body {
+                None => "lease_owner = $4, lease_until_us = $5",
+                Some(_) => "lease_owner = $4, lease_until_us = $5, next_fire_at_us = $6, body = $7",
+            };
+            let sql = format!(
+                "WITH taken AS (UPDATE rewake_envelope SET {set} WHERE {free} RETURNING 1)
+                 SELECT EXISTS (SELECT 1 FROM taken), r.id, CASE WHEN r.attempt <> $2 THEN r.body END,
+                        r.lease_owner, r.lease_until_us, r.attempt
+                 FROM (SELECT 1) AS one LEFT JOIN rewake_envelope r ON r.id = $1"
+            );
+            let stmt = client.prepare_cached(&sql).await.map_err(store_error)?;
+            let row = match &body {
+                None => client.query_one(&stmt, &[&id, &attempt, &now_us, &owner, &until]).await,
                 Some((next_fire, text)) => {
-                    let sql = format!(
-                        "UPDATE rewake_envelope SET lease_owner = $4, lease_until_us = $5, next_fire_at_us = $6,
-                                body = $7
-                         WHERE {free}"
-                    );
-                    let stmt = client.prepare_cached(&sql).await.map_err(store_error)?;
-                    client.execute(&stmt, &[&id, &attempt, &now_us, &owner, &until, next_fire, text]).await
+                    client.query_one(&stmt, &[&id, &attempt, &now_us, &owner, &until, next_fire, text]).await
                 }
             }
             .map_err(store_error)?;
-            if changed == 1 {
+            if row.get::<_, bool>(0) {
                 return Ok(LeaseOutcome::Taken);
             }
+            if row.get::<_, Option<String>>(1).is_none() {
+                return Ok(LeaseOutcome::Gone);
+            }
+            if row.get::<_, Option<i64>>(5) != Some(attempt) {
+                return Ok(stored(&row, 1).map_or(LeaseOutcome::Gone, |r| LeaseOutcome::Moved(Box::new(r))));
+            }
+            if let Some(until) = row.get::<_, Option<i64>>(4).filter(|until| *until > now_us) {
+                return Ok(LeaseOutcome::Held(DateTime::from_timestamp_micros(until).unwrap_or(now)));
+            }
+            // The row looked free when the statement started, yet the UPDATE found it taken: a
+            // contender committed meanwhile. Read it again.
             let stmt = client
                 .prepare_cached(&format!("SELECT {COLUMNS} FROM rewake_envelope WHERE id = $1"))
                 .await

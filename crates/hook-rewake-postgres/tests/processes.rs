@@ -21,7 +21,7 @@ use hook_rewake::{Envelope, RewakeStore};
 use hook_rewake_postgres::PgStore;
 
 use crate::support::fixtures::envelope_in;
-use crate::support::worker::{Order, work};
+use crate::support::worker::{Order, Share, work};
 
 const WORKER_ENV: &str = "AIMON_PG_WORKER";
 const ENVELOPES: u32 = 10_000;
@@ -52,6 +52,7 @@ fn worker(args: &str) {
         owner,
         Duration::from_secs(3),
         order,
+        Share::ALL,
         |id, attempt| log_line(&mut fires, 'F', id, attempt),
         |id, attempt| log_line(&mut dones, 'D', id, attempt),
     );

@@ -12,7 +12,7 @@ use tokio::time::timeout;
 
 use crate::support::Cluster;
 use crate::support::fixtures::envelope_in;
-use crate::support::worker::{Order, work};
+use crate::support::worker::{Order, Share, work};
 
 #[test]
 fn the_server_restarted_under_load_both_stores_reconnect_and_nothing_is_lost() {
@@ -32,7 +32,7 @@ fn the_server_restarted_under_load_both_stores_reconnect_and_nothing_is_lost() {
                     fired.fetch_add(1, Ordering::Relaxed);
                     std::thread::sleep(Duration::from_millis(1));
                 };
-                work(store.as_ref(), owner, Duration::from_secs(5), order, slow_hook, |_, _| {})
+                work(store.as_ref(), owner, Duration::from_secs(5), order, Share::ALL, slow_hook, |_, _| {})
             })
         })
         .collect();

@@ -10,7 +10,7 @@ use tokio::time::timeout;
 
 use crate::support::fixtures::{MIN, envelope_in, mail, next_attempt, plus, t0};
 use crate::support::fresh_db;
-use crate::support::worker::{Order, work};
+use crate::support::worker::{Order, Share, work};
 
 #[test]
 fn two_stores_leasing_ten_thousand_envelopes_concurrently_fire_each_id_and_attempt_once() {
@@ -28,7 +28,7 @@ fn two_stores_leasing_ten_thousand_envelopes_concurrently_fire_each_id_and_attem
     ]
     .into_iter()
     .map(|(store, owner, order)| {
-        std::thread::spawn(move || work(store.as_ref(), owner, 10 * MIN, order, |_, _| {}, |_, _| {}))
+        std::thread::spawn(move || work(store.as_ref(), owner, 10 * MIN, order, Share::ALL, |_, _| {}, |_, _| {}))
     })
     .collect();
     let mut counts: HashMap<(String, u32), usize> = HashMap::new();

@@ -29,13 +29,27 @@ pub enum Order {
     Reverse,
 }
 
-/// Fires everything in `store` until it is empty. `fire` runs between the lease and the finish
-/// (the hook); `done` after a successful finish.
+/// Which rows a worker fires: those whose position in id order is `index` modulo `of` (the
+/// firing tasks of one service split its due envelopes; services race for all of them).
+#[derive(Clone, Copy, Debug)]
+pub struct Share {
+    pub index: usize,
+    pub of: usize,
+}
+
+impl Share {
+    /// Every row.
+    pub const ALL: Share = Share { index: 0, of: 1 };
+}
+
+/// Fires everything in `store` (its `share` of it) until it is empty. `fire` runs between the
+/// lease and the finish (the hook); `done` after a successful finish.
 pub fn work(
     store: &dyn RewakeStore,
     owner: &str,
     span: Duration,
     order: Order,
+    share: Share,
     mut fire: impl FnMut(&str, u32),
     mut done: impl FnMut(&str, u32),
 ) -> Tally {
@@ -55,6 +69,14 @@ pub fn work(
             return tally;
         }
         rows.sort_by(|a, b| a.envelope.id.cmp(&b.envelope.id));
+        let mut position = 0;
+        rows.retain(|_| {
+            position += 1;
+            (position - 1) % share.of == share.index
+        });
+        if rows.is_empty() {
+            return tally;
+        }
         if order == Order::Reverse {
             rows.reverse();
         }
