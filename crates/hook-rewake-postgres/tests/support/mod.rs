@@ -85,13 +85,13 @@ impl Server {
     }
 }
 
-/// `url` with its database replaced by `db`.
+/// `url` with its database replaced by `db` (its `?parameters` kept).
 fn with_db(url: &str, db: &str) -> String {
-    let base = url.split('?').next().unwrap_or(url);
+    let (base, query) = url.split_once('?').map_or((url, String::new()), |(b, q)| (b, format!("?{q}")));
     let scheme_end = base.find("://").map_or(0, |i| i + 3);
     match base[scheme_end..].find('/') {
-        Some(slash) => format!("{}/{db}", &base[..scheme_end + slash]),
-        None => format!("{base}/{db}"),
+        Some(slash) => format!("{}/{db}{query}", &base[..scheme_end + slash]),
+        None => format!("{base}/{db}{query}"),
     }
 }
 
