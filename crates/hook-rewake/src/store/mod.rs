@@ -177,4 +177,13 @@ pub trait RewakeStore: Send + Sync + fmt::Debug {
 
     /// How many mails are stored (all sessions, claimed or not; metrics).
     fn mail_depth(&self) -> Result<usize, Error>;
+
+    /// A signal raised when another process inserted or advanced rows (a shared store's
+    /// `LISTEN/NOTIFY`; this process's own writes may raise it too, and so does a reconnect),
+    /// so a waiting service polls [`RewakeStore::changes_since`] now rather than at its next
+    /// tick. Each raise wakes every current waiter and leaves one permit for the next.
+    /// `None` (the default): this store has no such signal; poll.
+    fn wake_signal(&self) -> Option<std::sync::Arc<tokio::sync::Notify>> {
+        None
+    }
 }

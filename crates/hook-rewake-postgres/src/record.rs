@@ -1,0 +1,209 @@
+//! The stored form of an envelope and a mail: the same JSON record as hook-rewake's SQLite store,
+//! so a row body means the same thing in either database.
+//!
+//! hook-rewake keeps its codec private, so this is a copy of it; once hook-rewake exports its
+//! codec, this module goes.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use hook_core::{HookContext, HookEventType, RewakeTrigger, ToolCall};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use hook_rewake::{Envelope, Error, Fire, Mail};
+
+#[derive(Serialize, Deserialize)]
+struct EnvelopeRecord {
+    id: String,
+    hook_id: String,
+    context_id: Option<String>,
+    event: String,
+    trigger: TriggerRecord,
+    attempt: u32,
+    max_attempts: u32,
+    timeout: Duration,
+    scheduled_at_us: Option<i64>,
+    next_fire_at_us: Option<i64>,
+    expires_at_us: Option<i64>,
+    payload: BTreeMap<String, String>,
+    reason: String,
+    context: ContextRecord,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum TriggerRecord {
+    Delay(Duration),
+    Cron { expr: String, zone: String },
+    Event { kind: String, key: String },
+}
+
+#[derive(Serialize, Deserialize)]
+struct ContextRecord {
+    session_id: Option<String>,
+    transcript_path: Option<String>,
+    cwd: Option<PathBuf>,
+    permission_mode: Option<String>,
+    project_dir: Option<PathBuf>,
+    invoker_name: Option<String>,
+    invoker_type: Option<String>,
+    iteration: Option<u64>,
+    tool: Option<ToolRecord>,
+    fields: Map<String, Value>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ToolRecord {
+    name: String,
+    input: Value,
+    use_id: Option<String>,
+    response: Option<Value>,
+    result_status: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct MailRecord {
+    id: String,
+    session_id: String,
+    project_dir: Option<PathBuf>,
+    hook_id: String,
+    envelope_id: String,
+    attempt: u32,
+    text: String,
+    block: bool,
+    created_at_us: i64,
+    expires_at_us: i64,
+}
+
+pub(crate) fn encode_mail(mail: &Mail) -> Result<String, Error> {
+    Ok(serde_json::to_string(&MailRecord {
+        id: mail.id.clone(),
+        session_id: mail.session_id.clone(),
+        project_dir: mail.project_dir.clone(),
+        hook_id: mail.hook_id.clone(),
+        envelope_id: mail.envelope_id.clone(),
+        attempt: mail.attempt,
+        text: mail.text.clone(),
+        block: mail.block,
+        created_at_us: mail.created_at.timestamp_micros(),
+        expires_at_us: mail.expires_at.timestamp_micros(),
+    })?)
+}
+
+pub(crate) fn decode_mail(text: &str) -> Result<Mail, Error> {
+    let r: MailRecord = serde_json::from_str(text)?;
+    let at = |us| instant(Some(us)).map(|t| t.unwrap_or(DateTime::<Utc>::MIN_UTC));
+    let (created_at, expires_at) = (at(r.created_at_us)?, at(r.expires_at_us)?);
+    // `Mail` cannot be built field by field outside hook-rewake: build it from a stand-in fire
+    // of the same envelope id and attempt, then set what the stand-in does not carry.
+    let mut context = HookContext::new(HookEventType::PRE_TOOL);
+    context.project_dir = r.project_dir.clone();
+    let spec = hook_core::RewakeSpec::new(RewakeTrigger::Delay(Duration::ZERO), String::new());
+    let mut envelope = Envelope::new(r.hook_id, context, spec, r.attempt);
+    envelope.id = r.envelope_id;
+    let fire = Fire::new(envelope, created_at);
+    let mut mail = Mail::new(&fire, r.session_id, r.text, r.block, created_at, Duration::ZERO);
+    mail.id = r.id;
+    mail.project_dir = r.project_dir;
+    mail.expires_at = expires_at;
+    Ok(mail)
+}
+
+pub(crate) fn micros(t: Option<DateTime<Utc>>) -> Option<i64> {
+    t.map(|t| t.timestamp_micros())
+}
+
+fn instant(us: Option<i64>) -> Result<Option<DateTime<Utc>>, Error> {
+    us.map(|us| DateTime::from_timestamp_micros(us).ok_or_else(|| Error::Store(format!("instant {us} out of range"))))
+        .transpose()
+}
+
+pub(crate) fn encode(envelope: &Envelope) -> Result<String, Error> {
+    let ctx = &envelope.context;
+    let record = EnvelopeRecord {
+        id: envelope.id.clone(),
+        hook_id: envelope.hook_id.clone(),
+        context_id: envelope.context_id.clone(),
+        event: envelope.event.name().to_owned(),
+        trigger: match &envelope.trigger {
+            RewakeTrigger::Delay(d) => TriggerRecord::Delay(*d),
+            RewakeTrigger::Cron { expr, zone } => TriggerRecord::Cron { expr: expr.clone(), zone: zone.clone() },
+            RewakeTrigger::Event { kind, key } => TriggerRecord::Event { kind: kind.clone(), key: key.clone() },
+        },
+        attempt: envelope.attempt,
+        max_attempts: envelope.max_attempts,
+        timeout: envelope.timeout,
+        scheduled_at_us: micros(envelope.scheduled_at),
+        next_fire_at_us: micros(envelope.next_fire_at),
+        expires_at_us: micros(envelope.expires_at),
+        payload: envelope.payload.clone(),
+        reason: envelope.reason.clone(),
+        context: ContextRecord {
+            session_id: ctx.session_id.clone(),
+            transcript_path: ctx.transcript_path.clone(),
+            cwd: ctx.cwd.clone(),
+            permission_mode: ctx.permission_mode.clone(),
+            project_dir: ctx.project_dir.clone(),
+            invoker_name: ctx.invoker_name.clone(),
+            invoker_type: ctx.invoker_type.clone(),
+            iteration: ctx.iteration,
+            tool: ctx.tool.as_ref().map(|t| ToolRecord {
+                name: t.name.clone(),
+                input: t.input.clone(),
+                use_id: t.use_id.clone(),
+                response: t.response.clone(),
+                result_status: t.result_status.clone(),
+            }),
+            fields: ctx.fields.clone(),
+        },
+    };
+    Ok(serde_json::to_string(&record)?)
+}
+
+pub(crate) fn decode(text: &str) -> Result<Envelope, Error> {
+    let r: EnvelopeRecord = serde_json::from_str(text)?;
+    let event = HookEventType::resolve(&r.event).map_err(|e| Error::Store(e.to_string()))?;
+    let mut context = HookContext::new(event);
+    let c = r.context;
+    context.session_id = c.session_id;
+    context.transcript_path = c.transcript_path;
+    context.cwd = c.cwd;
+    context.permission_mode = c.permission_mode;
+    context.project_dir = c.project_dir;
+    context.context_id = r.context_id.clone();
+    context.invoker_name = c.invoker_name;
+    context.invoker_type = c.invoker_type;
+    context.iteration = c.iteration;
+    context.tool = c.tool.map(|t| {
+        let mut tool = ToolCall::new(t.name, t.input);
+        tool.use_id = t.use_id;
+        tool.response = t.response;
+        tool.result_status = t.result_status;
+        tool
+    });
+    context.fields = c.fields;
+    let mut envelope = Envelope::new(
+        r.hook_id,
+        context,
+        hook_core::RewakeSpec::new(
+            match r.trigger {
+                TriggerRecord::Delay(d) => RewakeTrigger::Delay(d),
+                TriggerRecord::Cron { expr, zone } => RewakeTrigger::Cron { expr, zone },
+                TriggerRecord::Event { kind, key } => RewakeTrigger::Event { kind, key },
+            },
+            r.reason,
+        )
+        .with_timeout(r.timeout)
+        .with_max_attempts(r.max_attempts)
+        .with_payload(r.payload),
+        r.attempt,
+    );
+    envelope.id = r.id;
+    envelope.scheduled_at = instant(r.scheduled_at_us)?;
+    envelope.next_fire_at = instant(r.next_fire_at_us)?;
+    envelope.expires_at = instant(r.expires_at_us)?;
+    Ok(envelope)
+}
