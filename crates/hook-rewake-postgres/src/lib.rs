@@ -31,7 +31,6 @@
 
 mod bridge;
 mod listen;
-mod record;
 mod schema;
 mod store;
 

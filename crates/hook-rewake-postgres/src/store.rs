@@ -29,8 +29,10 @@ use tokio::sync::Notify;
 use tokio_postgres::{NoTls, Row};
 
 use crate::bridge::Bridge;
-use crate::record::{decode, decode_mail, encode, encode_mail, micros};
 use crate::{listen, schema};
+use hook_rewake::{
+    decode_envelope as decode, decode_mail, encode_envelope as encode, encode_mail, stored_micros as micros,
+};
 
 /// Connections per store: enough for a service's concurrent fires, few for the server.
 const POOL_SIZE: usize = 8;

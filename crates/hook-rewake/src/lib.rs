@@ -73,6 +73,7 @@ pub use crate::{
     quota::{DefaultRewakeQuotaManager, NoopQuota, RewakeQuotaManager},
     service::{DefaultRewakeService, FireFuture, RewakeFireListener, RewakeService, RewakeServiceBuilder},
     store::{
-        Lease, LeaseOutcome, Mail, MemoryStore, RewakeStore, SqliteStore, StoreSnapshot, StoredEnvelope, lease_span,
+        Lease, LeaseOutcome, Mail, MemoryStore, RewakeStore, SqliteStore, StoreSnapshot, StoredEnvelope,
+        decode_envelope, decode_mail, encode_envelope, encode_mail, lease_span, stored_micros,
     },
 };

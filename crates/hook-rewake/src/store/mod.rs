@@ -33,6 +33,9 @@ use chrono::{DateTime, Utc};
 
 pub use self::mail::Mail;
 pub use self::memory::MemoryStore;
+pub use self::record::{
+    decode as decode_envelope, decode_mail, encode as encode_envelope, encode_mail, micros as stored_micros,
+};
 pub use self::sqlite::SqliteStore;
 
 use crate::envelope::Envelope;

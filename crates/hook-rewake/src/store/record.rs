@@ -76,7 +76,8 @@ struct MailRecord {
     expires_at_us: i64,
 }
 
-pub(crate) fn encode_mail(mail: &Mail) -> Result<String, Error> {
+/// A mail as the JSON body every store keeps.
+pub fn encode_mail(mail: &Mail) -> Result<String, Error> {
     Ok(serde_json::to_string(&MailRecord {
         id: mail.id.clone(),
         session_id: mail.session_id.clone(),
@@ -91,7 +92,8 @@ pub(crate) fn encode_mail(mail: &Mail) -> Result<String, Error> {
     })?)
 }
 
-pub(crate) fn decode_mail(text: &str) -> Result<Mail, Error> {
+/// A mail back from its stored JSON body.
+pub fn decode_mail(text: &str) -> Result<Mail, Error> {
     let r: MailRecord = serde_json::from_str(text)?;
     let at = |us| instant(Some(us)).map(|t| t.unwrap_or(DateTime::<Utc>::MIN_UTC));
     Ok(Mail {
@@ -108,7 +110,8 @@ pub(crate) fn decode_mail(text: &str) -> Result<Mail, Error> {
     })
 }
 
-pub(crate) fn micros(t: Option<DateTime<Utc>>) -> Option<i64> {
+/// An optional instant as the microseconds since the epoch every store keeps.
+pub fn micros(t: Option<DateTime<Utc>>) -> Option<i64> {
     t.map(|t| t.timestamp_micros())
 }
 
@@ -117,7 +120,8 @@ fn instant(us: Option<i64>) -> Result<Option<DateTime<Utc>>, Error> {
         .transpose()
 }
 
-pub(crate) fn encode(envelope: &Envelope) -> Result<String, Error> {
+/// An envelope as the JSON body every store keeps, context snapshot included.
+pub fn encode(envelope: &Envelope) -> Result<String, Error> {
     let ctx = &envelope.context;
     let record = EnvelopeRecord {
         id: envelope.id.clone(),
@@ -159,7 +163,8 @@ pub(crate) fn encode(envelope: &Envelope) -> Result<String, Error> {
     Ok(serde_json::to_string(&record)?)
 }
 
-pub(crate) fn decode(text: &str) -> Result<Envelope, Error> {
+/// An envelope back from its stored JSON body.
+pub fn decode(text: &str) -> Result<Envelope, Error> {
     let r: EnvelopeRecord = serde_json::from_str(text)?;
     let event = HookEventType::resolve(&r.event).map_err(|e| Error::Store(e.to_string()))?;
     let mut context = HookContext::new(event);
