@@ -33,14 +33,15 @@ impl BuildEnv {
     /// The environment of `paths`, with the MCP servers of `~/.aimon/mcp.json` and
     /// `<project>/.aimon/mcp.json` (their WARNs are logged).
     pub fn new(paths: &TierPaths) -> Self {
-        let (servers, warnings) = McpServers::load(paths.home.as_deref(), Some(&paths.project));
-        for w in warnings {
-            tracing::warn!("{w}");
-        }
+        BuildEnv { mcp_servers: Arc::new(load_mcp_servers(paths)), ..Self::without_mcp(paths) }
+    }
+
+    /// The environment of `paths` with no MCP servers (hot reload loads them itself).
+    pub(crate) fn without_mcp(paths: &TierPaths) -> Self {
         BuildEnv {
             anchors_project: paths.project.clone(),
             home: paths.home.clone(),
-            mcp_servers: Arc::new(servers),
+            mcp_servers: Arc::new(McpServers::empty()),
             fail_closed_all: false,
         }
     }
@@ -62,6 +63,15 @@ impl BuildEnv {
             None => anchors,
         }
     }
+}
+
+/// The MCP servers of `~/.aimon/mcp.json` and `<project>/.aimon/mcp.json`; their WARNs are logged.
+pub(crate) fn load_mcp_servers(paths: &TierPaths) -> McpServers {
+    let (servers, warnings) = McpServers::load(paths.home.as_deref(), Some(&paths.project));
+    for w in warnings {
+        tracing::warn!("{w}");
+    }
+    servers
 }
 
 /// How a handler's `if` applies (R-CFG-3b).

@@ -12,7 +12,7 @@
 //!   hook-actions action + asyncRewake attachment); [`build_hooks`] does a whole config; ids are
 //!   content-derived ([`HookIds`]: `<kind>@<source>#<fnv64>[.k]`, see the `ids` module docs,
 //!   R-CFG-ID-1/2).
-//! - [`HookHotReloadBootstrap`] watches the tier files (notify on the parent directories + a
+//! - [`HookHotReloadBootstrap`] watches the tier files and `mcp.json` (notify on the parent directories + a
 //!   polling fallback), debounces, and swaps the registry's `config` group atomically
 //!   (R-HOT-1…8).
 //!
@@ -50,7 +50,7 @@ pub use crate::{
     error::Error,
     ids::HookIds,
     load::load_tiers,
-    parse::parse_config,
+    parse::{check_config, parse_config},
     reload::{CONFIG_GROUP, HookHotReloadBootstrap, HotReloadBuilder, HotReloadHandle},
     spec::{ConfigFile, HandlerAction, HandlerSpec, HookEntrySpec, LoadedConfig},
     tier::{Tier, TierPaths},

@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::debounce::{Debounce, settle};
-use super::reloader::Reloader;
+use super::reloader::{Reloader, watched_files};
 use super::watch::{DirWatch, FileStats, poll};
 use crate::declarative::BuildEnv;
 use crate::error::Error;
@@ -89,7 +89,8 @@ impl HotReloadBuilder {
         self
     }
 
-    /// The build environment (default: [`BuildEnv::new`] of the paths).
+    /// The build environment (default: [`BuildEnv::new`] of the paths). Its MCP servers are
+    /// replaced by those of the watched `mcp.json` files at start and after each of their edits.
     pub fn env(mut self, env: BuildEnv) -> Self {
         self.env = Some(env);
         self
@@ -126,8 +127,8 @@ impl HotReloadBuilder {
         let paths = self.paths.ok_or(Error::Incomplete("paths"))?;
         let registry = self.registry.ok_or(Error::Incomplete("registry"))?;
         let engine = self.engine.unwrap_or_else(|| HookEngine::new(registry.clone()));
-        let env = self.env.unwrap_or_else(|| BuildEnv::new(&paths));
-        let files: Vec<PathBuf> = paths.files().into_iter().map(|(_, p)| p).collect();
+        let env = self.env.unwrap_or_else(|| BuildEnv::without_mcp(&paths));
+        let files: Vec<PathBuf> = watched_files(&paths);
         let counter = Arc::new(AtomicU64::new(0));
         let events_active = Arc::new(AtomicBool::new(false));
 
