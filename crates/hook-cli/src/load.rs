@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use hook_config::{
     BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, TierPaths, build_hooks, load_tiers,
+    load_tiers_lazily,
 };
 use hook_core::{ExecutionHook, HookEventType, HookRegistry};
 use hook_skill::{SkillGuard, SkillHooks};
@@ -48,7 +49,12 @@ pub(crate) fn load(
     scope: Scope,
 ) -> anyhow::Result<Loaded> {
     let paths = TierPaths::new(tiers.home_dir(), tiers.project_dir()?);
-    let (mut config, diagnostics) = load_tiers(&paths).map_err(config_error)?;
+    // One event: its matchers compile on first use, the others never (PERF-6).
+    let (mut config, diagnostics) = match scope {
+        Scope::All => load_tiers(&paths),
+        Scope::Event(_) => load_tiers_lazily(&paths),
+    }
+    .map_err(config_error)?;
     if let Scope::Event(event) = scope {
         for file in &mut config.files {
             file.entries.retain(|entry| entry.event == event);

@@ -38,6 +38,7 @@ mod diagnostic;
 mod error;
 mod ids;
 mod load;
+mod matcher;
 mod parse;
 mod position;
 mod reload;
@@ -49,7 +50,7 @@ pub use crate::{
     diagnostic::{Diagnostic, Severity},
     error::Error,
     ids::HookIds,
-    load::load_tiers,
+    load::{load_tiers, load_tiers_lazily},
     parse::{check_config, parse_config},
     reload::{CONFIG_GROUP, HookHotReloadBootstrap, HotReloadBuilder, HotReloadHandle},
     spec::{ConfigFile, HandlerAction, HandlerSpec, HookEntrySpec, LoadedConfig},

@@ -16,10 +16,12 @@ use std::path::Path;
 use std::time::Duration;
 
 use hook_core::{HandlerKind, HookEventType, MatchSubject, RewakeSpec, RewakeTrigger};
+use hook_predicate::PathAnchors;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Error;
+use crate::matcher::{Matcher, MatcherCache};
 use crate::position::{Pos, PositionIndex, push_token};
 use crate::spec::{ConfigFile, HandlerAction, HandlerSpec, HookEntrySpec};
 use crate::tier::Tier;
@@ -35,14 +37,17 @@ const COMMON_HANDLER_FIELDS: &[&str] = &["type", "timeout", "timeoutMs", "failCl
 /// Returns the file with its valid entries plus the WARN diagnostics, or the file's first hard
 /// error (by position; [`check_config`] gives them all).
 pub fn parse_config(text: &str, path: &Path, tier: Tier) -> Result<(ConfigFile, Vec<Diagnostic>), Error> {
-    let (file, mut diagnostics) = check_config(text, path, tier, None);
+    let (file, diagnostics) = check_config(text, path, tier, None);
     match file {
         Some(file) => Ok((file, diagnostics)),
-        None => {
-            let first = diagnostics.iter().position(|d| d.severity == Severity::Error).unwrap_or_default();
-            Err(Error::Config(diagnostics.swap_remove(first)))
-        }
+        None => Err(first_error(diagnostics)),
     }
+}
+
+/// The loader's error for a file that failed: its first hard error by position.
+pub(crate) fn first_error(mut diagnostics: Vec<Diagnostic>) -> Error {
+    let first = diagnostics.iter().position(|d| d.severity == Severity::Error).unwrap_or_default();
+    Error::Config(diagnostics.swap_remove(first))
 }
 
 /// Checks one hooks.json text of `tier` completely: every WARN and every hard error, sorted by
@@ -59,6 +64,27 @@ pub fn check_config(
     tier: Tier,
     declared_mcp_servers: Option<&[String]>,
 ) -> (Option<ConfigFile>, Vec<Diagnostic>) {
+    let anchors = PathAnchors::new(path.parent().unwrap_or(Path::new(".")));
+    parse_with(text, path, tier, &Options { declared_mcp_servers, anchors, lazy: false })
+}
+
+/// How the loader reads a file beyond its text.
+pub(crate) struct Options<'a> {
+    /// When given, `mcp` handlers naming another server are flagged.
+    pub(crate) declared_mcp_servers: Option<&'a [String]>,
+    /// What patterns compile against (the build's anchors, so its compiled matchers are reused).
+    pub(crate) anchors: PathAnchors,
+    /// Leave patterns uncompiled (no "could not be parsed" WARNs): each compiles on first use.
+    pub(crate) lazy: bool,
+}
+
+/// [`check_config`] with the loader's options.
+pub(crate) fn parse_with(
+    text: &str,
+    path: &Path,
+    tier: Tier,
+    options: &Options<'_>,
+) -> (Option<ConfigFile>, Vec<Diagnostic>) {
     let root: Value = match serde_json::from_str(text) {
         Ok(root) => root,
         Err(e) => {
@@ -68,7 +94,7 @@ pub fn check_config(
             return (None, vec![Diagnostic::at(Severity::Error, path, at, message)]);
         }
     };
-    let mut parser = Parser { text, path, tier, index: OnceCell::new(), diagnostics: Vec::new(), declared_mcp_servers };
+    let mut parser = Parser { text, path, tier, index: OnceCell::new(), diagnostics: Vec::new(), options };
     let mut entries = parser.root(&root);
     // serde_json's map order is its own (sorted, or insertion order under `preserve_order`);
     // pin both: entries by the events table's order (stable, so entry order within an event is
@@ -99,8 +125,7 @@ struct Parser<'a> {
     /// Built on the first diagnostic: a clean file never pays for it.
     index: OnceCell<PositionIndex>,
     diagnostics: Vec<Diagnostic>,
-    /// When given, `mcp` handlers naming another server are flagged.
-    declared_mcp_servers: Option<&'a [String]>,
+    options: &'a Options<'a>,
 }
 
 /// Where one handler sits, for its messages.
@@ -200,13 +225,14 @@ impl Parser<'_> {
             Some(Value::String(m)) => Ok(m.clone()),
             Some(_) => Err(self.error(At::Value(&matcher_ptr), "'matcher' must be a string".to_owned())),
         };
+        let mut compiled = MatcherCache::default();
         if let Ok(matcher) = &matcher {
             let trimmed = matcher.trim();
             if !trimmed.is_empty() && trimmed != "*" {
                 if event.spec().matcher == MatchSubject::Nothing {
                     self.warn(At::Value(&matcher_ptr), format!("hooks: matcher is ignored on event '{name}'"));
                 } else {
-                    self.check_pattern(matcher, At::Value(&matcher_ptr));
+                    compiled = self.check_pattern(matcher, At::Value(&matcher_ptr));
                 }
             }
         }
@@ -228,15 +254,17 @@ impl Parser<'_> {
                 handlers.push(h);
             }
         }
-        Ok(HookEntrySpec { event, event_as_written: name.to_owned(), matcher: matcher?, handlers })
+        Ok(HookEntrySpec { event, event_as_written: name.to_owned(), matcher: matcher?, handlers, compiled })
     }
 
     /// WARN when a matcher or `if` pattern cannot be parsed (R-PRED-5).
-    fn check_pattern(&mut self, pattern: &str, at: At<'_>) {
-        let anchors = hook_predicate::PathAnchors::new(self.path.parent().unwrap_or(Path::new(".")));
-        if hook_predicate::parse(pattern, &anchors).is_err() {
+    /// Compiled once here and handed to the build (PERF-6); left for first use when lazy.
+    fn check_pattern(&mut self, pattern: &str, at: At<'_>) -> MatcherCache {
+        let matcher = Matcher::new(pattern, self.options.anchors.clone());
+        if !self.options.lazy && !matcher.parses() {
             self.warn(at, format!("hooks: matcher '{pattern}' could not be parsed"));
         }
+        MatcherCache(Some(matcher))
     }
 
     fn invalid(&mut self, site: &Site<'_>, why: &str) {
@@ -320,15 +348,16 @@ impl Parser<'_> {
             self.warn(At::Value(&type_ptr), message);
             return Ok(None);
         }
-        if let (HandlerAction::Mcp { server, .. }, Some(declared)) = (&action, self.declared_mcp_servers)
+        if let (HandlerAction::Mcp { server, .. }, Some(declared)) = (&action, self.options.declared_mcp_servers)
             && !declared.contains(server)
         {
             let message = format!("hooks: mcp server '{server}' is not declared in any mcp.json");
             self.warn(At::Value(&push_token(site.pointer, "server")), message);
         }
+        let mut if_compiled = MatcherCache::default();
         if let Some(rule) = &if_rule {
             if site.event.supports_if() {
-                self.check_pattern(rule, At::Value(&if_ptr));
+                if_compiled = self.check_pattern(rule, At::Value(&if_ptr));
             } else {
                 self.warn(
                     At::Value(&if_ptr),
@@ -336,7 +365,7 @@ impl Parser<'_> {
                 );
             }
         }
-        Ok(Some(HandlerSpec { action, timeout, fail_closed, rewake, if_rule }))
+        Ok(Some(HandlerSpec { action, timeout, fail_closed, rewake, if_rule, if_compiled }))
     }
 
     /// The kind-specific fields; `Err(why)` makes the handler invalid (R-CFG-4).

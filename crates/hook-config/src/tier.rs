@@ -108,6 +108,16 @@ impl TierPaths {
             .collect()
     }
 
+    /// The anchors of `tier`'s patterns (R-PRED-3): relative globs at the project, `~/…` at the
+    /// home directory, `/…` at the tier's root.
+    pub fn anchors(&self, tier: Tier) -> hook_predicate::PathAnchors {
+        let anchors = hook_predicate::PathAnchors::new(self.project.clone()).with_tier_root(self.tier_root(tier));
+        match &self.home {
+            Some(h) => anchors.with_home(h.clone()),
+            None => anchors,
+        }
+    }
+
     /// The root `/…` rules of `tier` are relative to (R-PRED-3): home for USER, else the project.
     pub fn tier_root(&self, tier: Tier) -> &Path {
         match tier {
