@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
-use hook_config::{HookHotReloadBootstrap, Severity, Tier, parse_config};
+use hook_config::{BuildEnv, HookHotReloadBootstrap, Severity, Tier, check_config};
 use hook_core::{
     CancellationToken, ExecutionHook, ExecutionMode, FnHook, HookContext, HookEngine, HookEventType,
     HookExecutionPolicy, HookResult,
@@ -114,17 +114,19 @@ fn emit(answer: Answer) -> u8 {
     }
 }
 
-/// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist.
+/// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist; `mcp` handlers are
+/// checked against the servers of `--home`'s and `--project`'s `mcp.json`.
 pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let paths = hook_config::TierPaths::new(args.tiers.home_dir(), args.tiers.project_dir()?);
     let files: Vec<(Tier, PathBuf)> = if args.files.is_empty() {
-        let paths = hook_config::TierPaths::new(args.tiers.home_dir(), args.tiers.project_dir()?);
         paths.files().into_iter().filter(|(_, p)| p.exists()).collect()
     } else {
         args.files.iter().map(|f| (Tier::Project, absolute(&cwd, f))).collect()
     };
-    let gate =
-        trust::gate(&hook_config::TierPaths::new(args.tiers.home_dir(), args.tiers.project_dir()?), Trust::Store);
+    let gate = trust::gate(&paths, Trust::Store);
+    // The servers of the home's and the project's mcp.json (their own WARNs are logged here).
+    let declared = BuildEnv::new(&paths).mcp_servers.names();
     let (mut errors, mut warnings, mut handlers) = (0usize, 0usize, 0usize);
     for (tier, path) in &files {
         let text = match std::fs::read_to_string(path) {
@@ -136,24 +138,23 @@ pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
                 continue;
             }
         };
-        match parse_config(&text, path, *tier) {
-            Ok((file, diagnostics)) => {
-                for d in &diagnostics {
+        let (file, diagnostics) = check_config(&text, path, *tier, Some(declared.as_slice()));
+        for d in &diagnostics {
+            println!("{d}");
+            match d.severity {
+                Severity::Warning => {
                     d.log();
-                    println!("{d}");
+                    warnings += 1;
                 }
-                warnings += diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
-                handlers += file.entries.iter().map(|e| e.handlers.len()).sum::<usize>();
-                println!("{}", trust::validate_line(&gate, &file));
-            }
-            Err(err) => {
-                match err.diagnostic() {
-                    Some(d) => println!("{d}"),
-                    None => println!("{}: error: {err}", path.display()),
+                Severity::Error => {
+                    eprintln!("error: {}:{}:{}: {}", d.file.display(), d.line, d.column, d.message);
+                    errors += 1;
                 }
-                eprintln!("error: {:#}", load::config_error(err));
-                errors += 1;
             }
+        }
+        handlers += file.iter().flat_map(|f| &f.entries).map(|e| e.handlers.len()).sum::<usize>();
+        if let Some(file) = &file {
+            println!("{}", trust::validate_line(&gate, file));
         }
     }
     println!("{} file(s) checked: {handlers} handler(s), {warnings} warning(s), {errors} error(s)", files.len());

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use hook_config::{
     BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, Tier, TierPaths, TrustGate, build_hooks,
-    load_tiers, sha256_hex,
+    load_tiers, load_tiers_lazily, sha256_hex,
 };
 use hook_core::{ExecutionHook, HookEventType, HookRegistry};
 use hook_skill::{SkillGuard, SkillHooks};
@@ -57,7 +57,12 @@ pub(crate) fn load(
     trust: Trust,
 ) -> anyhow::Result<Loaded> {
     let paths = TierPaths::new(tiers.home_dir(), tiers.project_dir()?);
-    let (mut config, diagnostics) = load_tiers(&paths).map_err(config_error)?;
+    // One event: its matchers compile on first use, the others never (PERF-6).
+    let (mut config, diagnostics) = match scope {
+        Scope::All => load_tiers(&paths),
+        Scope::Event(_) => load_tiers_lazily(&paths),
+    }
+    .map_err(config_error)?;
     let gate = trust::gate(&paths, trust);
     let mut untrusted = trust::withheld_files(&gate, &config);
     if let Scope::Event(event) = scope {

@@ -1,13 +1,17 @@
-//! Hot reload and loader figures (R-HOT-3, PERF-3).
+//! Hot reload and loader figures (R-HOT-3, PERF-3, PERF-6).
 //!
 //! `cargo bench -p hook-config --bench reload` prints:
 //! - edit → `onConfigReload` latency, p50/p95 over 50 edits, with file-system events and with
 //!   polling only (default settings: 100 ms quiet window, 1 s poll interval); goal p50 ≤ 300 ms
-//!   with events; each figure also as a ratio to the quiet window measured against;
-//! - load+parse time of a 1 MB hooks.json (criterion), next to a plain `serde_json::Value` parse
-//!   of the same text as the baseline measured in the same run: clean with a distinct matcher per
-//!   entry (each is compiled by hook-predicate to validate it), clean with `*` matchers (the
-//!   loader's own cost), and with one WARN (which builds the position index).
+//!   with events; each figure also as a ratio to the quiet window measured against
+//!   (`AIMON_BENCH_SKIP_LATENCY=1` skips this part);
+//! - PERF-6: the whole load of a 1 MB PROJECT hooks.json with a distinct matcher per entry —
+//!   read, parse, validate and build the hooks, as hot reload and `list` do — as a ratio to a plain
+//!   `serde_json::Value` parse of the same text, both medians of interleaved runs measured in the
+//!   same process (goal ≤ 3×); `parse_config` alone likewise;
+//! - criterion figures for the parts: the serde_json baseline, `parse_config` clean with a
+//!   distinct matcher per entry, clean with `*` matchers (the loader's own cost), with one WARN
+//!   (which builds the position index), and `load_tiers` + `build_hooks`.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -15,7 +19,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
-use hook_config::{HookHotReloadBootstrap, Tier, TierPaths, parse_config};
+use hook_config::{BuildEnv, HookHotReloadBootstrap, Tier, TierPaths, build_hooks, load_tiers, parse_config};
 use hook_core::{ExecutionHook, FnHook, HookEventType, HookRegistry, HookResult};
 use serde_json::json;
 use tokio::sync::mpsc;
@@ -101,21 +105,64 @@ fn big_config(with_warning: bool, distinct_matchers: bool) -> String {
     root.to_string()
 }
 
+/// The median of `runs` timings of `f`, interleaved with `g` so machine noise hits both alike.
+fn interleaved_medians(runs: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> (Duration, Duration) {
+    let (mut a, mut b) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
+    for _ in 0..runs {
+        let t = Instant::now();
+        f();
+        a.push(t.elapsed());
+        let t = Instant::now();
+        g();
+        b.push(t.elapsed());
+    }
+    a.sort();
+    b.sort();
+    (percentile(&a, 0.5), percentile(&b, 0.5))
+}
+
+fn ratio(label: &str, baseline: Duration, measured: Duration) {
+    println!(
+        "{label}: median {measured:.3?} vs serde_json parse {baseline:.3?} = {:.2}x (goal <= 3x)",
+        measured.as_secs_f64() / baseline.as_secs_f64()
+    );
+}
+
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
-    report("file-system events", &runtime.block_on(latencies(true)));
-    report("polling only, 1 s interval", &runtime.block_on(latencies(false)));
-    drop(runtime);
+    if std::env::var_os("AIMON_BENCH_SKIP_LATENCY").is_none_or(|v| v != "1") {
+        let runtime =
+            tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+        report("file-system events", &runtime.block_on(latencies(true)));
+        report("polling only, 1 s interval", &runtime.block_on(latencies(false)));
+    }
 
     let clean = big_config(false, true);
     let warned = big_config(true, true);
     let any = big_config(false, false);
     println!("1 MB hooks.json: {} bytes", clean.len());
-    let mut c = Criterion::default().configure_from_args().sample_size(20);
     let path = Path::new("hooks.json");
-    c.bench_function("baseline: serde_json::Value parse of 1 MB", |b| {
-        b.iter(|| black_box(serde_json::from_str::<serde_json::Value>(black_box(&clean)).expect("valid")))
+    let project = tempfile::tempdir().expect("tempdir");
+    let paths = TierPaths::new(None, project.path());
+    std::fs::create_dir_all(project.path().join(".aimon")).expect("mkdir");
+    std::fs::write(paths.project_file(), &clean).expect("write");
+    let env = BuildEnv::new(&paths);
+    let serde_parse = || {
+        black_box(serde_json::from_str::<serde_json::Value>(black_box(&clean)).expect("valid"));
+    };
+    let load_and_build = || {
+        let (config, _) = load_tiers(&paths).expect("valid");
+        black_box(build_hooks(&config, &env));
+    };
+    let runs: usize = std::env::var("AIMON_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(15);
+    let (baseline, whole) = interleaved_medians(runs, serde_parse, load_and_build);
+    ratio("PERF-6 load + build of 1 MB (a matcher per entry)", baseline, whole);
+    let (baseline, parsed) = interleaved_medians(runs, serde_parse, || {
+        black_box(parse_config(black_box(&clean), path, Tier::Project).expect("valid"));
     });
+    ratio("parse_config of 1 MB (a matcher per entry)", baseline, parsed);
+
+    let mut c = Criterion::default().configure_from_args().sample_size(10);
+    c.bench_function("baseline: serde_json::Value parse of 1 MB", |b| b.iter(serde_parse));
     c.bench_function("parse_config of 1 MB (clean)", |b| {
         b.iter(|| black_box(parse_config(black_box(&clean), path, Tier::Project).expect("valid")))
     });
@@ -125,12 +172,6 @@ fn main() {
     c.bench_function("parse_config of 1 MB (one WARN: position index)", |b| {
         b.iter(|| black_box(parse_config(black_box(&warned), path, Tier::Project).expect("valid")))
     });
-    let project = tempfile::tempdir().expect("tempdir");
-    let paths = TierPaths::new(None, project.path());
-    std::fs::create_dir_all(project.path().join(".aimon")).expect("mkdir");
-    std::fs::write(paths.project_file(), &clean).expect("write");
-    c.bench_function("load_tiers of a 1 MB PROJECT file (read + parse)", |b| {
-        b.iter(|| black_box(hook_config::load_tiers(&paths).expect("valid")))
-    });
+    c.bench_function("load_tiers + build_hooks of a 1 MB PROJECT file", |b| b.iter(load_and_build));
     c.final_summary();
 }

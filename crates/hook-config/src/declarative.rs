@@ -11,10 +11,11 @@ use hook_actions::{
 use hook_core::{
     ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject, RewakeSpec,
 };
-use hook_predicate::{PathAnchors, ToolInputPredicate};
+use hook_predicate::PathAnchors;
 use serde_json::Value;
 
 use crate::ids::HookIds;
+use crate::matcher::{Matcher, MatcherCache};
 use crate::spec::{HandlerAction, HandlerSpec, LoadedConfig};
 use crate::tier::{Tier, TierPaths};
 use crate::trust::{TrustGate, sha256_hex};
@@ -48,30 +49,43 @@ impl BuildEnv {
     /// The environment of `paths` under `trust`: the project's `mcp.json` is read only when
     /// trusted (else one WARN), and hooks built from untrusted files are withheld.
     pub fn gated(paths: &TierPaths, trust: TrustGate) -> Self {
+        BuildEnv { trust, ..Self::without_mcp(paths) }.with_mcp_servers_of(paths)
+    }
+
+    /// This environment with the MCP servers of `paths`' two `mcp.json` files read anew; the
+    /// project's only when this environment's trust covers its current text (else one WARN).
+    pub(crate) fn with_mcp_servers_of(mut self, paths: &TierPaths) -> Self {
         let mcp = paths.project.join(".aimon").join("mcp.json");
-        let untrusted_mcp = match std::fs::read(&mcp) {
-            Ok(bytes) if !trust.is_trusted(Tier::Project, &mcp, &sha256_hex(&bytes)) => {
+        self.untrusted_mcp = match std::fs::read(&mcp) {
+            Ok(bytes) if !self.trust.is_trusted(Tier::Project, &mcp, &sha256_hex(&bytes)) => {
                 tracing::warn!(
                     "hooks: {} is not trusted, so its MCP servers are not used; {} to trust it",
                     mcp.display(),
-                    trust.command()
+                    self.trust.command()
                 );
                 Some(mcp)
             }
             _ => None,
         };
-        let project = untrusted_mcp.is_none().then_some(paths.project.as_path());
+        let project = self.untrusted_mcp.is_none().then_some(paths.project.as_path());
         let (servers, warnings) = McpServers::load(paths.home.as_deref(), project);
         for w in warnings {
             tracing::warn!("{w}");
         }
+        self.mcp_servers = Arc::new(servers);
+        self
+    }
+
+    /// The environment of `paths` with no MCP servers, trusting every file (hot reload loads
+    /// the servers itself).
+    pub(crate) fn without_mcp(paths: &TierPaths) -> Self {
         BuildEnv {
             anchors_project: paths.project.clone(),
             home: paths.home.clone(),
-            mcp_servers: Arc::new(servers),
+            mcp_servers: Arc::new(McpServers::empty()),
             fail_closed_all: false,
-            trust,
-            untrusted_mcp,
+            trust: TrustGate::everything(),
+            untrusted_mcp: None,
             untrusted_file: None,
         }
     }
@@ -93,15 +107,7 @@ impl BuildEnv {
     }
 
     fn anchors(&self, tier: Tier) -> PathAnchors {
-        let root = match tier {
-            Tier::User => self.home.clone().unwrap_or_else(|| self.anchors_project.clone()),
-            _ => self.anchors_project.clone(),
-        };
-        let anchors = PathAnchors::new(self.anchors_project.clone()).with_tier_root(root);
-        match &self.home {
-            Some(h) => anchors.with_home(h.clone()),
-            None => anchors,
-        }
+        TierPaths::new(self.home.clone(), self.anchors_project.clone()).anchors(tier)
     }
 }
 
@@ -112,8 +118,8 @@ enum IfRule {
     Absent,
     /// `if` on an event that does not honour it: the handler never runs.
     Unsupported,
-    /// A parsed permission-rule pattern.
-    Rule(Box<dyn ToolInputPredicate>),
+    /// A permission-rule pattern.
+    Rule(Arc<Matcher>),
 }
 
 /// Why a hook does not run for a context.
@@ -134,7 +140,7 @@ pub struct DeclarativeHook {
     event: HookEventType,
     matcher: String,
     /// `None`: matches everything (`*`, empty, or a matcher ignored on this event).
-    predicate: Option<Box<dyn ToolInputPredicate>>,
+    predicate: Option<Arc<Matcher>>,
     if_rule: IfRule,
     action: Arc<dyn ExecutionHook>,
     rewake: Option<RewakeSpec>,
@@ -154,11 +160,6 @@ impl fmt::Debug for DeclarativeHook {
     }
 }
 
-/// Parses a pattern, falling back to the exact-name predicate (the WARN was given at load time).
-fn parse_or_fallback(pattern: &str, anchors: &PathAnchors) -> Box<dyn ToolInputPredicate> {
-    hook_predicate::parse(pattern, anchors).unwrap_or_else(|e| e.fallback())
-}
-
 impl DeclarativeHook {
     /// Builds the hook for `handler` of an entry of `event` with `matcher`, declared by `source`
     /// (`project#0`, or a skill name) of `tier`. The id comes from `ids` (R-CFG-ID-2); use one
@@ -173,15 +174,30 @@ impl DeclarativeHook {
         ids: &mut HookIds,
         env: &BuildEnv,
     ) -> Arc<DeclarativeHook> {
+        Self::build_cached(event, matcher, &MatcherCache::default(), handler, tier, source, ids, env)
+    }
+
+    /// [`DeclarativeHook::build`] reusing the loader's compiled entry matcher (PERF-6).
+    #[expect(clippy::too_many_arguments, reason = "build's arguments plus the loader's cache")]
+    pub(crate) fn build_cached(
+        event: HookEventType,
+        matcher: &str,
+        cached: &MatcherCache,
+        handler: &HandlerSpec,
+        tier: Tier,
+        source: &str,
+        ids: &mut HookIds,
+        env: &BuildEnv,
+    ) -> Arc<DeclarativeHook> {
         let id = ids.next(event, matcher, handler, source);
         let anchors = env.anchors(tier);
         let trimmed = matcher.trim();
         let predicate = (!trimmed.is_empty() && trimmed != "*" && event.spec().matcher != MatchSubject::Nothing)
-            .then(|| parse_or_fallback(matcher, &anchors));
+            .then(|| cached.take_or_new(matcher, &anchors));
         let if_rule = match &handler.if_rule {
             None => IfRule::Absent,
             Some(_) if !event.supports_if() => IfRule::Unsupported,
-            Some(rule) => IfRule::Rule(parse_or_fallback(rule, &anchors)),
+            Some(rule) => IfRule::Rule(handler.if_compiled.take_or_new(rule, &anchors)),
         };
         let fail_closed = handler.fail_closed || env.fail_closed_all;
         let action: Arc<dyn ExecutionHook> = match &handler.action {
@@ -360,9 +376,10 @@ pub fn build_hooks(config: &LoadedConfig, env: &BuildEnv) -> Vec<(HookEventType,
         let mut withheld = false;
         for entry in &file.entries {
             for handler in &entry.handlers {
-                let hook = DeclarativeHook::build(
+                let hook = DeclarativeHook::build_cached(
                     entry.event,
                     &entry.matcher,
+                    &entry.compiled,
                     handler,
                     file.tier,
                     &source,
@@ -378,4 +395,64 @@ pub fn build_hooks(config: &LoadedConfig, env: &BuildEnv) -> Vec<(HookEventType,
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project_with(text: &str) -> (tempfile::TempDir, TierPaths) {
+        let project = tempfile::tempdir().expect("project");
+        std::fs::create_dir_all(project.path().join(".aimon")).expect("mkdir");
+        let paths = TierPaths::new(None, project.path());
+        std::fs::write(paths.project_file(), text).expect("write");
+        (project, paths)
+    }
+
+    const TWO_HANDLERS: &str = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash(command=^git\\s+push)", "hooks": [
+        {"type": "deny", "reason": "a"},
+        {"type": "command", "command": "echo b", "if": "Bash(git push:*)"}
+    ]}]}}"#;
+
+    #[test]
+    fn the_loader_compiles_each_matcher_once_and_every_handler_of_the_entry_reuses_it() {
+        let (_project, paths) = project_with(TWO_HANDLERS);
+        let (config, _) = crate::load_tiers(&paths).expect("loads");
+        let entry = &config.files[0].entries[0];
+        let compiled = entry.compiled.0.clone().expect("the loader's matcher");
+        assert!(compiled.compiled.get().is_some(), "validation compiled it");
+        let if_compiled = entry.handlers[1].if_compiled.0.clone().expect("the loader's if rule");
+        let hooks = build_hooks(&config, &BuildEnv::new(&paths));
+        assert_eq!(hooks.len(), 2);
+        for (_, hook) in &hooks {
+            assert!(Arc::ptr_eq(hook.predicate.as_ref().expect("a matcher"), &compiled), "{hook:?}");
+        }
+        let IfRule::Rule(rule) = &hooks[1].1.if_rule else { panic!("an if rule") };
+        assert!(Arc::ptr_eq(rule, &if_compiled));
+    }
+
+    #[test]
+    fn a_lazy_load_compiles_a_matcher_only_when_a_dispatch_tests_it() {
+        let (_project, paths) = project_with(TWO_HANDLERS);
+        let (config, diagnostics) = crate::load_tiers_lazily(&paths).expect("loads");
+        assert!(diagnostics.is_empty());
+        let compiled = config.files[0].entries[0].compiled.0.clone().expect("the loader's matcher");
+        assert!(compiled.compiled.get().is_none(), "nothing compiled at load");
+        let hooks = build_hooks(&config, &BuildEnv::new(&paths));
+        assert!(compiled.compiled.get().is_none(), "nor at build");
+        let ctx = HookContext::new(HookEventType::PRE_TOOL)
+            .with_tool(hook_core::ToolCall::new("Bash", serde_json::json!({"command": "git push origin main"})));
+        assert!(hooks[0].1.matches(&ctx));
+        assert!(compiled.compiled.get().is_some(), "compiled on first use");
+    }
+
+    #[test]
+    fn a_build_anchored_elsewhere_compiles_its_own_matcher() {
+        let (_project, paths) = project_with(TWO_HANDLERS);
+        let (config, _) = crate::load_tiers(&paths).expect("loads");
+        let compiled = config.files[0].entries[0].compiled.0.clone().expect("the loader's matcher");
+        let elsewhere = tempfile::tempdir().expect("another project");
+        let hooks = build_hooks(&config, &BuildEnv::new(&TierPaths::new(None, elsewhere.path())));
+        assert!(!Arc::ptr_eq(hooks[0].1.predicate.as_ref().expect("a matcher"), &compiled));
+    }
 }

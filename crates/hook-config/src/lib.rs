@@ -17,9 +17,12 @@
 //!   [`BuildEnv::gated`] builds the `command`/`http`/`mcp` hooks of an untrusted PROJECT, LOCAL or
 //!   project-skill file withheld (they never match; `deny` still runs) and leaves an untrusted
 //!   project `mcp.json` unread. [`BuildEnv::new`] trusts everything: the caller decides.
-//! - [`HookHotReloadBootstrap`] watches the tier files (notify on the parent directories + a
-//!   polling fallback), debounces, and swaps the registry's `config` group atomically
-//!   (R-HOT-1…8).
+//! - [`HookHotReloadBootstrap`] watches the tier files and both `mcp.json` registries (notify on
+//!   the parent directories + a polling fallback), debounces, and swaps the registry's `config`
+//!   group atomically (R-HOT-1…8, REL-5).
+//! - [`check_config`] reports every WARN and every hard error of one file (`validate`, REL-6);
+//!   matchers compile once per load and are reused by the build, and [`load_tiers_lazily`]
+//!   leaves them to their first use (PERF-6, the `matcher` module).
 //!
 //! Positions: serde_json values carry no spans, so after serde_json accepts a text (and gives
 //! line/column for syntax errors itself), a small private tokenizer (`position.rs`, ~150 lines)
@@ -33,9 +36,10 @@
 //! Layer 2: depends on hook-core, hook-predicate, hook-actions and hook-rewake, never on
 //! serde-saphyr or higher layers. Unit tests sit next to the code; `tests/corpus.rs` pins the
 //! snapshot corpus (`tests/corpus/*.json`, snapshots in `tests/snapshots/`), `tests/seed_examples.rs`
-//! the seed's six examples, `tests/ids.rs` id stability, `tests/declarative.rs` matcher/`if`/
-//! rewake/failClosed/trust behaviour with real actions, `tests/hot_reload.rs` the end-to-end and storm
-//! tests on real files; `benches/reload.rs` measures reload latency and parse time; the fuzz
+//! the seed's six examples, `tests/all_errors.rs` a file with many hard errors, `tests/ids.rs`
+//! id stability, `tests/declarative.rs` matcher/`if`/rewake/failClosed/trust behaviour with real
+//! actions, `tests/hot_reload.rs` the end-to-end, storm and `mcp.json` tests on real files;
+//! `benches/reload.rs` measures reload latency and the 1 MB load against serde_json; the fuzz
 //! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.
 
 mod declarative;
@@ -43,6 +47,7 @@ mod diagnostic;
 mod error;
 mod ids;
 mod load;
+mod matcher;
 mod parse;
 mod position;
 mod reload;
@@ -55,8 +60,8 @@ pub use crate::{
     diagnostic::{Diagnostic, Severity},
     error::Error,
     ids::HookIds,
-    load::load_tiers,
-    parse::parse_config,
+    load::{load_tiers, load_tiers_lazily},
+    parse::{check_config, parse_config},
     reload::{CONFIG_GROUP, HookHotReloadBootstrap, HotReloadBuilder, HotReloadHandle},
     spec::{ConfigFile, HandlerAction, HandlerSpec, HookEntrySpec, LoadedConfig},
     tier::{Tier, TierPaths},

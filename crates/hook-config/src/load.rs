@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::diagnostic::Diagnostic;
 use crate::error::Error;
-use crate::parse::parse_config;
+use crate::parse::{Options, first_error, parse_with};
 use crate::spec::LoadedConfig;
 use crate::tier::{Tier, TierPaths};
 
@@ -31,12 +31,15 @@ impl TierTexts {
         Ok(TierTexts { files })
     }
 
-    /// Parses every file; the first hard error fails the whole load.
-    pub(crate) fn parse(&self) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
+    /// Parses every file, its patterns anchored as `paths` builds them (so the build reuses the
+    /// compiled matchers); `lazy` leaves them for first use. A hard error fails the whole load.
+    pub(crate) fn parse(&self, paths: &TierPaths, lazy: bool) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
         let mut config = LoadedConfig::default();
         let mut diagnostics = Vec::new();
         for (tier, path, text) in &self.files {
-            let (file, mut d) = parse_config(text, path, *tier)?;
+            let options = Options { declared_mcp_servers: None, anchors: paths.anchors(*tier), lazy };
+            let (file, mut d) = parse_with(text, path, *tier, &options);
+            let Some(file) = file else { return Err(first_error(d)) };
             config.files.push(file);
             diagnostics.append(&mut d);
         }
@@ -47,5 +50,12 @@ impl TierTexts {
 /// Loads USER → PROJECT → LOCAL (missing files are skipped silently; `.claude/` is never read)
 /// and returns the merged config in dispatch order plus every WARN (R-CFG-1/2).
 pub fn load_tiers(paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
-    TierTexts::read(paths)?.parse()
+    TierTexts::read(paths)?.parse(paths, false)
+}
+
+/// [`load_tiers`] for a one-shot dispatch (`aimon-hooks run`, `claude`): matchers are not
+/// validated here (no "could not be parsed" WARNs) but compiled on first use, so only the patterns
+/// the dispatched event tests cost anything (PERF-6). Hard errors still fail the load.
+pub fn load_tiers_lazily(paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
+    TierTexts::read(paths)?.parse(paths, true)
 }

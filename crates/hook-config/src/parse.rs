@@ -3,7 +3,12 @@
 //! Soft problems (unknown event, unknown field, invalid or misplaced handler, …) are WARN
 //! diagnostics and the rest of the file loads; hard problems (syntax, `prompt`/`agent` or an
 //! unknown handler type, a non-positive timeout, any invalid asyncRewake value, a malformed
-//! shape) fail the file with one error. Both carry file, line and column.
+//! shape) fail the file. Both carry file, line and column.
+//!
+//! After a hard error the parser skips only the value at fault (the handler, the entry, the
+//! event's list, or one asyncRewake field) and reads on, so [`check_config`] reports every hard
+//! error of a file (REL-6), not only the first; a JSON syntax error is the one exception, since
+//! serde_json stops there. [`parse_config`] is the loader's view: the file, or its first error.
 
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
@@ -11,11 +16,13 @@ use std::path::Path;
 use std::time::Duration;
 
 use hook_core::{HandlerKind, HookEventType, MatchSubject, RewakeSpec, RewakeTrigger};
+use hook_predicate::PathAnchors;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Error;
-use crate::position::{PositionIndex, push_token};
+use crate::matcher::{Matcher, MatcherCache};
+use crate::position::{Pos, PositionIndex, push_token};
 use crate::spec::{ConfigFile, HandlerAction, HandlerSpec, HookEntrySpec};
 use crate::tier::Tier;
 
@@ -27,30 +34,87 @@ const COMMON_HANDLER_FIELDS: &[&str] = &["type", "timeout", "timeoutMs", "failCl
 
 /// Parses one hooks.json text of `tier`. `path` is only used in diagnostics.
 ///
-/// Returns the file with its valid entries plus the WARN diagnostics, or the first hard error.
+/// Returns the file with its valid entries plus the WARN diagnostics, or the file's first hard
+/// error (by position; [`check_config`] gives them all).
 pub fn parse_config(text: &str, path: &Path, tier: Tier) -> Result<(ConfigFile, Vec<Diagnostic>), Error> {
-    let root: Value = serde_json::from_str(text).map_err(|e| {
-        Error::Config(Diagnostic {
-            severity: Severity::Error,
-            file: path.to_owned(),
-            line: e.line().max(1),
-            column: e.column().max(1),
-            message: format!("invalid JSON: {e}").replace(&format!(" at line {} column {}", e.line(), e.column()), ""),
-        })
-    })?;
-    let mut parser = Parser { text, path, tier, index: OnceCell::new(), diagnostics: Vec::new() };
-    let mut entries = parser.root(&root)?;
+    let (file, diagnostics) = check_config(text, path, tier, None);
+    match file {
+        Some(file) => Ok((file, diagnostics)),
+        None => Err(first_error(diagnostics)),
+    }
+}
+
+/// The loader's error for a file that failed: its first hard error by position.
+pub(crate) fn first_error(mut diagnostics: Vec<Diagnostic>) -> Error {
+    let first = diagnostics.iter().position(|d| d.severity == Severity::Error).unwrap_or_default();
+    Error::Config(diagnostics.swap_remove(first))
+}
+
+/// Checks one hooks.json text of `tier` completely: every WARN and every hard error, sorted by
+/// position. The file is `None` when there is at least one hard error (then it does not load).
+///
+/// With `declared_mcp_servers` (the names every `mcp.json` in reach declares), an `mcp` handler
+/// naming another server gets a WARN `hooks: mcp server '<name>' is not declared in any mcp.json`
+/// at its `server` value: a WARN, not an error, since the handler itself is well-formed and a
+/// registry may be added later (hot reload picks it up); until then the call fails like any
+/// unreachable server (open, or closed with `failClosed`).
+pub fn check_config(
+    text: &str,
+    path: &Path,
+    tier: Tier,
+    declared_mcp_servers: Option<&[String]>,
+) -> (Option<ConfigFile>, Vec<Diagnostic>) {
+    let anchors = PathAnchors::new(path.parent().unwrap_or(Path::new(".")));
+    parse_with(text, path, tier, &Options { declared_mcp_servers, anchors, lazy: false })
+}
+
+/// How the loader reads a file beyond its text.
+pub(crate) struct Options<'a> {
+    /// When given, `mcp` handlers naming another server are flagged.
+    pub(crate) declared_mcp_servers: Option<&'a [String]>,
+    /// What patterns compile against (the build's anchors, so its compiled matchers are reused).
+    pub(crate) anchors: PathAnchors,
+    /// Leave patterns uncompiled (no "could not be parsed" WARNs): each compiles on first use.
+    pub(crate) lazy: bool,
+}
+
+/// [`check_config`] with the loader's options.
+pub(crate) fn parse_with(
+    text: &str,
+    path: &Path,
+    tier: Tier,
+    options: &Options<'_>,
+) -> (Option<ConfigFile>, Vec<Diagnostic>) {
+    let root: Value = match serde_json::from_str(text) {
+        Ok(root) => root,
+        Err(e) => {
+            let message =
+                format!("invalid JSON: {e}").replace(&format!(" at line {} column {}", e.line(), e.column()), "");
+            let at = Pos { line: e.line().max(1), column: e.column().max(1) };
+            return (None, vec![Diagnostic::at(Severity::Error, path, at, message)]);
+        }
+    };
+    let mut parser = Parser { text, path, tier, index: OnceCell::new(), diagnostics: Vec::new(), options };
+    let mut entries = parser.root(&root);
     // serde_json's map order is its own (sorted, or insertion order under `preserve_order`);
     // pin both: entries by the events table's order (stable, so entry order within an event is
     // the file's), diagnostics by position.
     entries.sort_by_key(|e| e.event.index());
     let mut diagnostics = parser.diagnostics;
     diagnostics.sort_by_key(|d| (d.line, d.column));
-    Ok((
-        ConfigFile { tier, path: path.to_owned(), entries, sha256: crate::trust::sha256_hex(text.as_bytes()) },
-        diagnostics,
-    ))
+    let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    let file = (!failed).then(|| ConfigFile {
+        tier,
+        path: path.to_owned(),
+        entries,
+        sha256: crate::trust::sha256_hex(text.as_bytes()),
+    });
+    (file, diagnostics)
 }
+
+/// A hard error was recorded; the value at fault is skipped.
+#[derive(Debug)]
+struct Failed;
 
 /// Where a diagnostic points: a value or the key naming it.
 #[derive(Clone, Copy)]
@@ -66,6 +130,7 @@ struct Parser<'a> {
     /// Built on the first diagnostic: a clean file never pays for it.
     index: OnceCell<PositionIndex>,
     diagnostics: Vec<Diagnostic>,
+    options: &'a Options<'a>,
 }
 
 /// Where one handler sits, for its messages.
@@ -90,8 +155,11 @@ impl Parser<'_> {
         self.diagnostics.push(d);
     }
 
-    fn error(&self, at: At<'_>, message: String) -> Error {
-        Error::Config(self.diagnostic(Severity::Error, at, message))
+    /// Records a hard error: the file will not load.
+    fn error(&mut self, at: At<'_>, message: String) -> Failed {
+        let d = self.diagnostic(Severity::Error, at, message);
+        self.diagnostics.push(d);
+        Failed
     }
 
     fn unknown_fields(&mut self, obj: &Map<String, Value>, known: &[&str], pointer: &str, suffix: &str) {
@@ -101,16 +169,19 @@ impl Parser<'_> {
         }
     }
 
-    fn root(&mut self, root: &Value) -> Result<Vec<HookEntrySpec>, Error> {
+    /// The valid entries; hard errors are recorded and their values skipped.
+    fn root(&mut self, root: &Value) -> Vec<HookEntrySpec> {
         let Value::Object(obj) = root else {
-            return Err(self.error(At::Value(""), "hooks.json must be a JSON object".to_owned()));
+            self.error(At::Value(""), "hooks.json must be a JSON object".to_owned());
+            return Vec::new();
         };
         self.unknown_fields(obj, &["hooks"], "", "");
         let events = match obj.get("hooks") {
-            None | Some(Value::Null) => return Ok(Vec::new()),
+            None | Some(Value::Null) => return Vec::new(),
             Some(Value::Object(events)) => events,
             Some(_) => {
-                return Err(self.error(At::Value("/hooks"), "'hooks' must be an object of event names".to_owned()));
+                self.error(At::Value("/hooks"), "'hooks' must be an object of event names".to_owned());
+                return Vec::new();
             }
         };
         let mut entries = Vec::new();
@@ -126,14 +197,19 @@ impl Parser<'_> {
             let list = match list {
                 Value::Array(list) => list,
                 Value::Null => continue,
-                _ => return Err(self.error(At::Value(&pointer), format!("event '{name}' must be an array of entries"))),
+                _ => {
+                    self.error(At::Value(&pointer), format!("event '{name}' must be an array of entries"));
+                    continue;
+                }
             };
             for (i, entry) in list.iter().enumerate() {
                 let entry_ptr = push_token(&pointer, &i.to_string());
-                entries.push(self.entry(event, name, entry, &entry_ptr)?);
+                if let Ok(entry) = self.entry(event, name, entry, &entry_ptr) {
+                    entries.push(entry);
+                }
             }
         }
-        Ok(entries)
+        entries
     }
 
     fn entry(
@@ -142,23 +218,27 @@ impl Parser<'_> {
         name: &str,
         entry: &Value,
         pointer: &str,
-    ) -> Result<HookEntrySpec, Error> {
+    ) -> Result<HookEntrySpec, Failed> {
         let Value::Object(obj) = entry else {
             return Err(self.error(At::Value(pointer), format!("an entry of event '{name}' must be an object")));
         };
         self.unknown_fields(obj, &["matcher", "hooks"], pointer, "");
         let matcher_ptr = push_token(pointer, "matcher");
+        // A bad matcher fails the entry, but its handlers are still checked.
         let matcher = match obj.get("matcher") {
-            None | Some(Value::Null) => "*".to_owned(),
-            Some(Value::String(m)) => m.clone(),
-            Some(_) => return Err(self.error(At::Value(&matcher_ptr), "'matcher' must be a string".to_owned())),
+            None | Some(Value::Null) => Ok("*".to_owned()),
+            Some(Value::String(m)) => Ok(m.clone()),
+            Some(_) => Err(self.error(At::Value(&matcher_ptr), "'matcher' must be a string".to_owned())),
         };
-        let trimmed = matcher.trim();
-        if !trimmed.is_empty() && trimmed != "*" {
-            if event.spec().matcher == MatchSubject::Nothing {
-                self.warn(At::Value(&matcher_ptr), format!("hooks: matcher is ignored on event '{name}'"));
-            } else {
-                self.check_pattern(&matcher, At::Value(&matcher_ptr));
+        let mut compiled = MatcherCache::default();
+        if let Ok(matcher) = &matcher {
+            let trimmed = matcher.trim();
+            if !trimmed.is_empty() && trimmed != "*" {
+                if event.spec().matcher == MatchSubject::Nothing {
+                    self.warn(At::Value(&matcher_ptr), format!("hooks: matcher is ignored on event '{name}'"));
+                } else {
+                    compiled = self.check_pattern(matcher, At::Value(&matcher_ptr));
+                }
             }
         }
         let hooks_ptr = push_token(pointer, "hooks");
@@ -175,19 +255,21 @@ impl Parser<'_> {
         for (j, handler) in list.iter().enumerate() {
             let ptr = push_token(&hooks_ptr, &j.to_string());
             let site = Site { event, event_as_written: name, pointer: &ptr };
-            if let Some(h) = self.handler(&site, handler)? {
+            if let Ok(Some(h)) = self.handler(&site, handler) {
                 handlers.push(h);
             }
         }
-        Ok(HookEntrySpec { event, event_as_written: name.to_owned(), matcher, handlers })
+        Ok(HookEntrySpec { event, event_as_written: name.to_owned(), matcher: matcher?, handlers, compiled })
     }
 
     /// WARN when a matcher or `if` pattern cannot be parsed (R-PRED-5).
-    fn check_pattern(&mut self, pattern: &str, at: At<'_>) {
-        let anchors = hook_predicate::PathAnchors::new(self.path.parent().unwrap_or(Path::new(".")));
-        if hook_predicate::parse(pattern, &anchors).is_err() {
+    /// Compiled once here and handed to the build (PERF-6); left for first use when lazy.
+    fn check_pattern(&mut self, pattern: &str, at: At<'_>) -> MatcherCache {
+        let matcher = Matcher::new(pattern, self.options.anchors.clone());
+        if !self.options.lazy && !matcher.parses() {
             self.warn(at, format!("hooks: matcher '{pattern}' could not be parsed"));
         }
+        MatcherCache(Some(matcher))
     }
 
     fn invalid(&mut self, site: &Site<'_>, why: &str) {
@@ -195,8 +277,8 @@ impl Parser<'_> {
         self.warn(At::Value(site.pointer), message);
     }
 
-    /// Parses one handler; `Ok(None)` = skipped with a WARN.
-    fn handler(&mut self, site: &Site<'_>, handler: &Value) -> Result<Option<HandlerSpec>, Error> {
+    /// Parses one handler; `Ok(None)` = skipped with a WARN, `Err` = hard error(s) recorded.
+    fn handler(&mut self, site: &Site<'_>, handler: &Value) -> Result<Option<HandlerSpec>, Failed> {
         let Value::Object(obj) = handler else {
             self.invalid(site, "a handler must be an object");
             return Ok(None);
@@ -233,9 +315,10 @@ impl Parser<'_> {
         let suffix = format!(" on event '{}'", site.event_as_written);
         self.unknown_fields(obj, &known, site.pointer, &suffix);
 
-        // Hard errors first: they fail the file whatever else is wrong with the handler.
-        let timeout = self.timeout(site, obj)?;
-        let rewake = self.rewake(site, obj)?;
+        // Hard errors first: they fail the file whatever else is wrong with the handler. Both
+        // parts are checked, so both report.
+        let (timeout, rewake) = (self.timeout(site, obj), self.rewake(site, obj));
+        let (timeout, rewake) = (timeout?, rewake?);
 
         let fail_closed = match obj.get("failClosed") {
             None | Some(Value::Null) => false,
@@ -270,9 +353,16 @@ impl Parser<'_> {
             self.warn(At::Value(&type_ptr), message);
             return Ok(None);
         }
+        if let (HandlerAction::Mcp { server, .. }, Some(declared)) = (&action, self.options.declared_mcp_servers)
+            && !declared.contains(server)
+        {
+            let message = format!("hooks: mcp server '{server}' is not declared in any mcp.json");
+            self.warn(At::Value(&push_token(site.pointer, "server")), message);
+        }
+        let mut if_compiled = MatcherCache::default();
         if let Some(rule) = &if_rule {
             if site.event.supports_if() {
-                self.check_pattern(rule, At::Value(&if_ptr));
+                if_compiled = self.check_pattern(rule, At::Value(&if_ptr));
             } else {
                 self.warn(
                     At::Value(&if_ptr),
@@ -280,7 +370,7 @@ impl Parser<'_> {
                 );
             }
         }
-        Ok(Some(HandlerSpec { action, timeout, fail_closed, rewake, if_rule }))
+        Ok(Some(HandlerSpec { action, timeout, fail_closed, rewake, if_rule, if_compiled }))
     }
 
     /// The kind-specific fields; `Err(why)` makes the handler invalid (R-CFG-4).
@@ -346,7 +436,7 @@ impl Parser<'_> {
     }
 
     /// `timeoutMs` wins over `timeout` (seconds); both must be positive (R-ACT-SH-4, R-CFG-4d).
-    fn timeout(&mut self, site: &Site<'_>, obj: &Map<String, Value>) -> Result<Option<Duration>, Error> {
+    fn timeout(&mut self, site: &Site<'_>, obj: &Map<String, Value>) -> Result<Option<Duration>, Failed> {
         let mut result = None;
         for (field, scale) in [("timeout", 1.0), ("timeoutMs", 0.001)] {
             let ptr = push_token(site.pointer, field);
@@ -365,15 +455,17 @@ impl Parser<'_> {
                 );
                 self.warn(At::Value(&ptr), message);
             }
-            let d = Duration::try_from_secs_f64(secs * scale)
-                .map_err(|_| self.error(At::Value(&ptr), format!("'{field}' is out of range")))?;
+            let Ok(d) = Duration::try_from_secs_f64(secs * scale) else {
+                return Err(self.error(At::Value(&ptr), format!("'{field}' is out of range")));
+            };
             result = Some(d);
         }
         Ok(result)
     }
 
-    /// The asyncRewake block (R-CFG-RW-1…4, R-CFG-4b). Invalid values fail the file.
-    fn rewake(&mut self, site: &Site<'_>, obj: &Map<String, Value>) -> Result<Option<RewakeSpec>, Error> {
+    /// The asyncRewake block (R-CFG-RW-1…4, R-CFG-4b). Invalid values fail the file; each
+    /// field is checked, so every invalid one reports.
+    fn rewake(&mut self, site: &Site<'_>, obj: &Map<String, Value>) -> Result<Option<RewakeSpec>, Failed> {
         let ptr = push_token(site.pointer, "asyncRewake");
         let block = match obj.get("asyncRewake") {
             None | Some(Value::Null) => return Ok(None),
@@ -394,39 +486,52 @@ impl Parser<'_> {
             &ptr,
             " in asyncRewake",
         );
-        let trigger = self.trigger(&ptr, block)?;
-        let mut spec = RewakeSpec::new(trigger, String::new());
+        let trigger = self.trigger(&ptr, block);
         let reason_ptr = push_token(&ptr, "reason");
-        spec.reason = match block.get("reason") {
-            Some(Value::String(r)) if !r.trim().is_empty() => r.clone(),
-            _ => {
-                return Err(self
-                    .error(At::Value(&reason_ptr), "asyncRewake.reason is required and must not be blank".to_owned()));
-            }
-        };
-        if let Some(v) = block.get("timeout") {
-            spec.timeout = self.duration(v, &push_token(&ptr, "timeout"), "asyncRewake.timeout")?;
-        }
+        let reason =
+            match block.get("reason") {
+                Some(Value::String(r)) if !r.trim().is_empty() => Ok(r.clone()),
+                _ => Err(self
+                    .error(At::Value(&reason_ptr), "asyncRewake.reason is required and must not be blank".to_owned())),
+            };
+        let timeout = block
+            .get("timeout")
+            .map(|v| self.duration(v, &push_token(&ptr, "timeout"), "asyncRewake.timeout"))
+            .transpose();
         let attempts_ptr = push_token(&ptr, "maxAttempts");
-        if let Some(v) = block.get("maxAttempts") {
-            spec.max_attempts =
-                v.as_u64().filter(|&n| n >= 1).and_then(|n| u32::try_from(n).ok()).ok_or_else(|| {
-                    self.error(
-                        At::Value(&attempts_ptr),
-                        "asyncRewake.maxAttempts must be an integer of at least 1".to_owned(),
-                    )
-                })?;
-        }
+        let max_attempts = block
+            .get("maxAttempts")
+            .map(|v| match v.as_u64().filter(|&n| n >= 1).and_then(|n| u32::try_from(n).ok()) {
+                Some(n) => Ok(n),
+                None => Err(self.error(
+                    At::Value(&attempts_ptr),
+                    "asyncRewake.maxAttempts must be an integer of at least 1".to_owned(),
+                )),
+            })
+            .transpose();
         let payload_ptr = push_token(&ptr, "payload");
-        if let Some(v) = block.get("payload") {
-            let bad =
-                || self.error(At::Value(&payload_ptr), "asyncRewake.payload must be an object of strings".to_owned());
-            let Value::Object(map) = v else { return Err(bad()) };
-            spec.payload = map
-                .iter()
-                .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
-                .collect::<Option<BTreeMap<_, _>>>()
-                .ok_or_else(bad)?;
+        let payload = block
+            .get("payload")
+            .map(|v| {
+                let strings = v.as_object().and_then(|map| {
+                    map.iter()
+                        .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+                        .collect::<Option<BTreeMap<_, _>>>()
+                });
+                strings.ok_or_else(|| {
+                    self.error(At::Value(&payload_ptr), "asyncRewake.payload must be an object of strings".to_owned())
+                })
+            })
+            .transpose();
+        let mut spec = RewakeSpec::new(trigger?, reason?);
+        if let Some(timeout) = timeout? {
+            spec.timeout = timeout;
+        }
+        if let Some(n) = max_attempts? {
+            spec.max_attempts = n;
+        }
+        if let Some(payload) = payload? {
+            spec.payload = payload;
         }
         if !site.event.spec().rewake {
             self.warn(
@@ -438,7 +543,7 @@ impl Parser<'_> {
         Ok(Some(spec))
     }
 
-    fn trigger(&mut self, rewake_ptr: &str, block: &Map<String, Value>) -> Result<RewakeTrigger, Error> {
+    fn trigger(&mut self, rewake_ptr: &str, block: &Map<String, Value>) -> Result<RewakeTrigger, Failed> {
         let ptr = push_token(rewake_ptr, "trigger");
         let Some(Value::Object(trigger)) = block.get("trigger") else {
             let at = if block.contains_key("trigger") { At::Value(&ptr) } else { At::Key(rewake_ptr) };
@@ -459,47 +564,40 @@ impl Parser<'_> {
             }
             "cron" => {
                 let expr = trigger["cron"].as_str().unwrap_or_default();
-                if let Err(e) = hook_rewake::validate_cron(expr) {
-                    return Err(self.error(At::Value(&field_ptr), e.to_string()));
-                }
+                let cron =
+                    hook_rewake::validate_cron(expr).map_err(|e| self.error(At::Value(&field_ptr), e.to_string()));
                 let zone_ptr = push_token(&ptr, "zone");
                 let zone = match trigger.get("zone") {
-                    None | Some(Value::Null) => "UTC".to_owned(),
-                    Some(Value::String(z)) => z.clone(),
+                    None | Some(Value::Null) => Ok("UTC".to_owned()),
+                    Some(Value::String(z)) if hook_rewake::validate_zone(z).is_ok() => Ok(z.clone()),
+                    Some(Value::String(z)) => Err(self.error(
+                        At::Value(&zone_ptr),
+                        format!("asyncRewake.trigger.zone '{z}' is not a known IANA time zone"),
+                    )),
                     Some(_) => {
-                        return Err(
-                            self.error(At::Value(&zone_ptr), "asyncRewake.trigger.zone must be a string".to_owned())
-                        );
+                        Err(self.error(At::Value(&zone_ptr), "asyncRewake.trigger.zone must be a string".to_owned()))
                     }
                 };
-                if hook_rewake::validate_zone(&zone).is_err() {
-                    return Err(self.error(
-                        At::Value(&zone_ptr),
-                        format!("asyncRewake.trigger.zone '{zone}' is not a known IANA time zone"),
-                    ));
-                }
-                Ok(RewakeTrigger::Cron { expr: expr.to_owned(), zone })
+                cron?;
+                Ok(RewakeTrigger::Cron { expr: expr.to_owned(), zone: zone? })
             }
             _ => {
-                let bad = |this: &Self| {
-                    this.error(
+                let text = |k: &str| {
+                    trigger["event"].get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned)
+                };
+                match (text("type"), text("key")) {
+                    (Some(kind), Some(key)) => Ok(RewakeTrigger::Event { kind, key }),
+                    _ => Err(self.error(
                         At::Value(&field_ptr),
                         "asyncRewake.trigger.event must be an object with non-blank 'type' and 'key' strings"
                             .to_owned(),
-                    )
-                };
-                let Value::Object(ev) = &trigger["event"] else { return Err(bad(self)) };
-                let text =
-                    |k: &str| ev.get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned);
-                match (text("type"), text("key")) {
-                    (Some(kind), Some(key)) => Ok(RewakeTrigger::Event { kind, key }),
-                    _ => Err(bad(self)),
+                    )),
                 }
             }
         }
     }
 
-    fn duration(&self, value: &Value, pointer: &str, what: &str) -> Result<Duration, Error> {
+    fn duration(&mut self, value: &Value, pointer: &str, what: &str) -> Result<Duration, Failed> {
         let Some(text) = value.as_str() else {
             return Err(
                 self.error(At::Value(pointer), format!("{what} must be a duration string such as \"5m\" or \"PT5M\""))

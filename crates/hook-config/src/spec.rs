@@ -8,6 +8,7 @@ use std::time::Duration;
 use hook_core::{HandlerKind, HookEventType, RewakeSpec, RewakeTrigger};
 use serde_json::Value;
 
+use crate::matcher::MatcherCache;
 use crate::tier::Tier;
 
 /// What a handler does, with its validated fields.
@@ -75,12 +76,21 @@ pub struct HandlerSpec {
     pub rewake: Option<RewakeSpec>,
     /// Claude Code's handler-level `if` rule (R-CFG-3b).
     pub if_rule: Option<String>,
+    /// The loader's compiled `if` rule, reused by the build (PERF-6).
+    pub(crate) if_compiled: MatcherCache,
 }
 
 impl HandlerSpec {
     /// A handler doing `action`, with no timeout, `if` or rewake, failing open.
     pub fn new(action: HandlerAction) -> Self {
-        HandlerSpec { action, timeout: None, fail_closed: false, rewake: None, if_rule: None }
+        HandlerSpec {
+            action,
+            timeout: None,
+            fail_closed: false,
+            rewake: None,
+            if_rule: None,
+            if_compiled: MatcherCache::default(),
+        }
     }
 
     /// A `command` handler.
@@ -224,12 +234,20 @@ pub struct HookEntrySpec {
     pub matcher: String,
     /// The handlers that passed validation, in file order.
     pub handlers: Vec<HandlerSpec>,
+    /// The loader's compiled matcher, reused by the build (PERF-6).
+    pub(crate) compiled: MatcherCache,
 }
 
 impl HookEntrySpec {
     /// An entry for `event` with `matcher` and `handlers` (the event written as its AIMON name).
     pub fn new(event: HookEventType, matcher: impl Into<String>, handlers: Vec<HandlerSpec>) -> Self {
-        HookEntrySpec { event, event_as_written: event.name().to_owned(), matcher: matcher.into(), handlers }
+        HookEntrySpec {
+            event,
+            event_as_written: event.name().to_owned(),
+            matcher: matcher.into(),
+            handlers,
+            compiled: MatcherCache::default(),
+        }
     }
 }
 

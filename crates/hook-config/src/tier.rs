@@ -98,6 +98,26 @@ impl TierPaths {
         Tier::FILES.iter().filter_map(|&t| self.file(t).map(|p| (t, p))).collect()
     }
 
+    /// The MCP server registries hot reload watches with the tiers: `~/.aimon/mcp.json` (when
+    /// there is a home directory), then `<project>/.aimon/mcp.json`.
+    pub fn mcp_files(&self) -> Vec<PathBuf> {
+        [self.home.as_deref(), Some(self.project.as_path())]
+            .into_iter()
+            .flatten()
+            .map(|root| root.join(".aimon").join("mcp.json"))
+            .collect()
+    }
+
+    /// The anchors of `tier`'s patterns (R-PRED-3): relative globs at the project, `~/…` at the
+    /// home directory, `/…` at the tier's root.
+    pub fn anchors(&self, tier: Tier) -> hook_predicate::PathAnchors {
+        let anchors = hook_predicate::PathAnchors::new(self.project.clone()).with_tier_root(self.tier_root(tier));
+        match &self.home {
+            Some(h) => anchors.with_home(h.clone()),
+            None => anchors,
+        }
+    }
+
     /// The root `/…` rules of `tier` are relative to (R-PRED-3): home for USER, else the project.
     pub fn tier_root(&self, tier: Tier) -> &Path {
         match tier {

@@ -6,7 +6,8 @@
 //! - `a_failing_bootstrap_warns_and_later_reloads_still_happen` (R-HOT-5);
 //! - `a_panicking_listener_does_not_stop_reloads` (R-HOT-7);
 //! - `removed_hooks_lose_their_pending_rewake_envelopes` (R-HOT-8);
-//! - `a_storm_of_edits_never_shows_a_mix_and_ends_on_the_last_valid_file` (R-HOT-4/6, REL-3).
+//! - `a_storm_of_edits_never_shows_a_mix_and_ends_on_the_last_valid_file` (R-HOT-4/6, REL-3);
+//! - `mcp_json_edits_hot_reload_and_rebuild_mcp_hooks_against_the_new_servers` (REL-5).
 //!
 //! Bounds are generous (10 s) because these run in real time on a shared machine; the tight
 //! latency figures are in `benches/reload.rs`.
@@ -302,4 +303,63 @@ async fn a_storm_of_edits_never_shows_a_mix_and_ends_on_the_last_valid_file() {
     stop.store(true, Ordering::SeqCst);
     let dispatches = dispatcher.await.expect("the dispatcher never saw a mix");
     assert!(dispatches > 0);
+}
+
+/// Why the managed mcp hook's call failed (`failure` of its result).
+async fn mcp_failure(engine: &HookEngine) -> String {
+    let ctx = HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new("Bash", json!({"command": "ls"})));
+    let report = engine.dispatch(&ctx, &CancellationToken::new()).await;
+    let run = report.runs.iter().find(|r| r.hook_id.starts_with("mcp@")).expect("the mcp hook ran");
+    run.result.failure.clone().or_else(|| run.error.clone()).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_json_edits_hot_reload_and_rebuild_mcp_hooks_against_the_new_servers() {
+    let (_home, _project, paths) = setup();
+    let hooks = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "mcp", "server": "policy", "tool": "check", "timeoutMs": 3000}
+    ]}]}});
+    std::fs::write(paths.project_file(), hooks.to_string()).expect("write");
+    let registry = Arc::new(HookRegistry::new());
+    let mut reloads = listen(&registry);
+    let engine = HookEngine::new(registry.clone());
+    let _handle = start(&paths, &registry);
+    assert!(mcp_failure(&engine).await.contains("unknown mcp server 'policy'"));
+
+    // A registry appears declaring the server (at a port nothing listens on): the hook is rebuilt
+    // against the new table, so the call now reaches for the server instead of not knowing it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
+    let registry_file = paths.mcp_files().pop().expect("the project's mcp.json");
+    let declared = json!({"mcpServers": {"policy": {"type": "http", "url": format!("http://127.0.0.1:{port}/mcp")}}});
+    rename_save(&registry_file, &declared.to_string());
+    let r = next(&mut reloads).await;
+    assert_eq!((r.successful, r.counter, r.source.as_str()), (true, 1, registry_file.to_str().expect("utf-8")));
+    let failure = mcp_failure(&engine).await;
+    assert!(!failure.is_empty() && !failure.contains("unknown mcp server"), "{failure}");
+
+    // Caught half-written: the reload fails and the previous servers and hooks stay.
+    std::fs::write(&registry_file, "{\"mcpServers\": {\"policy\": ").expect("write");
+    let r = next(&mut reloads).await;
+    assert!(!r.successful, "{r:?}");
+    assert!(r.failure_reason.contains("mcp.json: invalid JSON"), "{r:?}");
+    assert!(!mcp_failure(&engine).await.contains("unknown mcp server"));
+    rename_save(&registry_file, &declared.to_string());
+    assert!(next(&mut reloads).await.successful);
+
+    // The home registry declares it too, then the project's goes: still known, from the home.
+    let home_file = paths.mcp_files().remove(0);
+    std::fs::create_dir_all(home_file.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&home_file, declared.to_string()).expect("write");
+    let r = next(&mut reloads).await;
+    assert!(r.successful && r.source.contains(home_file.to_str().expect("utf-8")), "{r:?}");
+    std::fs::remove_file(&registry_file).expect("remove");
+    let r = next(&mut reloads).await;
+    assert!(r.successful, "{r:?}");
+    assert!(!mcp_failure(&engine).await.contains("unknown mcp server"));
+
+    // No registry declares it any more: unknown again.
+    std::fs::remove_file(&home_file).expect("remove");
+    let r = next(&mut reloads).await;
+    assert!(r.successful, "{r:?}");
+    assert!(mcp_failure(&engine).await.contains("unknown mcp server 'policy'"));
 }

@@ -20,7 +20,7 @@ const FIELD_NAMES: [&str; 5] = ["minute", "hour", "day-of-month", "month", "day-
 /// Checks a cron trigger expression (R-CFG-RW-4): exactly five fields (minute hour day-of-month
 /// month day-of-week, Sunday = 0 or 7) of numbers, `*`, `,`, `-`, `/` and month/day names. A
 /// seconds field, `?`, `L`, `W`, `#`, `+` and `@daily`-style nicknames are rejected. The error's
-/// Display is exactly `asyncRewake.trigger.cron is not a valid five-field cron expression`.
+/// Display is `asyncRewake.trigger.cron is not a valid five-field cron expression: <what is wrong>`.
 pub fn validate_cron(expr: &str) -> Result<(), Error> {
     parse_cron(expr).map(|_| ())
 }
@@ -155,8 +155,37 @@ mod tests {
         ];
         for expr in table {
             let err = validate_cron(expr).expect_err(expr);
-            assert_eq!(err.to_string(), "asyncRewake.trigger.cron is not a valid five-field cron expression", "{expr}");
+            let message = err.to_string();
+            assert!(
+                message.starts_with("asyncRewake.trigger.cron is not a valid five-field cron expression: "),
+                "{expr}: {message}"
+            );
         }
+    }
+
+    #[test]
+    fn the_error_says_what_is_wrong_with_the_expression() {
+        // One line per case: expression, the reason after the seed's wording.
+        let cases = [
+            ("0 0 * * * ?", "expected 5 fields, found 6"),
+            ("0 0 * *", "expected 5 fields, found 4"),
+            ("0 0 * * 5L", "day-of-week field '5L': 'L' is not allowed"),
+            ("0 0 ? * *", "day-of-month field '?': '?' is not allowed"),
+            ("0 0 * JAN *x", "day-of-week field '*x': 'x' is not allowed"),
+            ("0 0 * * SUNDAY", "day-of-week field 'SUNDAY': 'SUNDAY' is not allowed"),
+        ];
+        for (expr, reason) in cases {
+            let err = validate_cron(expr).expect_err(expr);
+            assert_eq!(
+                err.to_string(),
+                format!("asyncRewake.trigger.cron is not a valid five-field cron expression: {reason}"),
+                "{expr}"
+            );
+        }
+        let err = validate_cron("60 * * * *").expect_err("minute 60");
+        let message = err.to_string();
+        let reason = message.strip_prefix("asyncRewake.trigger.cron is not a valid five-field cron expression: ");
+        assert!(reason.is_some_and(|r| !r.trim().is_empty()), "croner's reason is carried too: {message}");
     }
 
     proptest::proptest! {

@@ -13,8 +13,8 @@ pub enum Error {
         detail: String,
     },
     /// A cron expression that is not strict five-field cron (R-CFG-RW-4). The message is the
-    /// seed's wording; the detail is for logs.
-    #[error("asyncRewake.trigger.cron is not a valid five-field cron expression")]
+    /// seed's wording followed by what is wrong (`…: day-of-week field '5L': 'L' is not allowed`).
+    #[error("asyncRewake.trigger.cron is not a valid five-field cron expression: {detail}")]
     InvalidCron {
         /// The expression as given.
         expr: String,

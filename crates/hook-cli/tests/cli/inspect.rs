@@ -57,6 +57,67 @@ fn validate_of_files_reports_every_error_and_exits_1() {
 }
 
 #[test]
+fn validate_reports_every_hard_error_of_a_file_not_only_the_first() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "project/.aimon/hooks.json",
+        concat!(
+            "{\n",
+            "  \"hooks\": {\n",
+            "    \"PreToolUse\": [\n",
+            "      {\"matcher\": \"Bash\", \"hooks\": [\n",
+            "        {\"type\": \"prompt\", \"prompt\": \"p\"},\n",
+            "        {\"type\": \"deny\", \"reason\": \"no\", \"timeout\": -1},\n",
+            "        {\"type\": \"deny\", \"reason\": \"fine\", \"colour\": \"red\"}\n",
+            "      ]},\n",
+            "      {\"matcher\": false}\n",
+            "    ],\n",
+            "    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"asyncRewake\": {\"trigger\": {\"delay\": \"0s\"}, \"reason\": \"\"}}]}]\n",
+            "  }\n",
+            "}\n"
+        ),
+    );
+    let out = Outcome::of(sandbox.cmd().arg("validate"));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let stdout = out.stdout.replace(&sandbox.root().display().to_string(), "<sandbox>");
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("validate_every_hard_error", stdout);
+    });
+    assert_eq!(out.stderr.lines().filter(|l| l.starts_with("error: ")).count(), 5, "{}", out.stderr);
+}
+
+#[test]
+fn validate_warns_about_an_mcp_handler_whose_server_no_mcp_json_declares() {
+    let sandbox = Sandbox::new();
+    sandbox.write("home/.aimon/mcp.json", r#"{"mcpServers": {"audit": {"command": "audit-server"}}}"#);
+    sandbox.write(
+        "project/.aimon/mcp.json",
+        r#"{"mcpServers": {"policy": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}}"#,
+    );
+    let file = sandbox.write(
+        "project/.aimon/hooks.json",
+        concat!(
+            "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [\n",
+            "  {\"type\": \"mcp\", \"server\": \"policy\", \"tool\": \"check\"},\n",
+            "  {\"type\": \"mcp\", \"server\": \"audit\", \"tool\": \"log\"},\n",
+            "  {\"type\": \"mcp_tool\", \"server\": \"polcy\", \"tool\": \"check\"}\n",
+            "]}]}}\n"
+        ),
+    );
+    let out = Outcome::of(sandbox.cmd().arg("validate"));
+    assert_eq!(out.code, 0, "a WARN, not an error: {}", out.stderr);
+    let warnings: Vec<&str> = out.stdout.lines().filter(|l| l.contains("not declared")).collect();
+    assert_eq!(
+        warnings,
+        [format!("{}:4:34: warning: hooks: mcp server 'polcy' is not declared in any mcp.json", file.display())],
+        "{}",
+        out.stdout
+    );
+    assert!(out.stderr.contains("WARN hooks: mcp server 'polcy' is not declared in any mcp.json"), "{}", out.stderr);
+    assert!(out.stdout.contains("1 file(s) checked: 3 handler(s), 1 warning(s), 0 error(s)"), "{}", out.stdout);
+}
+
+#[test]
 fn validate_with_no_files_present_checks_nothing_and_passes() {
     let out = Outcome::of(Sandbox::new().cmd().arg("validate"));
     assert_eq!(out.code, 0);

@@ -1,0 +1,73 @@
+//! Matchers compiled once per load (PERF-6).
+//!
+//! A [`Matcher`] is a pattern (an entry `matcher` or a handler `if`) with the anchors it compiles
+//! against, compiled at most once: by the loader when it validates the pattern (to WARN with
+//! file:line:col), or on first use when nothing validated it (the CLI's `run` and `claude` load
+//! lazily, so only the patterns the dispatched event tests are ever compiled). The loader hands its
+//! compiled matcher on in the entry ([`MatcherCache`]); the build reuses it when it anchors the
+//! same way, so validating and building share one compilation, and every handler of an entry
+//! shares its entry's matcher.
+
+use std::sync::{Arc, OnceLock};
+
+use hook_predicate::{PathAnchors, ToolInputPredicate};
+
+/// A pattern and its anchors, compiled on first need.
+#[derive(Debug)]
+pub(crate) struct Matcher {
+    pattern: String,
+    anchors: PathAnchors,
+    /// The predicate (the exact-name fallback when the pattern does not parse) and whether it parsed.
+    pub(crate) compiled: OnceLock<(Box<dyn ToolInputPredicate>, bool)>,
+}
+
+impl Matcher {
+    pub(crate) fn new(pattern: &str, anchors: PathAnchors) -> Arc<Self> {
+        Arc::new(Matcher { pattern: pattern.to_owned(), anchors, compiled: OnceLock::new() })
+    }
+
+    fn compiled(&self) -> &(Box<dyn ToolInputPredicate>, bool) {
+        self.compiled.get_or_init(|| match hook_predicate::parse(&self.pattern, &self.anchors) {
+            Ok(predicate) => (predicate, true),
+            Err(e) => (e.fallback(), false),
+        })
+    }
+
+    /// Compiles now (once); `false` when the pattern does not parse (R-PRED-5: the exact-name
+    /// fallback is used).
+    pub(crate) fn parses(&self) -> bool {
+        self.compiled().1
+    }
+
+    /// Whether the call matches.
+    pub(crate) fn test(&self, tool_name: &str, input: &serde_json::Value) -> bool {
+        self.compiled().0.test(tool_name, input)
+    }
+
+    /// Whether it compiles against exactly `anchors`.
+    pub(crate) fn anchored_like(&self, anchors: &PathAnchors) -> bool {
+        self.anchors.project_root == anchors.project_root
+            && self.anchors.home == anchors.home
+            && self.anchors.tier_root == anchors.tier_root
+    }
+}
+
+/// The loader's matcher for a pattern, handed to the build; not part of a spec's identity.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MatcherCache(pub(crate) Option<Arc<Matcher>>);
+
+impl MatcherCache {
+    /// The cached matcher when it anchors like `anchors`, else a fresh (uncompiled) one.
+    pub(crate) fn take_or_new(&self, pattern: &str, anchors: &PathAnchors) -> Arc<Matcher> {
+        match &self.0 {
+            Some(m) if m.pattern == pattern && m.anchored_like(anchors) => m.clone(),
+            _ => Matcher::new(pattern, anchors.clone()),
+        }
+    }
+}
+
+impl PartialEq for MatcherCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
