@@ -1,7 +1,7 @@
 //! `aimon-hooks`: the aimon hook engine as a command line, usable standalone and behind Claude Code.
 //!
 //! Commands (R-CLI): `run` (one event, one payload, a JSON verdict), `claude` (Claude Code's hook
-//! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`.
+//! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`, `serve` (the daemon, from hook-server; `claude` forwards to it).
 //! The verdict rules are hook-core's ([`hook_core::EventVerdict`]); this crate maps payloads to
 //! contexts, loads the tiers through hook-config and renders answers. Event names come from the
 //! events table, never from literals here (R-LAYER-4).
@@ -16,7 +16,6 @@ mod commands;
 mod import;
 mod load;
 mod logging;
-mod output;
 mod payload;
 mod schema;
 
@@ -40,7 +39,11 @@ fn main() -> ExitCode {
         }
     };
     logging::init(cli.verbose);
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let mut builder = match cli.command {
+        Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
+        _ => tokio::runtime::Builder::new_current_thread(),
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
@@ -59,12 +62,13 @@ fn main() -> ExitCode {
 async fn dispatch(command: Command) -> anyhow::Result<u8> {
     match command {
         Command::Run(args) => commands::run(args).await,
-        Command::Claude => Ok(commands::claude().await),
+        Command::Claude(args) => Ok(commands::claude(&args).await),
         Command::Validate(args) => commands::validate(&args),
         Command::List(args) => commands::list(&args),
         Command::Explain(args) => commands::explain(&args),
         Command::ImportClaude(args) => commands::import_claude(&args),
         Command::Schema => commands::schema(),
         Command::Watch(args) => commands::watch(&args).await,
+        Command::Serve(args) => commands::serve(args).await,
     }
 }
