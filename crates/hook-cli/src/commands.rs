@@ -8,7 +8,9 @@ use hook_config::{HookHotReloadBootstrap, Severity, Tier, parse_config};
 use hook_core::{EventVerdict, ExecutionHook, FnHook, HookContext, HookEventType, HookExecutionPolicy, HookResult};
 use serde_json::{Value, json};
 
-use crate::cli::{ClaudeArgs, ExplainArgs, ImportArgs, ListArgs, RunArgs, ServeArgs, ValidateArgs, WatchArgs, absolute};
+use crate::cli::{
+    ClaudeArgs, ExplainArgs, ImportArgs, ListArgs, RunArgs, ServeArgs, ValidateArgs, WatchArgs, absolute,
+};
 use crate::import::Conversion;
 use crate::load::{self, Scope};
 use crate::payload;

@@ -16,7 +16,8 @@ impl Bearer {
     }
 
     fn accepts(&self, given: &[u8]) -> bool {
-        given.len() == self.expected.len() && given.iter().zip(&self.expected).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+        given.len() == self.expected.len()
+            && given.iter().zip(&self.expected).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
     }
 }
 
@@ -30,7 +31,9 @@ impl<B> ValidateRequest<B> for Bearer {
                 let mut response = Response::new(Body::from("{\"error\":\"a valid bearer token is required\"}"));
                 *response.status_mut() = StatusCode::UNAUTHORIZED;
                 response.headers_mut().insert(header::WWW_AUTHENTICATE, header::HeaderValue::from_static("Bearer"));
-                response.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"));
+                response
+                    .headers_mut()
+                    .insert(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"));
                 Err(response)
             }
         }
@@ -44,7 +47,9 @@ mod tests {
     #[test]
     fn only_the_exact_bearer_header_is_accepted() {
         let bearer = Bearer::new("abc");
-        for (given, ok) in [("Bearer abc", true), ("Bearer abd", false), ("Bearer ab", false), ("abc", false), ("", false)] {
+        for (given, ok) in
+            [("Bearer abc", true), ("Bearer abd", false), ("Bearer ab", false), ("abc", false), ("", false)]
+        {
             assert_eq!(bearer.accepts(given.as_bytes()), ok, "{given}");
         }
     }

@@ -2,7 +2,6 @@
 //! status, event and outcome. Recording is a few atomic operations: a request never waits on a
 //! metric.
 
-
 use hook_core::EventVerdict;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -76,17 +75,7 @@ impl Metrics {
         registry.register("reloads", "Configuration reloads of served projects, by success", reloads.clone());
         registry.register("projects_loaded", "Projects whose engine is loaded", projects.clone());
         registry.register("requests_queued", "Requests waiting for a hook slot", queued.clone());
-        Metrics {
-            registry,
-            requests,
-            decisions,
-            hook_latency,
-            hook_errors,
-            hook_timeouts,
-            reloads,
-            projects,
-            queued,
-        }
+        Metrics { registry, requests, decisions, hook_latency, hook_errors, hook_timeouts, reloads, projects, queued }
     }
 
     pub(crate) fn request(&self, route: &str, status: u16) {

@@ -105,7 +105,11 @@ impl Project {
 }
 
 /// Records each reload and re-reads the error state of the tiers.
-fn reload_listener(paths: TierPaths, error: Arc<RwLock<Option<String>>>, metrics: &Arc<Metrics>) -> Arc<dyn ExecutionHook> {
+fn reload_listener(
+    paths: TierPaths,
+    error: Arc<RwLock<Option<String>>>,
+    metrics: &Arc<Metrics>,
+) -> Arc<dyn ExecutionHook> {
     let metrics = metrics.clone();
     FnHook::new("hook-server-reload", move |ctx: HookContext| {
         let successful = ctx.fields.get("successful").and_then(Value::as_bool).unwrap_or(false);
@@ -144,7 +148,13 @@ pub(crate) struct Projects {
 }
 
 impl Projects {
-    pub(crate) fn new(home: Option<PathBuf>, max: usize, per_project: usize, global: usize, metrics: Arc<Metrics>) -> Self {
+    pub(crate) fn new(
+        home: Option<PathBuf>,
+        max: usize,
+        per_project: usize,
+        global: usize,
+        metrics: Arc<Metrics>,
+    ) -> Self {
         Projects {
             home,
             max: max.max(1),

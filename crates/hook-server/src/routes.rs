@@ -137,8 +137,7 @@ impl HookService {
 
     /// Dispatches `ctx`, waiting for a hook slot when the event has hooks.
     async fn dispatch(&self, project: &Project, ctx: &HookContext, policy: HookExecutionPolicy) -> EventVerdict {
-        let _slots =
-            if project.has_hooks(ctx.event) { Some(self.inner.projects.slots(project).await) } else { None };
+        let _slots = if project.has_hooks(ctx.event) { Some(self.inner.projects.slots(project).await) } else { None };
         let verdict = evaluate::evaluate(&project.registry, ctx, policy).await;
         self.inner.metrics.verdict(&verdict);
         verdict
@@ -223,19 +222,22 @@ async fn run(
 ) -> Response {
     let Ok(event) = HookEventType::resolve(&name) else {
         let names: Vec<&str> = HookEventType::ALL.iter().map(|e| e.name()).collect();
-        let sentence = format!("unknown event '{name}'; expected one of {} (or their Claude Code names)", names.join(", "));
-        return error(StatusCode::NOT_FOUND, sentence);
+        let sentence =
+            format!("unknown event '{name}'; expected one of {} (or their Claude Code names)", names.join(", "));
+        return with_exit(error(StatusCode::NOT_FOUND, sentence), 1);
     };
     let params = match Query::<Params>::try_from_uri(&uri) {
         Ok(q) => q.0,
-        Err(e) => return error(StatusCode::BAD_REQUEST, format!("the query string is not understood: {e}")),
+        Err(e) => {
+            return with_exit(error(StatusCode::BAD_REQUEST, format!("the query string is not understood: {e}")), 1);
+        }
     };
     let Ok(text) = std::str::from_utf8(&body) else {
-        return error(StatusCode::BAD_REQUEST, "the request body is not UTF-8 text");
+        return with_exit(error(StatusCode::BAD_REQUEST, "the request body is not UTF-8 text"), 1);
     };
     let payload = match hook_claude::parse_payload(text, "the request body") {
         Ok(payload) => payload,
-        Err(e) => return error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e) => return with_exit(error(StatusCode::BAD_REQUEST, e.to_string()), 1),
     };
     let cwd = payload.get("cwd").and_then(Value::as_str).map(str::to_owned);
     let dir = service.project_dir(params.project.as_deref(), &headers, cwd.as_deref());
@@ -250,10 +252,9 @@ async fn run(
     let policy = evaluate::policy(params.stop_on_blocked, false, params.parallel);
     let verdict = service.dispatch(&project, &ctx, policy).await;
     match serde_json::to_string(&RunOutput::new(&verdict)) {
-        Ok(text) => with_exit(
-            ([(header::CONTENT_TYPE, "application/json")], text).into_response(),
-            exit_code(verdict.outcome),
-        ),
+        Ok(text) => {
+            with_exit(([(header::CONTENT_TYPE, "application/json")], text).into_response(), exit_code(verdict.outcome))
+        }
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot encode the verdict: {e}")),
     }
 }

@@ -9,7 +9,8 @@
 //! - `claude`   — `claude` fed Claude Code payload shapes (R-CLI-2);
 //! - `import`   — `import-claude`, report and output pinned by snapshot (R-CC-3);
 //! - `inspect`  — `validate`, `list`, `explain`, `schema` (R-CLI-3/4/6/9);
-//! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7).
+//! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7);
+//! - `serve`    — the daemon over real sockets: same answers as `run`/`claude`, auth, limits, reload, shutdown (R-SRV).
 
 mod claude;
 mod demo;
@@ -17,6 +18,7 @@ mod import;
 mod inspect;
 mod run;
 mod seeds;
+mod serve;
 mod support;
 mod usage;
 mod watch;
