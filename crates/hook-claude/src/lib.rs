@@ -5,6 +5,7 @@
 //!
 //! - [`parse_payload`] and [`payload_context`]: a Claude Code payload → a [`hook_core::HookContext`];
 //! - [`answer`] and [`on_error`]: an [`hook_core::EventVerdict`] → the [`Answer`] Claude Code reads;
+//!   [`http_body`]: that answer in the form an `http` handler reads;
 //! - [`project_dir`]: which project a call belongs to, from [`ProjectHints`].
 //!
 //! The `claude` command and the `serve` daemon both go through it, so their answers are the same
@@ -13,12 +14,14 @@
 
 mod answer;
 mod error;
+mod http;
 mod payload;
 mod project;
 
 pub use crate::{
     answer::{Answer, answer, on_error},
     error::Error,
+    http::http_body,
     payload::{parse_payload, payload_context},
     project::{ProjectHints, project_dir},
 };

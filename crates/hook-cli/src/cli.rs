@@ -1,5 +1,6 @@
 //! The command-line surface (R-CLI-8): every command, its options and its `--help` text.
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use clap::{ArgAction, Args, Parser, Subcommand};
@@ -30,9 +31,10 @@ pub(crate) enum Command {
     ///
     /// Route every Claude Code event through it with one settings entry per event, e.g.
     /// {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"aimon-hooks claude"}]}]}}.
+    /// When `aimon-hooks serve` runs, the call is answered by it over its socket (same output).
     /// A project's own hooks run their command, http and mcp handlers only once trusted with
     /// `aimon-hooks trust`; until then only their deny handlers apply.
-    Claude,
+    Claude(ClaudeArgs),
     /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors.
     Validate(ValidateArgs),
     /// List the effective hooks: tier, event, matcher, handler, id.
@@ -50,6 +52,13 @@ pub(crate) enum Command {
     /// Until then (and again after any of them changes), `claude` runs only their deny hooks and
     /// skips their command, http and mcp hooks. AIMON_TRUST_PROJECT_HOOKS=1 trusts every project.
     Trust(TrustArgs),
+    /// Run one long-lived hook engine for every project, on a Unix socket and optionally TCP.
+    ///
+    /// Endpoints: POST /v1/run/{event}, POST /v1/claude (Claude Code's http handler), GET
+    /// /v1/health, GET /v1/hooks?project=DIR, GET /metrics. TCP requests need the header
+    /// `Authorization: Bearer <token>` with the token of ~/.aimon/serve.token. Stops on SIGTERM
+    /// or SIGINT after finishing the requests in flight.
+    Serve(ServeArgs),
 }
 
 /// Where the tiers are.
@@ -183,4 +192,30 @@ pub(crate) struct TrustArgs {
 pub(crate) struct WatchArgs {
     #[command(flatten)]
     pub(crate) tiers: TierArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ClaudeArgs {
+    /// Evaluate in this process even when `aimon-hooks serve` runs (also AIMON_NO_SERVE=1).
+    #[arg(long)]
+    pub(crate) no_serve: bool,
+    /// The socket of `aimon-hooks serve` [default: ~/.aimon/serve.sock].
+    #[arg(long, value_name = "PATH")]
+    pub(crate) socket: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// Also answer HTTP/1.1 on this TCP address (bearer token required) [default address: 127.0.0.1:7787].
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = hook_server::DEFAULT_LISTEN)]
+    pub(crate) listen: Option<SocketAddr>,
+    /// The Unix socket to listen on (mode 0600) [default: ~/.aimon/serve.sock].
+    #[arg(long, value_name = "PATH")]
+    pub(crate) socket: Option<PathBuf>,
+    /// The home directory whose .aimon/ holds the user tier, the socket and the token [default: $HOME].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) home: Option<PathBuf>,
+    /// Where rewake envelopes are stored (a SQLite path or a postgres:// URL).
+    #[arg(long, value_name = "URL")]
+    pub(crate) store: Option<String>,
 }

@@ -5,19 +5,18 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use hook_config::{BuildEnv, HookHotReloadBootstrap, Severity, Tier, check_config};
-use hook_core::{
-    CancellationToken, ExecutionHook, ExecutionMode, FnHook, HookContext, HookEngine, HookEventType,
-    HookExecutionPolicy, HookResult,
-};
+use hook_core::{ExecutionHook, FnHook, HookContext, HookEventType, HookExecutionPolicy, HookResult};
 use serde_json::{Value, json};
 
-use crate::cli::{ExplainArgs, ImportArgs, ListArgs, RunArgs, ValidateArgs, WatchArgs, absolute};
+use crate::cli::{
+    ClaudeArgs, ExplainArgs, ImportArgs, ListArgs, RunArgs, ServeArgs, ValidateArgs, WatchArgs, absolute,
+};
 use crate::import::Conversion;
 use crate::load::{self, Scope};
-use crate::output::{self, RunOutput};
 use crate::payload;
 use crate::trust::{self, Trust};
 use hook_claude::{Answer, ProjectHints};
+use hook_server::{Forwarded, Printed, RunOutput};
 
 /// Resolves an event name from the command line, or says which names exist.
 fn event(name: &str) -> anyhow::Result<HookEventType> {
@@ -27,20 +26,6 @@ fn event(name: &str) -> anyhow::Result<HookEventType> {
     })
 }
 
-/// The policy the flags select (R-CLI-1).
-fn policy(stop_on_blocked: bool, fail_closed: bool, parallel: bool) -> HookExecutionPolicy {
-    let mut policy = match (fail_closed, stop_on_blocked) {
-        (false, false) => HookExecutionPolicy::fail_open(),
-        (false, true) => HookExecutionPolicy::stop_on_blocked(),
-        (true, false) => HookExecutionPolicy::fail_closed(),
-        (true, true) => HookExecutionPolicy::fail_closed_stop_on_blocked(),
-    };
-    if parallel {
-        policy.mode = ExecutionMode::Parallel;
-    }
-    policy
-}
-
 /// `run <EVENT>` (R-CLI-1).
 pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
@@ -48,36 +33,51 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let loaded =
         load::load(&args.input.tiers, &args.input.skills, args.fail_closed, Scope::Event(event), Trust::Explicit)?;
     let ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
-    let engine = HookEngine::new(loaded.registry.clone()).with_policy(policy(
-        args.stop_on_blocked,
-        args.fail_closed,
-        args.parallel,
-    ));
-    let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
+    let policy = hook_server::policy(args.stop_on_blocked, args.fail_closed, args.parallel);
+    let verdict = hook_server::evaluate(&loaded.registry, &ctx, policy).await;
     println!("{}", serde_json::to_string(&RunOutput::new(&verdict))?);
-    Ok(output::exit_code(verdict.outcome))
+    Ok(hook_server::exit_code(verdict.outcome))
 }
 
-/// `claude` (R-CLI-2): never an `Err`; every failure is answered in Claude Code's terms.
-pub(crate) async fn claude() -> u8 {
+/// `claude` (R-CLI-2): never an `Err`; every failure is answered in Claude Code's terms. When
+/// `serve` accepts on its socket, it answers (R-SRV-5); once sent, the call is never re-run here.
+pub(crate) async fn claude(args: &ClaudeArgs) -> u8 {
     let payload = match payload::read(None) {
         Ok(p) => p,
-        Err(e) => return emit(Answer::Stderr(1, format!("{e:#}"))),
+        Err(e) => return Printed::new(Answer::Stderr(1, format!("{e:#}"))).emit(),
     };
-    let Some(name) = payload.get("hook_event_name").and_then(Value::as_str) else {
-        return emit(Answer::Stderr(1, "the payload has no \"hook_event_name\"".to_owned()));
+    let event = match hook_server::claude_event(&payload) {
+        Ok(Some(event)) => event,
+        Ok(None) => return 0,
+        Err(answer) => return Printed::new(answer).emit(),
     };
-    let Ok(event) = HookEventType::resolve(name) else {
-        tracing::debug!("hooks: Claude Code event '{name}' has no AIMON counterpart; nothing to do");
-        return 0;
+    let home = crate::cli::TierArgs::default().home_dir();
+    let project = match claude_project(&payload, home.as_deref()) {
+        Ok(project) => project,
+        Err(e) => return Printed::new(hook_server::claude_answer(event, Err(&format!("{e:#}")))).emit(),
     };
-    match evaluate_for_claude(event, payload).await {
-        Ok(answer) => emit(answer),
-        Err(e) => emit(hook_claude::on_error(event, &format!("aimon-hooks: {e:#}"))),
+    let no_serve = args.no_serve || std::env::var_os("AIMON_NO_SERVE").is_some_and(|v| !v.is_empty() && v != "0");
+    let socket = args.socket.clone().or_else(|| home.as_deref().map(hook_server::default_socket));
+    if let (false, Some(socket)) = (no_serve, socket) {
+        let body = serde_json::to_vec(&payload).unwrap_or_default();
+        match hook_server::forward_claude(&socket, &project, body).await {
+            Forwarded::Answered(printed) => return printed.emit(),
+            Forwarded::Failed(e) => {
+                let error = format!("aimon-hooks serve did not answer: {e}");
+                return Printed::new(hook_server::claude_answer(event, Err(&error))).emit();
+            }
+            Forwarded::NotRunning => {}
+        }
     }
+    let answer = match evaluate_for_claude(event, payload, &project).await {
+        Ok(answer) => answer,
+        Err(e) => hook_server::claude_answer(event, Err(&format!("{e:#}"))),
+    };
+    Printed::new(answer).emit()
 }
 
-async fn evaluate_for_claude(event: HookEventType, payload: serde_json::Map<String, Value>) -> anyhow::Result<Answer> {
+/// The project of a `claude` call (R-SRV-2), absolute.
+fn claude_project(payload: &serde_json::Map<String, Value>, home: Option<&Path>) -> anyhow::Result<PathBuf> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let claude_project_dir = std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from);
     let hints = ProjectHints {
@@ -85,33 +85,19 @@ async fn evaluate_for_claude(event: HookEventType, payload: serde_json::Map<Stri
         claude_project_dir: claude_project_dir.as_deref(),
         cwd: payload.get("cwd").and_then(Value::as_str).map(Path::new),
     };
-    let home = crate::cli::TierArgs::default().home_dir();
-    let project = absolute(&cwd, &hook_claude::project_dir(&hints, &cwd, home.as_deref()));
-    let tiers = crate::cli::TierArgs { project: Some(project), home: None };
-    let loaded = load::load(&tiers, &[], false, Scope::Event(event), Trust::Store)?;
-    let mut ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
-    if event == HookEventType::POST_TOOL {
-        // Claude Code fires PostToolUse only after a tool succeeded (failures are PostToolUseFailure).
-        if let Some(tool) = ctx.tool.as_mut() {
-            tool.result_status.get_or_insert_with(|| "success".to_owned());
-        }
-    }
-    let verdict = HookEngine::new(loaded.registry.clone()).run_event(&ctx, &CancellationToken::new()).await;
-    Ok(trust::tell(hook_claude::answer(&verdict), &loaded, &ctx))
+    Ok(absolute(&cwd, &hook_claude::project_dir(&hints, &cwd, home)))
 }
 
-fn emit(answer: Answer) -> u8 {
-    match answer {
-        Answer::Silent => 0,
-        Answer::Json(value) => {
-            println!("{value}");
-            0
-        }
-        Answer::Stderr(code, message) => {
-            eprintln!("{message}");
-            code
-        }
-    }
+async fn evaluate_for_claude(
+    event: HookEventType,
+    payload: serde_json::Map<String, Value>,
+    project: &Path,
+) -> anyhow::Result<Answer> {
+    let tiers = crate::cli::TierArgs { project: Some(project.to_owned()), home: None };
+    let loaded = load::load(&tiers, &[], false, Scope::Event(event), Trust::Store)?;
+    let ctx = hook_server::claude_context(event, payload, &loaded.paths.project)?;
+    let verdict = hook_server::evaluate(&loaded.registry, &ctx, HookExecutionPolicy::default()).await;
+    Ok(trust::tell(hook_server::claude_answer(event, Ok(&verdict)), &loaded, &ctx))
 }
 
 /// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist; `mcp` handlers are
@@ -161,24 +147,11 @@ pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
     Ok(if errors > 0 { 1 } else { 0 })
 }
 
-/// One row of `list` / `explain`.
-fn hook_row(hook: &hook_config::DeclarativeHook) -> serde_json::Map<String, Value> {
-    let mut row = serde_json::Map::new();
-    row.insert("tier".into(), hook.tier().name().into());
-    row.insert("event".into(), hook.event().name().into());
-    row.insert("matcher".into(), hook.matcher().into());
-    row.insert("handler".into(), hook.describe().into());
-    row.insert("id".into(), hook.id().into());
-    row.insert("source".into(), hook.source().into());
-    row.insert("trusted".into(), hook.trusted().into());
-    row
-}
-
 /// `list` (R-CLI-4).
 pub(crate) fn list(args: &ListArgs) -> anyhow::Result<u8> {
     let loaded = load::load(&args.tiers, &args.skills, false, Scope::All, Trust::Store)?;
     if args.json {
-        let rows: Vec<Value> = loaded.hooks.iter().map(|(_, h)| Value::Object(hook_row(h))).collect();
+        let rows: Vec<Value> = loaded.hooks.iter().map(|(_, h)| Value::Object(hook_server::hook_row(h))).collect();
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(0);
     }
@@ -231,7 +204,7 @@ pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
     let loaded = load::load(&args.input.tiers, &args.input.skills, false, Scope::All, Trust::Store)?;
     let ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
     let rows: Vec<(serde_json::Map<String, Value>, Option<String>)> =
-        loaded.hooks.iter().map(|(_, h)| (hook_row(h), h.explain(&ctx))).collect();
+        loaded.hooks.iter().map(|(_, h)| (hook_server::hook_row(h), h.explain(&ctx))).collect();
     if args.json {
         let hooks: Vec<Value> = rows
             .into_iter()
@@ -379,4 +352,23 @@ pub(crate) async fn watch(args: &WatchArgs) -> anyhow::Result<u8> {
         HookHotReloadBootstrap::builder().paths(paths).registry(registry).start().map_err(load::config_error)?;
     tracing::info!("watching {}", files.join(", "));
     std::future::pending().await
+}
+
+/// `serve` (R-SRV-1): runs the daemon until SIGTERM, SIGINT or SIGHUP; exits 128 + the signal.
+pub(crate) async fn serve(args: ServeArgs) -> anyhow::Result<u8> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let tiers = crate::cli::TierArgs { project: None, home: args.home.clone() };
+    let home = tiers.home_dir().context("no home directory: pass --home or set HOME")?;
+    let socket = args.socket.map_or_else(|| hook_server::default_socket(&home), |s| absolute(&cwd, &s));
+    let mut signals = hook_server::ShutdownSignals::new().context("cannot listen for signals")?;
+    let options = hook_server::ServeOptions {
+        service: hook_server::ServiceOptions::new(Some(home), cwd),
+        socket,
+        listen: args.listen,
+        store: args.store,
+        grace: std::time::Duration::from_secs(5),
+    };
+    let caught = std::cell::Cell::new(0);
+    hook_server::serve(options, async { caught.set(signals.recv().await) }).await?;
+    Ok(u8::try_from(128 + caught.get()).unwrap_or(1))
 }

@@ -99,10 +99,7 @@ pub(crate) fn load(
 
 /// A configuration error as one sentence: `file:line:col: message` when it has a place.
 pub(crate) fn config_error(err: ConfigError) -> anyhow::Error {
-    match err.diagnostic() {
-        Some(d) => anyhow::anyhow!("{}:{}:{}: {}", d.file.display(), d.line, d.column, d.message),
-        None => anyhow::anyhow!("{err}"),
-    }
+    anyhow::anyhow!(hook_server::config_error_sentence(&err))
 }
 
 /// The files of the tiers, for messages.

@@ -1,7 +1,8 @@
 //! `aimon-hooks`: the aimon hook engine as a command line, usable standalone and behind Claude Code.
 //!
 //! Commands (R-CLI): `run` (one event, one payload, a JSON verdict), `claude` (Claude Code's hook
-//! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`, `trust`.
+//! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`,
+//! `trust`, `serve` (the daemon, from hook-server; `claude` forwards to it).
 //! The verdict rules are hook-core's ([`hook_core::EventVerdict`]); this crate maps payloads to
 //! contexts, loads the tiers through hook-config and renders answers. Event names come from the
 //! events table, never from literals here (R-LAYER-4).
@@ -18,7 +19,6 @@ mod commands;
 mod import;
 mod load;
 mod logging;
-mod output;
 mod payload;
 mod schema;
 mod signals;
@@ -44,7 +44,11 @@ fn main() -> ExitCode {
         }
     };
     logging::init(cli.verbose);
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let mut builder = match cli.command {
+        Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
+        _ => tokio::runtime::Builder::new_current_thread(),
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
@@ -63,7 +67,7 @@ fn main() -> ExitCode {
 async fn dispatch(command: Command) -> anyhow::Result<u8> {
     match command {
         Command::Run(args) => signals::or_terminated(commands::run(args)).await,
-        Command::Claude => signals::or_terminated(async { Ok(commands::claude().await) }).await,
+        Command::Claude(args) => signals::or_terminated(async { Ok(commands::claude(&args).await) }).await,
         Command::Validate(args) => commands::validate(&args),
         Command::List(args) => commands::list(&args),
         Command::Explain(args) => commands::explain(&args),
@@ -71,5 +75,6 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::Schema => commands::schema(),
         Command::Watch(args) => signals::or_terminated(commands::watch(&args)).await,
         Command::Trust(args) => trust::command(&args),
+        Command::Serve(args) => commands::serve(args).await,
     }
 }

@@ -17,9 +17,6 @@ use crate::cli::TrustArgs;
 use crate::load::Loaded;
 use hook_claude::Answer;
 
-/// The variable that trusts every project (CI, headless runs).
-const OVERRIDE: &str = "AIMON_TRUST_PROJECT_HOOKS";
-
 /// How a command treats the project's files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Trust {
@@ -31,11 +28,9 @@ pub(crate) enum Trust {
 
 /// The gate for the tiers at `paths`.
 pub(crate) fn gate(paths: &TierPaths, trust: Trust) -> TrustGate {
-    let overridden = std::env::var(OVERRIDE).is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
-    if trust == Trust::Explicit || overridden {
-        TrustGate::everything()
-    } else {
-        TrustGate::from_store(paths.home.as_deref(), &paths.project)
+    match trust {
+        Trust::Explicit => TrustGate::everything(),
+        Trust::Store => TrustGate::for_agent(paths.home.as_deref(), &paths.project),
     }
 }
 

@@ -10,6 +10,7 @@
 //! - `import`   — `import-claude`, report and output pinned by snapshot (R-CC-3);
 //! - `inspect`  — `validate`, `list`, `explain`, `schema` (R-CLI-3/4/6/9);
 //! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7);
+//! - `serve`    — the daemon over real sockets: same answers as `run`/`claude`, auth, limits, reload, shutdown (R-SRV);
 //! - `signals`  — SIGTERM/SIGINT/SIGHUP mid-hook leave no process of the hook's group (R-CLI-11);
 //! - `trust`    — trust for project hooks: the gate under `claude`, the store, `trust` (R-CLI-12).
 
@@ -19,6 +20,7 @@ mod import;
 mod inspect;
 mod run;
 mod seeds;
+mod serve;
 mod signals;
 mod support;
 mod trust;

@@ -15,6 +15,7 @@ fn help_exits_zero_on_every_command_r_cli_8() {
         &["import-claude", "--help"],
         &["schema", "--help"],
         &["watch", "--help"],
+        &["serve", "--help"],
         &["help", "run"],
     ] {
         let out = Outcome::of(sandbox.cmd().args(args));

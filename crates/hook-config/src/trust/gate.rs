@@ -37,6 +37,14 @@ impl TrustGate {
         TrustGate { inner: Gate::Everything }
     }
 
+    /// The gate for a project derived from an agent's call (`claude`, `serve`): every file when
+    /// `AIMON_TRUST_PROJECT_HOOKS` is `1` or `true` (CI, headless runs), else [`Self::from_store`].
+    pub fn for_agent(home: Option<&Path>, project: &Path) -> Self {
+        let overridden =
+            std::env::var("AIMON_TRUST_PROJECT_HOOKS").is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
+        if overridden { Self::everything() } else { Self::from_store(home, project) }
+    }
+
     /// The verdict of the person's store (`<home>/.aimon/trusted.json`) for `project`. Without a
     /// home directory nothing of the project is trusted; a store that cannot be read trusts
     /// nothing of it either (a WARN says why). USER-tier files stay trusted.

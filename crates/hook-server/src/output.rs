@@ -9,7 +9,7 @@ use serde_json::Value;
 /// `{"event","outcome","decision","flow","reason","feedback","updatedInput","updatedOutput","systemMessage","hooks"}`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct RunOutput<'a> {
+pub struct RunOutput<'a> {
     event: &'static str,
     outcome: &'static str,
     decision: &'static str,
@@ -35,7 +35,8 @@ struct HookLine<'a> {
 }
 
 impl<'a> RunOutput<'a> {
-    pub(crate) fn new(verdict: &'a EventVerdict) -> Self {
+    /// The object for `verdict`.
+    pub fn new(verdict: &'a EventVerdict) -> Self {
         let merged = &verdict.report.merged;
         RunOutput {
             event: verdict.event.name(),
@@ -71,7 +72,7 @@ fn model_text(text: Option<&str>) -> Option<Cow<'_, str>> {
 }
 
 /// The process exit code for a verdict: 2 when blocked or denied, else 0.
-pub(crate) fn exit_code(outcome: Verdict) -> u8 {
+pub fn exit_code(outcome: Verdict) -> u8 {
     match outcome {
         Verdict::Blocked | Verdict::Denied => 2,
         Verdict::Proceed | Verdict::Ask => 0,

@@ -1,0 +1,46 @@
+//! The `http` handler form of an [`Answer`]: what Claude Code reads from a 2xx response body.
+//!
+//! Claude Code treats a non-2xx answer, plain text or a refused connection as a non-blocking
+//! error, and an http hook cannot veto through a status code. So every answer is a 200: JSON
+//! answers as they are, a command-form veto (exit 2) as the JSON refusal of its event, and
+//! everything else (silence, a report on an event that cannot refuse) as an empty body.
+
+use hook_core::HookEventType;
+use serde_json::{Value, json};
+
+use crate::answer::Answer;
+
+/// The response body for `answer` to a call of `event`; `None` is an empty body.
+pub fn http_body(event: HookEventType, answer: &Answer) -> Option<Value> {
+    match answer {
+        Answer::Silent | Answer::Stderr(0 | 1, _) => None,
+        Answer::Json(value) => Some(value.clone()),
+        Answer::Stderr(_, reason) if event == HookEventType::PRE_TOOL => Some(json!({
+            "hookSpecificOutput": {
+                "hookEventName": event.payload_name(),
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        })),
+        Answer::Stderr(_, reason) => Some(json!({"decision": "block", "reason": reason})),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_veto_becomes_the_json_refusal_of_its_event_and_a_report_an_empty_body() {
+        let veto = Answer::Stderr(2, "bad config".to_owned());
+        let body = http_body(HookEventType::PRE_TOOL, &veto).expect("a refusal");
+        assert_eq!(body["hookSpecificOutput"]["permissionDecision"], "deny");
+        assert_eq!(body["hookSpecificOutput"]["permissionDecisionReason"], "bad config");
+        let body = http_body(HookEventType::PRE_COMPACT, &veto).expect("a refusal");
+        assert_eq!(body, json!({"decision": "block", "reason": "bad config"}));
+        assert_eq!(http_body(HookEventType::POST_TOOL, &Answer::Stderr(1, "x".to_owned())), None);
+        assert_eq!(http_body(HookEventType::ON_STOP, &Answer::Silent), None);
+        let json = Answer::Json(json!({"systemMessage": "hi"}));
+        assert_eq!(http_body(HookEventType::ON_STOP, &json), Some(json!({"systemMessage": "hi"})));
+    }
+}

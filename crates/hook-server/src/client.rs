@@ -1,0 +1,71 @@
+//! `aimon-hooks claude`'s side of forwarding (R-SRV-5): one request over the daemon's socket.
+
+use std::os::unix::ffi::OsStrExt as _;
+use std::path::Path;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::http::{HeaderValue, Request, StatusCode, header};
+use http_body_util::{BodyExt as _, Full};
+use hyper_util::rt::TokioIo;
+use tokio::net::UnixStream;
+
+use crate::evaluate::{Printed, Stream};
+use crate::routes::{EXIT_HEADER, FORM_HEADER, PROJECT_HEADER, STREAM_HEADER};
+
+/// How long `claude` waits for the daemon's socket to accept.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_millis(50);
+
+/// What forwarding a call came to.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Forwarded {
+    /// No daemon accepted within [`CONNECT_TIMEOUT`]: evaluate in-process.
+    NotRunning,
+    /// The daemon's answer, to print as it is.
+    Answered(Printed),
+    /// The request was sent but no usable answer came back; the hooks may have run, so they are
+    /// not run again. The text says what went wrong.
+    Failed(String),
+}
+
+/// Sends a Claude Code payload (`body`, as read) of the call in `project` to the daemon on `socket`.
+pub async fn forward_claude(socket: &Path, project: &Path, body: Vec<u8>) -> Forwarded {
+    let stream = match tokio::time::timeout(CONNECT_TIMEOUT, UnixStream::connect(socket)).await {
+        Ok(Ok(stream)) => stream,
+        Ok(Err(_)) | Err(_) => return Forwarded::NotRunning,
+    };
+    let Ok((mut sender, connection)) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await else {
+        return Forwarded::NotRunning;
+    };
+    let driver = tokio::spawn(connection);
+    let answer = async {
+        let project = HeaderValue::from_bytes(project.as_os_str().as_bytes())
+            .map_err(|_| "the project path cannot be sent in a header".to_owned())?;
+        let request = Request::post("/v1/claude")
+            .header(header::HOST, "localhost")
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(FORM_HEADER, "command")
+            .header(PROJECT_HEADER, project)
+            .body(Full::new(Bytes::from(body)))
+            .map_err(|e| format!("cannot build the request: {e}"))?;
+        let response = sender.send_request(request).await.map_err(|e| format!("no answer from serve: {e}"))?;
+        if response.status() != StatusCode::OK {
+            return Err(format!("serve answered {}", response.status()));
+        }
+        let header = |name| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let exit = header(EXIT_HEADER).and_then(|v| v.parse::<u8>().ok());
+        let stream = header(STREAM_HEADER).and_then(|v| Stream::parse(&v));
+        let (Some(exit), Some(stream)) = (exit, stream) else {
+            return Err("serve's answer lacks its exit code or stream".to_owned());
+        };
+        let text = response.into_body().collect().await.map_err(|e| format!("cannot read serve's answer: {e}"))?;
+        let text = String::from_utf8(text.to_bytes().to_vec()).map_err(|_| "serve's answer is not UTF-8".to_owned())?;
+        Ok(Printed { stream, text, exit })
+    }
+    .await;
+    driver.abort();
+    match answer {
+        Ok(printed) => Forwarded::Answered(printed),
+        Err(e) => Forwarded::Failed(e),
+    }
+}

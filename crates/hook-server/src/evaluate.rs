@@ -1,0 +1,165 @@
+//! One call, evaluated: the policy, the dispatch, Claude Code's answer and how it is printed.
+//!
+//! `aimon-hooks run`/`claude` in-process and the daemon's routes all come through here, so their
+//! answers are the same bytes. This is the one place that turns a verdict (or a failure) into
+//! hook-claude's [`Answer`].
+
+use std::path::Path;
+use std::sync::Arc;
+
+use hook_claude::Answer;
+use hook_core::{
+    CancellationToken, EventVerdict, ExecutionMode, HookContext, HookEngine, HookEventType, HookExecutionPolicy,
+    HookRegistry,
+};
+use serde_json::{Map, Value};
+
+/// The policy `run`'s flags select (R-CLI-1).
+pub fn policy(stop_on_blocked: bool, fail_closed: bool, parallel: bool) -> HookExecutionPolicy {
+    let mut policy = match (fail_closed, stop_on_blocked) {
+        (false, false) => HookExecutionPolicy::fail_open(),
+        (false, true) => HookExecutionPolicy::stop_on_blocked(),
+        (true, false) => HookExecutionPolicy::fail_closed(),
+        (true, true) => HookExecutionPolicy::fail_closed_stop_on_blocked(),
+    };
+    if parallel {
+        policy.mode = ExecutionMode::Parallel;
+    }
+    policy
+}
+
+/// Dispatches `ctx` on `registry` with `policy`.
+pub async fn evaluate(registry: &Arc<HookRegistry>, ctx: &HookContext, policy: HookExecutionPolicy) -> EventVerdict {
+    HookEngine::new(registry.clone()).with_policy(policy).run_event(ctx, &CancellationToken::new()).await
+}
+
+/// The event a Claude Code payload names: `Ok(None)` for an event we lack (nothing to do), `Err`
+/// with the answer when it names none.
+pub fn claude_event(payload: &Map<String, Value>) -> Result<Option<HookEventType>, Answer> {
+    let Some(name) = payload.get("hook_event_name").and_then(Value::as_str) else {
+        return Err(Answer::Stderr(1, "the payload has no \"hook_event_name\"".to_owned()));
+    };
+    match HookEventType::resolve(name) {
+        Ok(event) => Ok(Some(event)),
+        Err(_) => {
+            tracing::debug!("hooks: Claude Code event '{name}' has no AIMON counterpart; nothing to do");
+            Ok(None)
+        }
+    }
+}
+
+/// The context of a Claude Code call: the payload's, plus what Claude Code implies.
+pub fn claude_context(
+    event: HookEventType,
+    payload: Map<String, Value>,
+    project: &Path,
+) -> Result<HookContext, hook_claude::Error> {
+    let mut ctx = hook_claude::payload_context(event, payload, project)?;
+    if event == HookEventType::POST_TOOL {
+        // Claude Code fires PostToolUse only after a tool succeeded (failures are PostToolUseFailure).
+        if let Some(tool) = ctx.tool.as_mut() {
+            tool.result_status.get_or_insert_with(|| "success".to_owned());
+        }
+    }
+    Ok(ctx)
+}
+
+/// Claude Code's answer: the verdict's, or the refusal/report for a failure to evaluate (`error`
+/// is a sentence).
+pub fn claude_answer(event: HookEventType, outcome: Result<&EventVerdict, &str>) -> Answer {
+    match outcome {
+        Ok(verdict) => hook_claude::answer(verdict),
+        Err(error) => hook_claude::on_error(event, &format!("aimon-hooks: {error}")),
+    }
+}
+
+/// Where printed text goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+impl Stream {
+    /// `stdout` or `stderr`, as sent in the `X-Aimon-Stream` header.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stream::Stdout => "stdout",
+            Stream::Stderr => "stderr",
+        }
+    }
+
+    /// The stream a header value names.
+    pub fn parse(text: &str) -> Option<Stream> {
+        match text {
+            "stdout" => Some(Stream::Stdout),
+            "stderr" => Some(Stream::Stderr),
+            _ => None,
+        }
+    }
+}
+
+/// What `aimon-hooks claude` prints and its exit code: the command form of an [`Answer`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Printed {
+    /// The stream `text` goes to.
+    pub stream: Stream,
+    /// The exact bytes to print (with their final newline; empty for a silent answer).
+    pub text: String,
+    /// The process exit code.
+    pub exit: u8,
+}
+
+impl Printed {
+    /// The command form of `answer`.
+    pub fn new(answer: Answer) -> Self {
+        match answer {
+            Answer::Silent => Printed { stream: Stream::Stdout, text: String::new(), exit: 0 },
+            Answer::Json(value) => Printed { stream: Stream::Stdout, text: format!("{value}\n"), exit: 0 },
+            Answer::Stderr(exit, message) => Printed { stream: Stream::Stderr, text: format!("{message}\n"), exit },
+        }
+    }
+
+    /// Writes the text to its stream and returns the exit code.
+    pub fn emit(&self) -> u8 {
+        use std::io::Write as _;
+        let written = match self.stream {
+            Stream::Stdout => std::io::stdout().lock().write_all(self.text.as_bytes()),
+            Stream::Stderr => std::io::stderr().lock().write_all(self.text.as_bytes()),
+        };
+        if let Err(e) = written {
+            tracing::debug!("hooks: cannot write the answer: {e}");
+        }
+        self.exit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn each_answer_prints_as_the_claude_command_always_printed_it() {
+        let cases = [
+            (Answer::Silent, Stream::Stdout, "", 0),
+            (Answer::Json(json!({"a": 1})), Stream::Stdout, "{\"a\":1}\n", 0),
+            (Answer::Stderr(2, "no".to_owned()), Stream::Stderr, "no\n", 2),
+        ];
+        for (answer, stream, text, exit) in cases {
+            assert_eq!(Printed::new(answer), Printed { stream, text: text.to_owned(), exit });
+        }
+    }
+
+    #[test]
+    fn a_payload_without_an_event_name_is_reported_and_an_unknown_one_is_silent() {
+        let mut payload = Map::new();
+        assert!(matches!(claude_event(&payload), Err(Answer::Stderr(1, _))));
+        payload.insert("hook_event_name".into(), "NoSuchEvent".into());
+        assert_eq!(claude_event(&payload), Ok(None));
+        payload.insert("hook_event_name".into(), "PreToolUse".into());
+        assert_eq!(claude_event(&payload), Ok(Some(HookEventType::PRE_TOOL)));
+    }
+}

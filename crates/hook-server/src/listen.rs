@@ -1,0 +1,223 @@
+//! The daemon: a Unix socket (mode 0600) and, optionally, loopback TCP behind a bearer token;
+//! slow clients cut off, connections bounded, and a graceful shutdown.
+//!
+//! Shutdown (R-SRV-6): stop accepting, let in-flight requests finish for the grace period, then
+//! drop what still runs — dropping a hook's call kills its process group (hook-actions) — and
+//! unload the projects, which closes their MCP sessions. The socket file is removed.
+
+use std::future::Future;
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpListener, UnixListener};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+use tower_http::validate_request::ValidateRequestHeaderLayer;
+
+use crate::auth::Bearer;
+use crate::error::Error;
+use crate::routes::{HookService, ServiceOptions};
+
+/// The default TCP address of `--listen`.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7787";
+/// How long a client may take to send its request headers.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Open connections at most; more wait to be accepted.
+const MAX_CONNECTIONS: usize = 4096;
+
+/// How `serve` runs.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The engine's options (home, base directory, bounds).
+    pub service: ServiceOptions,
+    /// The Unix socket path.
+    pub socket: PathBuf,
+    /// The TCP address, when TCP is wanted.
+    pub listen: Option<SocketAddr>,
+    /// The rewake store URL. Kept for the rewake service, which `serve` will own; unused so far.
+    pub store: Option<String>,
+    /// How long in-flight requests may run on after the shutdown signal.
+    pub grace: Duration,
+}
+
+/// `~/.aimon/serve.sock`.
+pub fn default_socket(home: &Path) -> PathBuf {
+    home.join(".aimon").join("serve.sock")
+}
+
+/// `~/.aimon/serve.token`.
+pub fn token_path(home: &Path) -> PathBuf {
+    home.join(".aimon").join("serve.token")
+}
+
+/// The bearer token of `home`, created (random, mode 0600) when it does not exist yet.
+pub fn ensure_token(home: &Path) -> Result<String, Error> {
+    let path = token_path(home);
+    let io = |what, source| Error::Io { what, path: path.clone(), source };
+    match std::fs::read_to_string(&path) {
+        Ok(text) if !text.trim().is_empty() => return Ok(text.trim().to_owned()),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io("read the token file", e)),
+    }
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| Error::Random(e.to_string()))?;
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| io("create the directory of", e))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&path)
+        .map_err(|e| io("write the token file", e))?;
+    file.write_all(format!("{token}\n").as_bytes()).map_err(|e| io("write the token file", e))?;
+    Ok(token)
+}
+
+/// Binds the socket at `path` (mode 0600), replacing a stale file; refuses when another daemon
+/// answers there.
+async fn bind_socket(path: &Path) -> Result<UnixListener, Error> {
+    let io = |what, source| Error::Io { what, path: path.to_owned(), source };
+    if path.exists() {
+        if tokio::net::UnixStream::connect(path).await.is_ok() {
+            return Err(Error::AlreadyRunning(path.to_owned()));
+        }
+        std::fs::remove_file(path).map_err(|e| io("remove the stale socket", e))?;
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| io("create the directory of", e))?;
+    }
+    let listener = UnixListener::bind(path).map_err(|e| io("bind the socket", e))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+        .map_err(|e| io("restrict the permissions of", e))?;
+    Ok(listener)
+}
+
+/// Runs the daemon until `shutdown` completes, then shuts down gracefully.
+pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
+    let service = HookService::new(options.service.clone());
+    let unix = bind_socket(&options.socket).await?;
+    let tcp = match options.listen {
+        Some(addr) => {
+            let home = options.service.home.as_deref().ok_or(Error::NoHome)?;
+            let token = ensure_token(home)?;
+            let listener = TcpListener::bind(addr).await.map_err(|source| Error::Listen { addr, source })?;
+            tracing::info!("hooks: serve listens on http://{}", listener.local_addr().unwrap_or(addr));
+            Some((listener, service.router().layer(ValidateRequestHeaderLayer::custom(Bearer::new(&token)))))
+        }
+        None => None,
+    };
+    tracing::info!("hooks: serve listens on {}", options.socket.display());
+    // Seam: the rewake service (on `options.store`) starts here and is flushed after shutdown.
+    let local = service.router();
+    let graceful = GracefulShutdown::new();
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let mut connections = JoinSet::new();
+    tokio::pin!(shutdown);
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else { break };
+        tokio::select! {
+            () = &mut shutdown => break,
+            accepted = unix.accept() => match accepted {
+                Ok((stream, _)) => spawn(&mut connections, &graceful, stream, local.clone(), slot),
+                Err(e) => tracing::warn!("hooks: cannot accept on the socket: {e}"),
+            },
+            accepted = accept_tcp(tcp.as_ref().map(|(l, _)| l)) => match (accepted, &tcp) {
+                (Ok(stream), Some((_, app))) => spawn(&mut connections, &graceful, stream, app.clone(), slot),
+                (Err(e), _) => tracing::warn!("hooks: cannot accept on TCP: {e}"),
+                (Ok(_), None) => {}
+            },
+            Some(_) = connections.join_next() => {}
+        }
+    }
+    drop(unix);
+    drop(tcp);
+    if let Err(e) = std::fs::remove_file(&options.socket) {
+        tracing::debug!("hooks: cannot remove {}: {e}", options.socket.display());
+    }
+    tracing::info!("hooks: serve stops: finishing {} connection(s)", connections.len());
+    if tokio::time::timeout(options.grace, graceful.shutdown()).await.is_err() {
+        tracing::warn!("hooks: requests still running after {:?}; stopping them and their hooks", options.grace);
+    }
+    // Dropping a request's future kills the process groups of its hooks.
+    // Seam: hook-actions' process-group registry (kill-all on a signal) is called here once it exists.
+    connections.shutdown().await;
+    service.unload();
+    Ok(())
+}
+
+async fn accept_tcp(listener: Option<&TcpListener>) -> std::io::Result<tokio::net::TcpStream> {
+    match listener {
+        Some(listener) => {
+            let (stream, _) = listener.accept().await?;
+            stream.set_nodelay(true)?;
+            Ok(stream)
+        }
+        None => std::future::pending().await,
+    }
+}
+
+fn spawn<S>(
+    connections: &mut JoinSet<()>,
+    graceful: &GracefulShutdown,
+    stream: S,
+    app: Router,
+    slot: tokio::sync::OwnedSemaphorePermit,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let connection = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
+    let connection = graceful.watch(connection);
+    connections.spawn(async move {
+        if let Err(e) = connection.await {
+            tracing::debug!("hooks: connection ended: {e}");
+        }
+        drop(slot);
+    });
+}
+
+/// SIGTERM, SIGINT and SIGHUP, listened for from creation on.
+#[derive(Debug)]
+pub struct ShutdownSignals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+    hup: tokio::signal::unix::Signal,
+}
+
+impl ShutdownSignals {
+    /// Starts listening. Needs a tokio runtime.
+    pub fn new() -> std::io::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(ShutdownSignals {
+            term: signal(SignalKind::terminate())?,
+            int: signal(SignalKind::interrupt())?,
+            hup: signal(SignalKind::hangup())?,
+        })
+    }
+
+    /// Resolves with the number of the first of the three signals to arrive.
+    pub async fn recv(&mut self) -> i32 {
+        use tokio::signal::unix::SignalKind;
+        tokio::select! {
+            _ = self.term.recv() => SignalKind::terminate().as_raw_value(),
+            _ = self.int.recv() => SignalKind::interrupt().as_raw_value(),
+            _ = self.hup.recv() => SignalKind::hangup().as_raw_value(),
+        }
+    }
+}

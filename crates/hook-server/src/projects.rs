@@ -1,0 +1,220 @@
+//! Per-project engines: loaded on first use, hot-reloaded, evicted least-recently-used.
+//!
+//! A project's engine is its registry, kept current by hook-config's hot reload (the three tier
+//! files), its MCP servers (sessions stay open between calls: the warm sessions), its current
+//! configuration error (a project whose files do not load refuses where the `claude` command
+//! would) and its slots for hook work. `mcp.json` is not watched by hot reload, so each use
+//! compares the two registries' file stamps and rebuilds the engine when one changed.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::SystemTime;
+
+use hook_config::{BuildEnv, HookHotReloadBootstrap, HotReloadHandle, TierPaths, TrustGate, load_tiers};
+use hook_core::{ExecutionHook, FnHook, HookContext, HookEngine, HookEventType, HookRegistry, HookResult};
+use serde_json::Value;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::error::Error;
+use crate::metrics::Metrics;
+
+/// A configuration error as one sentence: `file:line:col: message` when it has a place.
+pub fn config_error_sentence(err: &hook_config::Error) -> String {
+    match err.diagnostic() {
+        Some(d) => format!("{}:{}:{}: {}", d.file.display(), d.line, d.column, d.message),
+        None => err.to_string(),
+    }
+}
+
+/// `(mtime, len)` of a file, `None` when it is missing.
+type Stamp = Option<(SystemTime, u64)>;
+
+fn stamp(path: &Path) -> Stamp {
+    std::fs::metadata(path).ok().map(|m| (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len()))
+}
+
+fn mcp_files(paths: &TierPaths) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = paths.home.iter().map(|h| h.join(".aimon").join("mcp.json")).collect();
+    files.push(paths.project.join(".aimon").join("mcp.json"));
+    files
+}
+
+/// The configuration error of the tiers as they are on disk now, if any.
+fn current_error(paths: &TierPaths) -> Option<String> {
+    load_tiers(paths).err().map(|e| config_error_sentence(&e))
+}
+
+/// One project's engine.
+#[derive(Debug)]
+pub(crate) struct Project {
+    pub(crate) dir: PathBuf,
+    pub(crate) registry: Arc<HookRegistry>,
+    error: Arc<RwLock<Option<String>>>,
+    mcp_stamps: Vec<Stamp>,
+    mcp_files: Vec<PathBuf>,
+    slots: Arc<Semaphore>,
+    /// Dropping it stops hot reload; the registry's hooks (and so the MCP sessions) go with the
+    /// last request that still holds this project.
+    _reload: HotReloadHandle,
+}
+
+impl Project {
+    fn load(dir: &Path, home: Option<&Path>, slots: usize, metrics: &Arc<Metrics>) -> Result<Project, Error> {
+        let paths = TierPaths::new(home.map(Path::to_owned), dir.to_owned());
+        let mcp_files = mcp_files(&paths);
+        let mcp_stamps = mcp_files.iter().map(|p| stamp(p)).collect();
+        let error = Arc::new(RwLock::new(current_error(&paths)));
+        // The project comes from an agent's call: its untrusted files run only their deny
+        // handlers. The gate is the store as it was when the project loaded.
+        let env = BuildEnv::gated(&paths, TrustGate::for_agent(home, dir));
+        let registry = Arc::new(HookRegistry::new());
+        let listeners = Arc::new(HookRegistry::new());
+        listeners.register(HookEventType::ON_CONFIG_RELOAD, reload_listener(paths.clone(), error.clone(), metrics));
+        let reload = HookHotReloadBootstrap::builder()
+            .paths(paths)
+            .registry(registry.clone())
+            .engine(HookEngine::new(listeners))
+            .env(env)
+            .start()?;
+        Ok(Project {
+            dir: dir.to_owned(),
+            registry,
+            error,
+            mcp_stamps,
+            mcp_files,
+            slots: Arc::new(Semaphore::new(slots)),
+            _reload: reload,
+        })
+    }
+
+    /// The configuration error that stops this project from answering, if any.
+    pub(crate) fn config_error(&self) -> Option<String> {
+        self.error.read().map(|e| e.clone()).unwrap_or_else(|p| p.into_inner().clone())
+    }
+
+    /// Whether the MCP server registries are as they were at load time.
+    fn mcp_current(&self) -> bool {
+        self.mcp_files.iter().map(|p| stamp(p)).eq(self.mcp_stamps.iter().copied())
+    }
+
+    /// Whether any hook is registered for `event` (work that needs a slot).
+    pub(crate) fn has_hooks(&self, event: HookEventType) -> bool {
+        !self.registry.hooks(event).is_empty()
+    }
+}
+
+/// Records each reload and re-reads the error state of the tiers.
+fn reload_listener(
+    paths: TierPaths,
+    error: Arc<RwLock<Option<String>>>,
+    metrics: &Arc<Metrics>,
+) -> Arc<dyn ExecutionHook> {
+    let metrics = metrics.clone();
+    FnHook::new("hook-server-reload", move |ctx: HookContext| {
+        let successful = ctx.fields.get("successful").and_then(Value::as_bool).unwrap_or(false);
+        metrics.reload(successful);
+        let now = current_error(&paths);
+        match error.write() {
+            Ok(mut slot) => *slot = now,
+            Err(poisoned) => *poisoned.into_inner() = now,
+        }
+        async { Ok(HookResult::allow()) }
+    })
+}
+
+/// Slots for hook work: per project and in all. Waiting for one is the queue.
+#[derive(Debug)]
+pub(crate) struct Slots {
+    _project: Option<OwnedSemaphorePermit>,
+    _global: Option<OwnedSemaphorePermit>,
+}
+
+#[derive(Debug, Default)]
+struct Lru {
+    tick: u64,
+    map: HashMap<PathBuf, (u64, Arc<Project>)>,
+}
+
+/// The loaded projects.
+#[derive(Debug)]
+pub(crate) struct Projects {
+    home: Option<PathBuf>,
+    max: usize,
+    per_project: usize,
+    global: Arc<Semaphore>,
+    metrics: Arc<Metrics>,
+    lru: Mutex<Lru>,
+}
+
+impl Projects {
+    pub(crate) fn new(
+        home: Option<PathBuf>,
+        max: usize,
+        per_project: usize,
+        global: usize,
+        metrics: Arc<Metrics>,
+    ) -> Self {
+        Projects {
+            home,
+            max: max.max(1),
+            per_project: per_project.max(1),
+            global: Arc::new(Semaphore::new(global.max(1))),
+            metrics,
+            lru: Mutex::new(Lru::default()),
+        }
+    }
+
+    /// The home directory whose tier every project shares.
+    pub(crate) fn home(&self) -> Option<&Path> {
+        self.home.as_deref()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Lru> {
+        self.lru.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The engine of `dir`, loading (or, after an `mcp.json` change, rebuilding) it.
+    pub(crate) fn get(&self, dir: &Path) -> Result<Arc<Project>, Error> {
+        let cached = {
+            let mut lru = self.lock();
+            lru.tick += 1;
+            let tick = lru.tick;
+            lru.map.get_mut(dir).map(|entry| {
+                entry.0 = tick;
+                entry.1.clone()
+            })
+        };
+        if let Some(project) = cached.filter(|p| p.mcp_current()) {
+            return Ok(project);
+        }
+        let project = Arc::new(Project::load(dir, self.home.as_deref(), self.per_project, &self.metrics)?);
+        let mut lru = self.lock();
+        lru.tick += 1;
+        let tick = lru.tick;
+        lru.map.insert(project.dir.clone(), (tick, project.clone()));
+        while lru.map.len() > self.max {
+            let Some(oldest) = lru.map.iter().min_by_key(|(_, (t, _))| *t).map(|(k, _)| k.clone()) else { break };
+            lru.map.remove(&oldest);
+            tracing::debug!("hooks: evicted the engine of {}", oldest.display());
+        }
+        self.metrics.projects_loaded(lru.map.len());
+        Ok(project)
+    }
+
+    /// Waits for a slot of `project` and one of the daemon (in that order, FIFO).
+    pub(crate) async fn slots(&self, project: &Project) -> Slots {
+        self.metrics.queued(1);
+        // The semaphores are never closed, so both acquisitions succeed.
+        let project_slot = project.slots.clone().acquire_owned().await.ok();
+        let global = self.global.clone().acquire_owned().await.ok();
+        self.metrics.queued(-1);
+        Slots { _project: project_slot, _global: global }
+    }
+
+    /// Drops every engine (hot reload stops; MCP sessions close when the last call lets go).
+    pub(crate) fn clear(&self) {
+        self.lock().map.clear();
+        self.metrics.projects_loaded(0);
+    }
+}

@@ -1,0 +1,371 @@
+//! The HTTP routes (R-SRV-3) and the shared state behind them.
+//!
+//! `POST /v1/run/{event}` answers exactly `run`'s JSON object (exit code in `X-Aimon-Exit`);
+//! `POST /v1/claude` answers what `claude` prints, as an `http` handler reads it (always 200) or,
+//! with `X-Aimon-Form: command`, in the command form the forwarding `claude` prints verbatim;
+//! `GET /v1/health`, `GET /v1/hooks`, `GET /metrics`. Limits are layers around the router.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{MatchedPath, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use hook_claude::{Answer, ProjectHints};
+use hook_config::{BuildEnv, DeclarativeHook, TierPaths, build_hooks, load_tiers};
+use hook_core::{EventVerdict, ExecutionHook as _, HookContext, HookEventType, HookExecutionPolicy};
+use http_body_util::BodyExt as _;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
+
+use crate::evaluate::{self, Printed};
+use crate::metrics::Metrics;
+use crate::output::{RunOutput, exit_code};
+use crate::projects::{Project, Projects, config_error_sentence};
+
+/// The largest request body, in bytes (1 MiB).
+pub const BODY_LIMIT: usize = 1 << 20;
+/// How long a client may take to send its body.
+const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// The header carrying the exit code `run`/`claude` would use.
+pub const EXIT_HEADER: &str = "x-aimon-exit";
+/// The header naming the stream of a command-form answer (`stdout` or `stderr`).
+pub const STREAM_HEADER: &str = "x-aimon-stream";
+/// The request header asking `/v1/claude` for the command form (`command`).
+pub const FORM_HEADER: &str = "x-aimon-form";
+/// The request header carrying `CLAUDE_PROJECT_DIR`.
+pub const PROJECT_HEADER: &str = "x-claude-project-dir";
+
+/// What a [`HookService`] is built from.
+#[derive(Debug, Clone)]
+pub struct ServiceOptions {
+    /// The home directory: its `.aimon/` is the USER tier of every project.
+    pub home: Option<PathBuf>,
+    /// Relative project paths and calls without any hint are taken against this directory.
+    pub base: PathBuf,
+    /// How many project engines stay loaded (least recently used go first).
+    pub max_projects: usize,
+    /// Hook work running at once per project; more waits in a queue.
+    pub project_slots: usize,
+    /// Hook work running at once in all; more waits in a queue.
+    pub global_slots: usize,
+}
+
+impl ServiceOptions {
+    /// The defaults: 64 projects, two slots per core per project, 64 in all.
+    pub fn new(home: Option<PathBuf>, base: PathBuf) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        ServiceOptions { home, base, max_projects: 64, project_slots: 2 * cores, global_slots: 64 }
+    }
+}
+
+/// The hook engine of every project, behind HTTP routes. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct HookService {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    base: PathBuf,
+    projects: Projects,
+    metrics: Arc<Metrics>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct Params {
+    project: Option<PathBuf>,
+    #[serde(default)]
+    parallel: bool,
+    #[serde(default)]
+    stop_on_blocked: bool,
+}
+
+impl HookService {
+    /// A service with no project loaded yet.
+    pub fn new(options: ServiceOptions) -> Self {
+        let metrics = Arc::new(Metrics::new());
+        let projects = Projects::new(
+            options.home,
+            options.max_projects,
+            options.project_slots,
+            options.global_slots,
+            metrics.clone(),
+        );
+        HookService { inner: Arc::new(Inner { base: options.base, projects, metrics }) }
+    }
+
+    /// Every route with its limits (body size and time, panics contained), without
+    /// authentication: the daemon adds the bearer check on TCP; an embedder adds its own.
+    pub fn router(&self) -> Router {
+        let run = post(run).layer(RequestBodyLimitLayer::new(BODY_LIMIT));
+        Router::new()
+            .route("/v1/run/{event}", run)
+            .route("/v1/claude", post(claude))
+            .route("/v1/health", get(health))
+            .route("/v1/hooks", get(hooks))
+            .route("/metrics", get(metrics))
+            .route_layer(middleware::from_fn_with_state(self.clone(), count))
+            .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
+            .layer(CatchPanicLayer::new())
+            .with_state(self.clone())
+    }
+
+    /// Unloads every project: hot reload stops and MCP sessions close once no call holds them.
+    pub fn unload(&self) {
+        self.inner.projects.clear();
+    }
+
+    /// The project of a call (R-SRV-2): `project` parameter, else the `X-Claude-Project-Dir`
+    /// header, else the payload's `cwd` walked up to its project root.
+    fn project_dir(&self, explicit: Option<&Path>, headers: &HeaderMap, cwd: Option<&str>) -> PathBuf {
+        let header = headers.get(PROJECT_HEADER).map(|v| Path::new(OsStr::from_bytes(v.as_bytes())));
+        let hints = ProjectHints { explicit, claude_project_dir: header, cwd: cwd.map(Path::new) };
+        let dir = hook_claude::project_dir(&hints, &self.inner.base, self.inner.projects.home());
+        dir.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
+    }
+
+    /// Dispatches `ctx`, waiting for a hook slot when the event has hooks.
+    async fn dispatch(&self, project: &Project, ctx: &HookContext, policy: HookExecutionPolicy) -> EventVerdict {
+        let _slots = if project.has_hooks(ctx.event) { Some(self.inner.projects.slots(project).await) } else { None };
+        let verdict = evaluate::evaluate(&project.registry, ctx, policy).await;
+        self.inner.metrics.verdict(&verdict);
+        verdict
+    }
+
+    /// A loaded project that can answer, or the sentence saying why it cannot.
+    fn usable_project(&self, dir: &Path) -> Result<Arc<Project>, String> {
+        let project = self.inner.projects.get(dir).map_err(|e| e.to_string())?;
+        match project.config_error() {
+            Some(error) => Err(error),
+            None => Ok(project),
+        }
+    }
+
+    /// `/v1/claude`'s evaluation: the event (when known) and Claude Code's answer.
+    async fn claude(&self, headers: &HeaderMap, uri: &Uri, body: Body) -> (Option<HookEventType>, Answer) {
+        let unreadable = |prefix: &[u8], error: String| {
+            let event = sniff_event(prefix);
+            let answer = match event {
+                Some(event) => evaluate::claude_answer(event, Err(&error)),
+                None => Answer::Stderr(1, format!("aimon-hooks: {error}")),
+            };
+            (event, answer)
+        };
+        let bytes = match read_limited(body).await {
+            Ok(bytes) => bytes,
+            Err((prefix, error)) => return unreadable(&prefix, error),
+        };
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            return unreadable(&bytes, "the request body is not UTF-8 text".to_owned());
+        };
+        let payload = match hook_claude::parse_payload(text, "the request body") {
+            Ok(payload) => payload,
+            Err(e) => return unreadable(&bytes, e.to_string()),
+        };
+        let event = match evaluate::claude_event(&payload) {
+            Ok(Some(event)) => event,
+            Ok(None) => return (None, Answer::Silent),
+            Err(answer) => return (None, answer),
+        };
+        let params = Query::<Params>::try_from_uri(uri).map(|q| q.0).unwrap_or_default();
+        let cwd = payload.get("cwd").and_then(Value::as_str).map(str::to_owned);
+        let dir = self.project_dir(params.project.as_deref(), headers, cwd.as_deref());
+        let project = match self.usable_project(&dir) {
+            Ok(project) => project,
+            Err(error) => return (Some(event), evaluate::claude_answer(event, Err(&error))),
+        };
+        let ctx = match evaluate::claude_context(event, payload, &dir) {
+            Ok(ctx) => ctx,
+            Err(e) => return (Some(event), evaluate::claude_answer(event, Err(&e.to_string()))),
+        };
+        let verdict = self.dispatch(&project, &ctx, HookExecutionPolicy::default()).await;
+        (Some(event), evaluate::claude_answer(event, Ok(&verdict)))
+    }
+}
+
+/// Counts each answered request by route and status.
+async fn count(State(service): State<HookService>, request: Request, next: Next) -> Response {
+    let route = request.extensions().get::<MatchedPath>().map_or_else(String::new, |p| p.as_str().to_owned());
+    let response = next.run(request).await;
+    service.inner.metrics.request(&route, response.status().as_u16());
+    response
+}
+
+/// A JSON error answer: `{"error": sentence}`.
+fn error(status: StatusCode, sentence: impl Into<String>) -> Response {
+    (status, axum::Json(json!({"error": sentence.into()}))).into_response()
+}
+
+fn with_exit(mut response: Response, exit: u8) -> Response {
+    response.headers_mut().insert(EXIT_HEADER, HeaderValue::from(u16::from(exit)));
+    response
+}
+
+/// `POST /v1/run/{event}`.
+async fn run(
+    State(service): State<HookService>,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+    body: Bytes,
+) -> Response {
+    let Ok(event) = HookEventType::resolve(&name) else {
+        let names: Vec<&str> = HookEventType::ALL.iter().map(|e| e.name()).collect();
+        let sentence =
+            format!("unknown event '{name}'; expected one of {} (or their Claude Code names)", names.join(", "));
+        return with_exit(error(StatusCode::NOT_FOUND, sentence), 1);
+    };
+    let params = match Query::<Params>::try_from_uri(&uri) {
+        Ok(q) => q.0,
+        Err(e) => {
+            return with_exit(error(StatusCode::BAD_REQUEST, format!("the query string is not understood: {e}")), 1);
+        }
+    };
+    let Ok(text) = std::str::from_utf8(&body) else {
+        return with_exit(error(StatusCode::BAD_REQUEST, "the request body is not UTF-8 text"), 1);
+    };
+    let payload = match hook_claude::parse_payload(text, "the request body") {
+        Ok(payload) => payload,
+        Err(e) => return with_exit(error(StatusCode::BAD_REQUEST, e.to_string()), 1),
+    };
+    let cwd = payload.get("cwd").and_then(Value::as_str).map(str::to_owned);
+    let dir = service.project_dir(params.project.as_deref(), &headers, cwd.as_deref());
+    let project = match service.usable_project(&dir) {
+        Ok(project) => project,
+        Err(sentence) => return with_exit(error(StatusCode::INTERNAL_SERVER_ERROR, sentence), 1),
+    };
+    let ctx = match hook_claude::payload_context(event, payload, &dir) {
+        Ok(ctx) => ctx,
+        Err(e) => return with_exit(error(StatusCode::BAD_REQUEST, e.to_string()), 1),
+    };
+    let policy = evaluate::policy(params.stop_on_blocked, false, params.parallel);
+    let verdict = service.dispatch(&project, &ctx, policy).await;
+    match serde_json::to_string(&RunOutput::new(&verdict)) {
+        Ok(text) => {
+            with_exit(([(header::CONTENT_TYPE, "application/json")], text).into_response(), exit_code(verdict.outcome))
+        }
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot encode the verdict: {e}")),
+    }
+}
+
+/// `POST /v1/claude`: always 200.
+async fn claude(State(service): State<HookService>, headers: HeaderMap, uri: Uri, body: Body) -> Response {
+    let command_form = headers.get(FORM_HEADER).is_some_and(|v| v.as_bytes() == b"command");
+    let (event, answer) = service.claude(&headers, &uri, body).await;
+    if command_form {
+        let printed = Printed::new(answer);
+        let mut response = printed.text.into_response();
+        let map = response.headers_mut();
+        map.insert(EXIT_HEADER, HeaderValue::from(u16::from(printed.exit)));
+        map.insert(STREAM_HEADER, HeaderValue::from_static(printed.stream.as_str()));
+        return response;
+    }
+    match event.and_then(|event| hook_claude::http_body(event, &answer)) {
+        Some(body) => axum::Json(body).into_response(),
+        None => StatusCode::OK.into_response(),
+    }
+}
+
+/// `GET /v1/health`.
+async fn health() -> Response {
+    axum::Json(json!({"status": "ok"})).into_response()
+}
+
+/// One row of `list --json` (R-CLI-4).
+pub fn hook_row(hook: &DeclarativeHook) -> Map<String, Value> {
+    let mut row = Map::new();
+    row.insert("tier".into(), hook.tier().name().into());
+    row.insert("event".into(), hook.event().name().into());
+    row.insert("matcher".into(), hook.matcher().into());
+    row.insert("handler".into(), hook.describe().into());
+    row.insert("id".into(), hook.id().into());
+    row.insert("source".into(), hook.source().into());
+    row.insert("trusted".into(), hook.trusted().into());
+    row
+}
+
+/// `GET /v1/hooks?project=DIR`: what `list --json` prints for the project.
+async fn hooks(State(service): State<HookService>, headers: HeaderMap, uri: Uri) -> Response {
+    let params = match Query::<Params>::try_from_uri(&uri) {
+        Ok(q) => q.0,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("the query string is not understood: {e}")),
+    };
+    let dir = service.project_dir(params.project.as_deref(), &headers, None);
+    let paths = TierPaths::new(service.inner.projects.home().map(Path::to_owned), dir);
+    let config = match load_tiers(&paths) {
+        Ok((config, _)) => config,
+        Err(e) => return with_exit(error(StatusCode::INTERNAL_SERVER_ERROR, config_error_sentence(&e)), 1),
+    };
+    let rows: Vec<Value> =
+        build_hooks(&config, &BuildEnv::new(&paths)).iter().map(|(_, h)| Value::Object(hook_row(h))).collect();
+    match serde_json::to_string_pretty(&rows) {
+        Ok(text) => ([(header::CONTENT_TYPE, "application/json")], format!("{text}\n")).into_response(),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot encode the hooks: {e}")),
+    }
+}
+
+/// `GET /metrics`.
+async fn metrics(State(service): State<HookService>) -> Response {
+    let content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+    ([(header::CONTENT_TYPE, content_type)], service.inner.metrics.render()).into_response()
+}
+
+/// Reads a body of at most [`BODY_LIMIT`] bytes; otherwise what was read and why it stopped.
+async fn read_limited(mut body: Body) -> Result<Vec<u8>, (Vec<u8>, String)> {
+    let mut buf = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = match frame {
+            Ok(frame) => frame,
+            Err(e) => return Err((buf, format!("cannot read the request body: {e}"))),
+        };
+        if let Ok(data) = frame.into_data() {
+            if buf.len() + data.len() > BODY_LIMIT {
+                let room = BODY_LIMIT - buf.len();
+                buf.extend_from_slice(&data[..room]);
+                return Err((buf, "the request body is larger than 1 MiB".to_owned()));
+            }
+            buf.extend_from_slice(&data);
+        }
+    }
+    Ok(buf)
+}
+
+/// The event an unreadable payload names, found by looking for `"hook_event_name": "…"`.
+fn sniff_event(prefix: &[u8]) -> Option<HookEventType> {
+    let key = b"\"hook_event_name\"";
+    let at = prefix.windows(key.len()).position(|w| w == key)? + key.len();
+    let rest = String::from_utf8_lossy(&prefix[at..]);
+    let rest = rest.trim_start().strip_prefix(':')?.trim_start().strip_prefix('"')?;
+    let name = &rest[..rest.find('"')?];
+    HookEventType::resolve(name).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_event_of_a_broken_payload_is_found_by_its_key() {
+        let cases: [(&[u8], Option<HookEventType>); 5] = [
+            (br#"{"hook_event_name": "PreToolUse", "tool_input": {"#, Some(HookEventType::PRE_TOOL)),
+            (br#"{"session_id":"s","hook_event_name":"PreCompact""#, Some(HookEventType::PRE_COMPACT)),
+            (br#"{"hook_event_name": "NoSuchEvent""#, None),
+            (br#"{"tool_name": "Bash""#, None),
+            (b"\xff\xfe garbage", None),
+        ];
+        for (prefix, event) in cases {
+            assert_eq!(sniff_event(prefix), event, "{}", String::from_utf8_lossy(prefix));
+        }
+    }
+}
