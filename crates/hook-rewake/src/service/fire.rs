@@ -93,7 +93,8 @@ impl DefaultRewakeService {
 
     /// Takes the lease on `envelope`'s current attempt and marks its slot in flight; `false`
     /// means do not fire (the slot is re-armed, replaced or dropped as the store says). With
-    /// `write_body` the store row becomes `envelope` in the same step (a resolved event).
+    /// `write_body` the slot and the store row become `envelope` in the same step (a resolved
+    /// event); without it `envelope` is what the slot holds.
     pub(super) fn lease(&self, state: &mut State, envelope: &Envelope, now: DateTime<Utc>, write_body: bool) -> bool {
         let id = envelope.id.as_str();
         let outcome = match &self.store {
@@ -105,7 +106,9 @@ impl DefaultRewakeService {
         };
         match outcome {
             Ok(LeaseOutcome::Taken) => {
-                state.set(envelope.clone());
+                if write_body {
+                    state.set(envelope.clone());
+                }
                 if let Some(slot) = state.get_mut(id) {
                     slot.in_flight = true;
                 }
