@@ -2,7 +2,9 @@
 //!
 //! 1. scheduling 1,000,000 delay envelopes (declarative defaults: empty payload) into one service: wall time of the `schedule` calls
 //!    and added RSS (`VmRSS` after minus before; goals ≤ 2 s and ≤ 300 MiB), against spawning
-//!    100,000 tokio tasks that each sleep (the one-task-per-envelope design, scaled ×10);
+//!    100,000 tokio tasks that each sleep (the one-task-per-envelope design, scaled ×10), and
+//!    against the former table layout (one boxed `Envelope` per slot in a `HashMap` keyed by
+//!    `Arc<str>`, timers in a `BTreeMap` naming the id) filled with the same envelopes;
 //! 2. the SQLite store's persist rate: 20,000 envelopes one insert per transaction, then
 //!    100,000 through `insert_batch` in batches of 1,000 (goal ≥ 10,000/s);
 //! 3. fire lateness p50/p99/max of 10,000 envelopes due at 10,000 fires/s (one every 100 µs)
@@ -11,6 +13,7 @@
 //!
 //! Run: `cargo bench -p hook-rewake --bench rewake`.
 
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -101,6 +104,35 @@ fn persist_rate() {
     );
 }
 
+/// The former table: a boxed envelope per slot, keyed by id, and a timer entry per slot.
+/// Returns the time to fill it with `n` envelopes and the RSS it added (KiB).
+fn former_layout(n: usize) -> (Duration, u64) {
+    type Slot = (Box<Envelope>, Option<(Instant, u64)>, bool);
+    let rss_before = status_kib("VmRSS:");
+    let mut slots: HashMap<Arc<str>, Slot> = HashMap::new();
+    let mut timers: BTreeMap<(Instant, u64), Arc<str>> = BTreeMap::new();
+    let mut time = Duration::ZERO;
+    let mut chunk = Vec::with_capacity(10_000);
+    let now = Instant::now();
+    for start in (0..n).step_by(10_000) {
+        chunk.extend((start..start + 10_000).map(|i| {
+            let delay = Duration::from_secs(3600 + (i % 3600) as u64);
+            (envelope(delay, TIMED + i, false), delay)
+        }));
+        let started = Instant::now();
+        for (i, (e, delay)) in chunk.drain(..).enumerate() {
+            let id: Arc<str> = Arc::from(e.id.as_str());
+            let key = (now + delay, (start + i) as u64);
+            slots.insert(id.clone(), (Box::new(e), Some(key), false));
+            timers.insert(key, id);
+        }
+        time += started.elapsed();
+    }
+    let added = status_kib("VmRSS:").saturating_sub(rss_before);
+    assert_eq!(slots.len() + timers.len(), 2 * n);
+    (time, added)
+}
+
 fn main() {
     persist_rate();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
@@ -135,6 +167,7 @@ fn main() {
         drop(tasks);
 
         let added = rss_after.saturating_sub(rss_before);
+        let (former_time, former_added) = former_layout(SCHEDULED);
         println!(
             "schedule {SCHEDULED} delay envelopes: {:.0} ms ({:.2} µs each; goal ≤ 2000 ms); baseline one sleeping task each (×10 of {BASELINE_TASKS}): {:.0} ms; ratio {:.2}",
             ms(schedule_time),
@@ -146,6 +179,14 @@ fn main() {
             "added RSS with {SCHEDULED} pending: {:.1} MiB ({} bytes per envelope; goal ≤ 300 MiB)",
             added as f64 / 1024.0,
             added * 1024 / SCHEDULED as u64,
+        );
+        println!(
+            "former layout (boxed Envelope per slot) with the same {SCHEDULED}: insert {:.0} ms, added RSS {:.1} MiB ({} bytes per envelope); time ratio {:.2}, RSS ratio {:.2}",
+            ms(former_time),
+            former_added as f64 / 1024.0,
+            former_added * 1024 / SCHEDULED as u64,
+            schedule_time.as_secs_f64() / former_time.as_secs_f64(),
+            added as f64 / former_added.max(1) as f64
         );
 
         // 3. 10,000 envelopes due at 10,000 fires/s, while the 1,000,000 stay pending.

@@ -10,7 +10,7 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use super::DefaultRewakeService;
-use super::state::{Slot, State, awaits_resolve, timer_instant, warn_expired};
+use super::state::{State, warn_expired};
 use crate::cron::CronSchedule;
 use crate::envelope::{Envelope, Fire};
 use crate::error::Error;
@@ -61,30 +61,26 @@ impl DefaultRewakeService {
         }
         let now_instant = Instant::now();
         let now = self.now();
-        while let Some(entry) = state.timers.first_entry() {
-            if entry.key().0 > now_instant {
-                break;
-            }
-            let id = entry.remove();
-            let Some(slot) = state.slots.get_mut(&*id) else { continue };
-            slot.timer = None;
+        while let Some(popped) = state.pop_due(now_instant) {
+            let Some(id) = popped else { continue };
+            let Some(slot) = state.get(&id) else { continue };
             if slot.in_flight {
                 continue;
             }
-            let due = timer_instant(&slot.envelope).unwrap_or(now);
+            let due = slot.timer_instant().unwrap_or(now);
             if due > now {
                 let deadline = self.clock.deadline(due);
                 state.arm(&id, deadline);
                 continue;
             }
-            if awaits_resolve(&slot.envelope) || slot.envelope.expires_at.is_none_or(|t| t < now) {
+            if slot.awaits_resolve() || slot.expires_at().is_none_or(|t| t < now) {
                 if let Some(slot) = state.take(&id) {
-                    warn_expired(&slot.envelope);
+                    slot.warn_expired();
                     self.store_remove(&id);
                 }
                 continue;
             }
-            let envelope = (*slot.envelope).clone();
+            let envelope = slot.envelope();
             if self.lease(&mut state, &envelope, now, false) {
                 fires.push(Fire::new(envelope, now));
             }
@@ -97,7 +93,8 @@ impl DefaultRewakeService {
 
     /// Takes the lease on `envelope`'s current attempt and marks its slot in flight; `false`
     /// means do not fire (the slot is re-armed, replaced or dropped as the store says). With
-    /// `write_body` the store row becomes `envelope` in the same step (a resolved event).
+    /// `write_body` the slot and the store row become `envelope` in the same step (a resolved
+    /// event); without it `envelope` is what the slot holds.
     pub(super) fn lease(&self, state: &mut State, envelope: &Envelope, now: DateTime<Utc>, write_body: bool) -> bool {
         let id = envelope.id.as_str();
         let outcome = match &self.store {
@@ -109,8 +106,10 @@ impl DefaultRewakeService {
         };
         match outcome {
             Ok(LeaseOutcome::Taken) => {
-                if let Some(slot) = state.slots.get_mut(id) {
-                    *slot.envelope = envelope.clone();
+                if write_body {
+                    state.set(envelope.clone());
+                }
+                if let Some(slot) = state.get_mut(id) {
                     slot.in_flight = true;
                 }
                 true
@@ -160,11 +159,11 @@ impl DefaultRewakeService {
     pub(super) fn finish(&self, id: &str, attempt: u32) {
         let now = self.now();
         let mut state = self.state();
-        let Some(slot) = state.slots.get(id) else { return };
-        if !slot.in_flight || slot.envelope.attempt != attempt {
+        let Some(slot) = state.get(id) else { return };
+        if !slot.in_flight || slot.attempt() != attempt {
             return;
         }
-        let next = slot.cron.as_deref().and_then(|cron| next_cron(&slot.envelope, cron, now));
+        let next = slot.cron.as_deref().and_then(|cron| next_cron(&slot.envelope(), cron, now));
         let finished = match &self.store {
             None => Ok(true),
             Some(store) => store.finish(id, attempt, &self.owner, next.as_ref()),
@@ -172,8 +171,8 @@ impl DefaultRewakeService {
         match (finished, next) {
             (Ok(true), Some(next)) => {
                 let deadline = self.clock.deadline(next.next_fire_at.unwrap_or(now));
-                if let Some(slot) = state.slots.get_mut(id) {
-                    *slot.envelope = next;
+                state.set(next);
+                if let Some(slot) = state.get_mut(id) {
                     slot.in_flight = false;
                 }
                 if state.arm(id, deadline) {
@@ -195,7 +194,7 @@ impl DefaultRewakeService {
                     envelope = id,
                     "rewake: could not finish envelope '{id}' in the store; it fires again when its lease expires: {err}"
                 );
-                if let Some(slot) = state.slots.get_mut(id) {
+                if let Some(slot) = state.get_mut(id) {
                     slot.in_flight = false;
                 }
                 let until = later(now, lease_span(Duration::ZERO));
@@ -211,13 +210,13 @@ impl DefaultRewakeService {
     /// their own instant (overdue ones fire at once). Returns whether it was armed earliest.
     pub(super) fn adopt(&self, state: &mut State, row: StoredEnvelope, now: DateTime<Utc>) -> bool {
         let StoredEnvelope { envelope, lease, .. } = row;
-        if let Some(existing) = state.slots.get(envelope.id.as_str())
-            && (existing.in_flight || existing.envelope.attempt >= envelope.attempt)
+        if let Some(existing) = state.get(envelope.id.as_str())
+            && (existing.in_flight || existing.attempt() >= envelope.attempt)
         {
             return false;
         }
         if envelope.expires_at.is_none_or(|t| t < now) {
-            warn_expired(&envelope);
+            warn_expired(&envelope.id, &envelope.hook_id, envelope.expires_at);
             self.store_remove(&envelope.id);
             return false;
         }
@@ -232,13 +231,12 @@ impl DefaultRewakeService {
             },
             _ => None,
         };
-        let mut at = timer_instant(&envelope).unwrap_or(now);
+        let id = envelope.id.clone();
+        state.take(&id);
+        let mut at = state.insert(envelope, cron).unwrap_or(now);
         if let Some(lease) = lease.filter(|l| l.until > now && l.owner != self.owner) {
             at = at.max(lease.until);
         }
-        let id = envelope.id.clone();
-        state.take(&id);
-        state.insert(Slot::new(envelope, cron));
         state.arm(&id, self.clock.deadline(at))
     }
 
@@ -268,7 +266,7 @@ impl DefaultRewakeService {
         let mut adopted = 0;
         let mut wake = false;
         for row in snapshot.envelopes {
-            let known = state.slots.get(row.envelope.id.as_str()).map(|s| s.envelope.attempt);
+            let known = state.get(row.envelope.id.as_str()).map(|s| s.attempt());
             if known.is_some_and(|attempt| attempt >= row.envelope.attempt) {
                 continue;
             }

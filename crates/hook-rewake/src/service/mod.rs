@@ -8,6 +8,7 @@
 //! (R-RW-9, see [`crate::RewakeStore`]).
 
 mod fire;
+mod slot;
 mod state;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -25,7 +26,7 @@ use tokio::runtime::Handle;
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
-use self::state::{Clock, Slot, State, context_key, timer_instant, warn_expired};
+use self::state::{Clock, State, context_key};
 use crate::cron::CronSchedule;
 use crate::envelope::{Envelope, Fire};
 use crate::error::Error;
@@ -179,7 +180,7 @@ pub struct DefaultRewakeService {
 impl fmt::Debug for DefaultRewakeService {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DefaultRewakeService")
-            .field("pending", &self.state().slots.len())
+            .field("pending", &self.state().len())
             .field("owner", &self.owner)
             .field("store", &self.store)
             .field("quota", &self.quota)
@@ -284,7 +285,7 @@ impl DefaultRewakeService {
 
     /// How many envelopes are pending (in flight included); cheap, for metrics.
     pub fn pending_count(&self) -> usize {
-        self.state().slots.len()
+        self.state().len()
     }
 }
 
@@ -307,7 +308,7 @@ impl RewakeService for DefaultRewakeService {
         let several = stamped.len() > 1;
         let mut per_context = HashMap::new();
         for (envelope, cron) in stamped {
-            if state.slots.contains_key(envelope.id.as_str()) || (several && !batch_ids.insert(envelope.id.clone())) {
+            if state.contains(envelope.id.as_str()) || (several && !batch_ids.insert(envelope.id.clone())) {
                 return Err(Error::Rejected(format!("envelope '{}' is already pending", envelope.id)));
             }
             if self.over_quota(&state, &envelope, &mut per_context) {
@@ -324,9 +325,8 @@ impl RewakeService for DefaultRewakeService {
         let mut wake = false;
         for (envelope, cron) in accepted {
             let id = envelope.id.clone();
-            let deadline = self.clock.deadline(timer_instant(&envelope).unwrap_or(now));
-            state.insert(Slot::new(envelope, cron));
-            wake |= state.arm(&id, deadline);
+            let due = state.insert(envelope, cron).unwrap_or(now);
+            wake |= state.arm(&id, self.clock.deadline(due));
         }
         drop(state);
         if wake {
@@ -344,10 +344,9 @@ impl RewakeService for DefaultRewakeService {
     fn cancel_by_hook_id(&self, project_dir: Option<&Path>, hook_id: &str) -> usize {
         let mut state = self.state();
         let mut ids: Vec<String> = state
-            .slots
-            .values()
-            .filter(|s| s.envelope.hook_id == hook_id && s.envelope.project_dir() == project_dir)
-            .map(|s| s.envelope.id.clone())
+            .iter()
+            .filter(|s| s.hook_id() == hook_id && s.project_dir() == project_dir)
+            .map(|s| s.id.to_string())
             .collect();
         for id in &ids {
             state.take(id);
@@ -372,25 +371,22 @@ impl RewakeService for DefaultRewakeService {
         let now = self.now();
         let mut state = self.state();
         let ids: Vec<String> = state
-            .slots
-            .values()
-            .filter(|s| !s.in_flight && s.envelope.next_fire_at.is_none())
-            .filter(
-                |s| matches!(&s.envelope.trigger, RewakeTrigger::Event { kind: k, key: y } if k == kind && y == key),
-            )
-            .map(|s| s.envelope.id.clone())
+            .iter()
+            .filter(|s| !s.in_flight && s.next_fire_at().is_none())
+            .filter(|s| matches!(s.trigger(), RewakeTrigger::Event { kind: k, key: y } if k == kind && y == key))
+            .map(|s| s.id.to_string())
             .collect();
         let mut fires = Vec::new();
         for id in ids {
-            let Some(slot) = state.slots.get(id.as_str()) else { continue };
-            if slot.envelope.expires_at.is_none_or(|t| t < now) {
+            let Some(slot) = state.get(id.as_str()) else { continue };
+            if slot.expires_at().is_none_or(|t| t < now) {
                 if let Some(slot) = state.take(&id) {
-                    warn_expired(&slot.envelope);
+                    slot.warn_expired();
                     self.store_remove(&id);
                 }
                 continue;
             }
-            let waiting = (*slot.envelope).clone();
+            let waiting = slot.envelope();
             let mut resolved = waiting.clone();
             resolved.payload.extend(payload.iter().map(|(k, v)| (k.clone(), v.clone())));
             resolved.next_fire_at = Some(now);
@@ -405,9 +401,10 @@ impl RewakeService for DefaultRewakeService {
     }
 
     fn pending(&self) -> Vec<Envelope> {
-        let mut pending: Vec<Envelope> = self.state().slots.values().map(|s| (*s.envelope).clone()).collect();
-        pending.sort_by(|a, b| (a.scheduled_at, &a.id).cmp(&(b.scheduled_at, &b.id)));
-        pending
+        let state = self.state();
+        let mut slots: Vec<_> = state.iter().collect();
+        slots.sort_by(|a, b| (a.scheduled_at(), &a.id).cmp(&(b.scheduled_at(), &b.id)));
+        slots.into_iter().map(|s| s.envelope()).collect()
     }
 }
 

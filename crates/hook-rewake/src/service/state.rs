@@ -3,13 +3,14 @@
 //! tokio timer per envelope.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::hash::{BuildHasher, RandomState};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use hook_core::RewakeTrigger;
+use hashbrown::HashTable;
 use tokio::time::Instant;
 
+use super::slot::{Interner, Slot};
 use crate::cron::CronSchedule;
 use crate::envelope::Envelope;
 
@@ -41,26 +42,16 @@ impl Clock {
 
 pub(super) type TimerKey = (Instant, u64);
 
-/// Boxed parts keep the map's entries small: resizing the table moves pointers, not envelopes.
-pub(super) struct Slot {
-    pub(super) envelope: Box<Envelope>,
-    pub(super) cron: Option<Box<CronSchedule>>,
-    pub(super) timer: Option<TimerKey>,
-    /// Leased and handed to the listener; the slot waits for `finish`.
-    pub(super) in_flight: bool,
-}
-
-impl Slot {
-    pub(super) fn new(envelope: Envelope, cron: Option<CronSchedule>) -> Self {
-        Slot { envelope: Box::new(envelope), cron: cron.map(Box::new), timer: None, in_flight: false }
-    }
-}
-
+/// The table: slots in a slab (freed entries are reused), an id index holding slab positions
+/// only, and the timers mapping deadlines to slab positions.
 #[derive(Default)]
 pub(super) struct State {
-    /// Keyed by envelope id; the timer entries share the key's allocation.
-    pub(super) slots: HashMap<Arc<str>, Slot>,
-    pub(super) timers: BTreeMap<TimerKey, Arc<str>>,
+    slots: Vec<Option<Slot>>,
+    free: Vec<u32>,
+    index: HashTable<u32>,
+    hasher: RandomState,
+    interner: Interner,
+    pub(super) timers: BTreeMap<TimerKey, u32>,
     per_context: HashMap<String, usize>,
     sequence: u64,
     /// The store's change cursor this table is current to.
@@ -70,11 +61,62 @@ pub(super) struct State {
 }
 
 impl State {
+    fn position(&self, id: &str) -> Option<u32> {
+        let hash = self.hasher.hash_one(id);
+        self.index.find(hash, |&i| self.slot_at(i).is_some_and(|s| &*s.id == id)).copied()
+    }
+
+    fn slot_at(&self, position: u32) -> Option<&Slot> {
+        self.slots.get(position as usize).and_then(Option::as_ref)
+    }
+
+    pub(super) fn get(&self, id: &str) -> Option<&Slot> {
+        self.slot_at(self.position(id)?)
+    }
+
+    pub(super) fn get_mut(&mut self, id: &str) -> Option<&mut Slot> {
+        let position = self.position(id)?;
+        self.slots.get_mut(position as usize).and_then(Option::as_mut)
+    }
+
+    pub(super) fn contains(&self, id: &str) -> bool {
+        self.position(id).is_some()
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    pub(super) fn iter(&self) -> impl Iterator<Item = &Slot> {
+        self.slots.iter().flatten()
+    }
+
+    /// Makes `id`'s slot hold `envelope` (same id); `false` if it is not pending.
+    pub(super) fn set(&mut self, envelope: Envelope) -> bool {
+        let Some(position) = self.position(&envelope.id) else { return false };
+        let Some(slot) = self.slots.get_mut(position as usize).and_then(Option::as_mut) else { return false };
+        slot.set(&mut self.interner, envelope);
+        true
+    }
+
+    /// Removes the earliest timer if it is due at `now`; returns its envelope's id.
+    pub(super) fn pop_due(&mut self, now: Instant) -> Option<Option<String>> {
+        let entry = self.timers.first_entry()?;
+        if entry.key().0 > now {
+            return None;
+        }
+        let position = entry.remove();
+        let slot = self.slots.get_mut(position as usize).and_then(Option::as_mut);
+        Some(slot.map(|slot| {
+            slot.timer = None;
+            slot.id.to_string()
+        }))
+    }
+
     /// (Re-)arms `id`'s timer at `deadline`; `true` if it is now the earliest (wake the driver).
     pub(super) fn arm(&mut self, id: &str, deadline: Instant) -> bool {
-        let Some((key_id, _)) = self.slots.get_key_value(id) else { return false };
-        let key_id = key_id.clone();
-        let Some(slot) = self.slots.get_mut(id) else { return false };
+        let Some(position) = self.position(id) else { return false };
+        let Some(slot) = self.slots.get_mut(position as usize).and_then(Option::as_mut) else { return false };
         if let Some(old) = slot.timer.take() {
             self.timers.remove(&old);
         }
@@ -82,27 +124,53 @@ impl State {
         let key = (deadline, self.sequence);
         slot.timer = Some(key);
         let earliest = self.timers.first_key_value().is_none_or(|(first, _)| key < *first);
-        self.timers.insert(key, key_id);
+        self.timers.insert(key, position);
         earliest
     }
 
-    pub(super) fn insert(&mut self, slot: Slot) {
-        let key = context_key(&slot.envelope);
+    /// Adds `envelope` (its id must not be pending); returns the instant its timer is for.
+    pub(super) fn insert(&mut self, envelope: Envelope, cron: Option<CronSchedule>) -> Option<DateTime<Utc>> {
+        let slot = Slot::new(&mut self.interner, envelope, cron);
+        let due = slot.timer_instant();
+        let key = slot.context_key();
         match self.per_context.get_mut(key) {
             Some(n) => *n += 1,
             None => {
                 self.per_context.insert(key.to_owned(), 1);
             }
         }
-        self.slots.insert(Arc::from(slot.envelope.id.as_str()), slot);
+        let hash = self.hasher.hash_one(&*slot.id);
+        let position = match self.free.pop() {
+            Some(position) => {
+                self.slots[position as usize] = Some(slot);
+                position
+            }
+            None => {
+                self.slots.push(Some(slot));
+                u32::try_from(self.slots.len() - 1).unwrap_or(u32::MAX)
+            }
+        };
+        let (slots, hasher) = (&self.slots, &self.hasher);
+        self.index.insert_unique(hash, position, |&i| {
+            slots.get(i as usize).and_then(Option::as_ref).map_or(0, |s| hasher.hash_one(&*s.id))
+        });
+        due
     }
 
     pub(super) fn take(&mut self, id: &str) -> Option<Slot> {
-        let slot = self.slots.remove(id)?;
+        let hash = self.hasher.hash_one(id);
+        let slots = &self.slots;
+        let entry = self
+            .index
+            .find_entry(hash, |&i| slots.get(i as usize).and_then(Option::as_ref).is_some_and(|s| &*s.id == id))
+            .ok()?;
+        let (position, _) = entry.remove();
+        let slot = self.slots.get_mut(position as usize)?.take()?;
+        self.free.push(position);
         if let Some(key) = slot.timer {
             self.timers.remove(&key);
         }
-        let key = context_key(&slot.envelope);
+        let key = slot.context_key();
         if let Some(n) = self.per_context.get_mut(key) {
             *n -= 1;
             if *n == 0 {
@@ -121,27 +189,11 @@ pub(super) fn context_key(envelope: &Envelope) -> &str {
     envelope.context_id.as_deref().unwrap_or("")
 }
 
-/// The instant the envelope's timer is for: the next fire, or for an event trigger that has
-/// not been resolved, its expiry.
-pub(super) fn timer_instant(envelope: &Envelope) -> Option<DateTime<Utc>> {
-    match envelope.trigger {
-        RewakeTrigger::Event { .. } => envelope.next_fire_at.or(envelope.expires_at),
-        _ => envelope.next_fire_at,
-    }
-}
-
-/// An event envelope waiting for `resolve` (not yet resolved).
-pub(super) fn awaits_resolve(envelope: &Envelope) -> bool {
-    matches!(envelope.trigger, RewakeTrigger::Event { .. }) && envelope.next_fire_at.is_none()
-}
-
-pub(super) fn warn_expired(envelope: &Envelope) {
+pub(super) fn warn_expired(id: &str, hook_id: &str, expires_at: Option<DateTime<Utc>>) {
     tracing::warn!(
-        envelope = %envelope.id,
-        hook = %envelope.hook_id,
-        "rewake: envelope '{}' of hook '{}' expired at {}; fire discarded",
-        envelope.id,
-        envelope.hook_id,
-        envelope.expires_at.map(|t| t.to_rfc3339()).unwrap_or_default()
+        envelope = %id,
+        hook = %hook_id,
+        "rewake: envelope '{id}' of hook '{hook_id}' expired at {}; fire discarded",
+        expires_at.map(|t| t.to_rfc3339()).unwrap_or_default()
     );
 }

@@ -232,3 +232,52 @@ async fn dropping_the_last_handle_stops_the_driver_and_nothing_fires_afterwards(
     sleep(2 * MIN).await;
     assert!(drain(&mut rx).is_empty());
 }
+
+/// The service keeps what envelopes have in common once; each must still come back whole.
+#[tokio::test(start_paused = true)]
+async fn envelopes_sharing_parts_come_back_whole_from_pending_and_from_their_fires() {
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    let mut other_project = envelope("h", "c", spec(delay(MIN), HOUR, 3));
+    other_project.context.project_dir = Some("/other".into());
+    let mut with_field = envelope("h", "c", spec(delay(MIN), HOUR, 3));
+    with_field.context.fields.insert("prompt".to_owned(), "hi".into());
+    let cases = [
+        envelope("h", "c", spec(delay(MIN), HOUR, 3)),
+        envelope("h", "c", spec(delay(2 * MIN), 2 * HOUR, 3)),
+        envelope("h", "c", spec(delay(MIN), HOUR, 3).with_payload(payload(&[("k", "v")]))),
+        envelope("h2", "c", spec(delay(MIN), HOUR, 3)),
+        envelope("h", "c2", spec(delay(MIN), HOUR, 3)),
+        envelope("h", "c", spec(cron("*/5 * * * *", "UTC"), HOUR, 3)),
+        envelope("h", "c", spec(event("ci", "build-1"), HOUR, 3)),
+        other_project,
+        with_field,
+    ];
+    let cancelled = service.schedule(cases[0].clone()).expect("schedule").expect("id");
+    assert!(service.cancel(&cancelled), "a freed slot is reused by the next envelope");
+    for case in &cases {
+        service.schedule(case.clone()).expect("schedule");
+    }
+    let pending = service.pending();
+    assert_eq!(pending.len(), cases.len());
+    for case in &cases {
+        let mut kept = pending.iter().find(|e| e.id == case.id).expect("pending").clone();
+        assert_eq!(kept.scheduled_at, Some(t0()));
+        (kept.scheduled_at, kept.next_fire_at, kept.expires_at) = (None, None, None);
+        assert_eq!(&kept, case);
+    }
+    sleep(MIN + Duration::from_secs(1)).await;
+    let fires = drain(&mut rx);
+    let fired: Vec<&str> = fires.iter().map(|f| f.envelope.id.as_str()).collect();
+    let due: Vec<&str> = [0, 2, 3, 4, 7, 8].iter().map(|&i| cases[i].id.as_str()).collect();
+    assert_eq!(fired.len(), due.len(), "fired {fired:?}");
+    for fire in &fires {
+        let case = cases.iter().find(|c| c.id == fire.envelope.id).expect("a scheduled envelope");
+        assert!(due.contains(&case.id.as_str()));
+        assert_eq!(
+            (&fire.envelope.context, &fire.envelope.payload, &fire.payload),
+            (&case.context, &case.payload, &case.payload)
+        );
+        assert_eq!((&fire.envelope.hook_id, &fire.envelope.trigger), (&case.hook_id, &case.trigger));
+    }
+}
