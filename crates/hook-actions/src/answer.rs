@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use hook_core::{DecisionChannel, FeedbackRoute, HookContext, HookEventType, HookResult};
+use hook_core::{AnswerChannel, DecisionChannel, FeedbackRoute, HookContext, HookEventType, HookResult, OnFailure};
 use serde_json::{Map, Value};
 
 /// The timeout of a shell, http or mcp action that declares none (R-ACT-SH-4).
@@ -71,8 +71,8 @@ impl Answer {
         a.verdict = match text(obj, "decision").as_deref() {
             Some("allow" | "approve") => Verdict::Allow,
             Some("deny") => Verdict::Deny,
-            // Deprecated PreToolUse form: `block` means deny there.
-            Some("block") if event == HookEventType::PRE_TOOL => Verdict::Deny,
+            // Deprecated PreToolUse form: `block` means deny where the answer is a permission decision.
+            Some("block") if event.spec().answer == AnswerChannel::PermissionDecision => Verdict::Deny,
             Some("block") => Verdict::Block,
             _ => Verdict::Pass,
         };
@@ -172,7 +172,7 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
         Verdict::Deny | Verdict::Block => match spec.decision {
             DecisionChannel::Deny => HookResult::deny(reason()),
             DecisionChannel::Block if a.verdict == Verdict::Deny => HookResult::deny(reason()),
-            DecisionChannel::Block => HookResult::block(reason()),
+            DecisionChannel::Block | DecisionChannel::Continuation => HookResult::block(reason()),
             DecisionChannel::Advisory => {
                 let reason = reason();
                 tracing::warn!(
@@ -202,7 +202,7 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
 
 fn failed(id: &str, event: HookEventType, fail_closed: bool, cause: String) -> HookResult {
     let spec = event.spec();
-    if fail_closed && event.has_decision_channel() {
+    if fail_closed && spec.on_failure != OnFailure::Report {
         let reason = format!("hook '{id}' failed closed: {cause}");
         tracing::warn!(hook = id, "{reason}");
         let result =

@@ -351,9 +351,10 @@ impl EventVerdict {
             Verdict::Ask => Some(ask_reason(&report)),
             Verdict::Proceed => None,
         };
-        let feedback = match spec.feedback {
-            FeedbackRoute::Discarded => None,
-            FeedbackRoute::ToolResult if event == HookEventType::POST_TOOL => {
+        let feedback = match (spec.feedback, spec.decision) {
+            (FeedbackRoute::Discarded, _) => None,
+            // Where a block decides nothing, its reason is feedback like any other text.
+            (_, DecisionChannel::Advisory) => {
                 let texts: Vec<&str> = report.results().filter_map(|r| r.feedback.as_deref()).collect();
                 (!texts.is_empty()).then(|| texts.join("\n"))
             }

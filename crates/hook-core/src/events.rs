@@ -11,6 +11,9 @@ pub enum DecisionChannel {
     Block,
     /// A veto becomes a deny of the permission request.
     Deny,
+    /// A block means "do not stop: keep working, with the reason as the next instruction"
+    /// (R-EVT-7). Never reached by a failure (R-EVT-8).
+    Continuation,
 }
 
 /// Where a hook's feedback text goes (R-EVT-5).
@@ -24,6 +27,47 @@ pub enum FeedbackRoute {
     UserMessage,
     /// Folded into the summariser's custom instructions.
     CompactInstructions,
+    /// Added to the model's context (next to the prompt, at the start of the session, at the end
+    /// of the turn, where the event sits).
+    ModelContext,
+}
+
+/// What a hook failure (timeout, crash, unusable answer) or a configuration error does on an
+/// event (R-EVT-8). Failures never invert meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OnFailure {
+    /// A `failClosed` handler's failure and a configuration error both refuse what the event
+    /// announces, through its answer channel, with the error as the reason.
+    Refuse,
+    /// A `failClosed` handler's failure refuses; a configuration error is reported and changes
+    /// nothing.
+    FailClosed,
+    /// Reported, and nothing changes: `failClosed` and a cancelled wait never refuse (on a
+    /// continuation event the agent may stop).
+    Report,
+}
+
+/// The kind of answer channel the event has in an agent client; the client's wire crate turns
+/// the kind into its own keys (R-EVT-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnswerChannel {
+    /// The client reads no answer of its own for this event (or it has no client counterpart).
+    Nothing,
+    /// A permission decision (allow / deny / ask / defer) with a reason and, where modelled, an
+    /// input rewrite.
+    PermissionDecision,
+    /// A permission request's behaviour (allow / deny) with a message.
+    PermissionBehavior,
+    /// A top-level block with a reason.
+    TopLevelBlock,
+    /// The process exit code: a block exits 2 with the reason on stderr.
+    ExitCode,
+    /// A path the hook produced (printed as the last stdout line by a command hook); a refusal
+    /// is a non-zero exit.
+    Path,
+    /// Event-specific answer fields the engine does not model, handed to the client unchanged;
+    /// a refusal is a non-zero exit.
+    PassThrough,
 }
 
 /// What a configured matcher is tested against on an event (R-PRED-4b).
@@ -86,6 +130,12 @@ pub struct EventSpec {
     pub matcher: MatchSubject,
     /// Declarative handler kinds allowed (R-CFG-5).
     pub handlers: &'static [HandlerKind],
+    /// What a failure or a configuration error does (R-EVT-8).
+    pub on_failure: OnFailure,
+    /// The kind of answer channel in the client (R-EVT-6).
+    pub answer: AnswerChannel,
+    /// Whether a command hook's plain (non-JSON) stdout on exit 0 is feedback (R-EVT-7).
+    pub stdout_is_feedback: bool,
 }
 
 const COMMAND_ONLY: &[HandlerKind] = &[HandlerKind::Command];
@@ -108,31 +158,31 @@ macro_rules! events {
 
 events! {
     /// Turn start; a block aborts the turn.
-    ON_START => EventSpec { aimon: "onStart", claude: None, decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::UserMessage, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
+    ON_START => EventSpec { aimon: "onStart", claude: None, decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::UserMessage, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::FailClosed, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
     /// Turn end.
-    ON_STOP => EventSpec { aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
+    ON_STOP => EventSpec { aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
     /// Before a tool call; may deny, block, ask or rewrite the input.
-    PRE_TOOL => EventSpec { aimon: "preTool", claude: Some("PreToolUse"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny] },
+    PRE_TOOL => EventSpec { aimon: "preTool", claude: Some("PreToolUse"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny], on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionDecision, stdout_is_feedback: false },
     /// After a tool call; may rewrite the output and talk to the model.
-    POST_TOOL => EventSpec { aimon: "postTool", claude: Some("PostToolUse"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp] },
+    POST_TOOL => EventSpec { aimon: "postTool", claude: Some("PostToolUse"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false },
     /// When the permission system needs a decision.
-    PERMISSION_REQUEST => EventSpec { aimon: "permissionRequest", claude: Some("PermissionRequest"), decision: DecisionChannel::Deny, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY },
+    PERMISSION_REQUEST => EventSpec { aimon: "permissionRequest", claude: Some("PermissionRequest"), decision: DecisionChannel::Deny, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY, on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionBehavior, stdout_is_feedback: false },
     /// After a permission was denied.
-    PERMISSION_DENIED => EventSpec { aimon: "permissionDenied", claude: Some("PermissionDenied"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY },
+    PERMISSION_DENIED => EventSpec { aimon: "permissionDenied", claude: Some("PermissionDenied"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false },
     /// A subagent starts.
-    SUBAGENT_START => EventSpec { aimon: "subagentStart", claude: Some("SubagentStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY },
+    SUBAGENT_START => EventSpec { aimon: "subagentStart", claude: Some("SubagentStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
     /// A subagent stops.
-    SUBAGENT_STOP => EventSpec { aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY },
+    SUBAGENT_STOP => EventSpec { aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
     /// Before compaction; a block skips AUTO and refuses MANUAL.
-    PRE_COMPACT => EventSpec { aimon: "preCompact", claude: Some("PreCompact"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::CompactInstructions, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY },
+    PRE_COMPACT => EventSpec { aimon: "preCompact", claude: Some("PreCompact"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::CompactInstructions, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY, on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false },
     /// After compaction.
-    POST_COMPACT => EventSpec { aimon: "postCompact", claude: Some("PostCompact"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY },
+    POST_COMPACT => EventSpec { aimon: "postCompact", claude: Some("PostCompact"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
     /// A live session is opened (again on resume).
-    ON_SESSION_START => EventSpec { aimon: "onSessionStart", claude: Some("SessionStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: COMMAND_ONLY },
+    ON_SESSION_START => EventSpec { aimon: "onSessionStart", claude: Some("SessionStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
     /// A live session is closed.
-    ON_SESSION_END => EventSpec { aimon: "onSessionEnd", claude: Some("SessionEnd"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("reason"), handlers: COMMAND_ONLY },
+    ON_SESSION_END => EventSpec { aimon: "onSessionEnd", claude: Some("SessionEnd"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("reason"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
     /// After a hooks.json hot reload (or a failed attempt).
-    ON_CONFIG_RELOAD => EventSpec { aimon: "onConfigReload", claude: None, decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
+    ON_CONFIG_RELOAD => EventSpec { aimon: "onConfigReload", claude: None, decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
 }
 
 /// Upstream event names the seed lists as not supported in this phase (R-EVT-3).

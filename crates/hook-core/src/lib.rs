@@ -39,8 +39,8 @@ pub use crate::{
     context::{HookContext, RewakeInvocation, ToolCall},
     error::Error,
     events::{
-        DecisionChannel, EventNameError, EventSpec, FeedbackRoute, HandlerKind, HookEventType, MatchSubject,
-        UNSUPPORTED_EVENT_NAMES,
+        AnswerChannel, DecisionChannel, EventNameError, EventSpec, FeedbackRoute, HandlerKind, HookEventType,
+        MatchSubject, OnFailure, UNSUPPORTED_EVENT_NAMES,
     },
     executor::{ExecutionReport, HookExecutor, HookRun, INTERRUPTED_REASON},
     feedback::{FEEDBACK_REMINDER_KEY, HookFeedback},
