@@ -49,6 +49,10 @@ pub(crate) struct Answer {
     /// `additionalContext`: advice for the model.
     pub(crate) context: Option<String>,
     pub(crate) system_message: Option<String>,
+    /// `continue: false`: stop the agent altogether, with `stopReason`.
+    pub(crate) stop: Option<String>,
+    /// `hookSpecificOutput` keys the engine does not model, kept for the client.
+    pub(crate) passthrough: Map<String, Value>,
 }
 
 impl Answer {
@@ -91,12 +95,37 @@ impl Answer {
             a.updated_input = h.get("updatedInput").filter(|v| v.is_object()).cloned().or(a.updated_input);
             a.updated_output = h.get("updatedToolOutput").or_else(|| h.get("updatedMCPToolOutput")).cloned();
             a.context = text(h, "additionalContext");
+            a.passthrough = h
+                .iter()
+                .filter(|(k, _)| !MODELLED.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
         }
         if obj.get("continue") == Some(&Value::Bool(false)) {
-            a.verdict = Verdict::Block;
-            a.reason = text(obj, "stopReason").or(a.reason);
+            let stop_reason = text(obj, "stopReason");
+            a.stop = Some(stop_reason.clone().unwrap_or_else(|| "stopped by hook".to_owned()));
+            // On a continuation event "stop" is the opposite of a block (keep working).
+            if event.spec().decision != DecisionChannel::Continuation {
+                a.verdict = Verdict::Block;
+                a.reason = stop_reason.or(a.reason);
+            }
         }
         Some(a)
+    }
+
+    /// Reads a command hook's plain (non-JSON) stdout on exit 0 where the event gives it a
+    /// meaning: feedback, or the path the event asks for (the last non-empty line).
+    pub(crate) fn from_plain_stdout(text: &str, event: HookEventType) -> Answer {
+        let spec = event.spec();
+        let mut a = Answer::default();
+        if spec.answer == AnswerChannel::Path {
+            if let Some(path) = text.lines().map(str::trim).rfind(|l| !l.is_empty()) {
+                a.passthrough.insert("worktreePath".into(), path.into());
+            }
+        } else if spec.stdout_is_feedback && !text.trim().is_empty() {
+            a.context = Some(text.trim().to_owned());
+        }
+        a
     }
 
     /// An exit-2 veto: it blocks whatever the JSON said; the reason is the JSON's when the JSON
@@ -107,6 +136,18 @@ impl Answer {
         Answer { verdict: Verdict::Block, reason: Some(reason), ..self }
     }
 }
+
+/// The `hookSpecificOutput` keys the engine reads itself; every other key is passed through.
+const MODELLED: &[&str] = &[
+    "hookEventName",
+    "permissionDecision",
+    "permissionDecisionReason",
+    "decision",
+    "updatedInput",
+    "updatedToolOutput",
+    "updatedMCPToolOutput",
+    "additionalContext",
+];
 
 fn verdict(word: Option<&str>) -> Option<Verdict> {
     match word? {
@@ -197,6 +238,8 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
     result.updated_input = a.updated_input;
     result.updated_output = a.updated_output;
     result.system_message = a.system_message;
+    result.stop_reason = a.stop;
+    result.passthrough = a.passthrough;
     result
 }
 

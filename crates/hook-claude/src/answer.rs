@@ -17,14 +17,33 @@ pub enum Answer {
     Json(Value),
     /// Print this sentence on stderr and exit with this code.
     Stderr(u8, String),
+    /// Print this line on stdout (not JSON), exit 0: a path the event asks for.
+    Line(String),
 }
 
-/// Claude Code's answer for `verdict`.
+/// The `hookSpecificOutput` key of a path answer (WorktreeCreate's http form).
+const WORKTREE_PATH: &str = "worktreePath";
+
+/// Claude Code's answer for `verdict` (the command-hook form).
 pub fn answer(verdict: &EventVerdict) -> Answer {
     let spec = verdict.event.spec();
     let merged = &verdict.report.merged;
     let mut out = Map::new();
     let mut specific = Map::new();
+    let refused = matches!(verdict.outcome, Verdict::Blocked | Verdict::Denied);
+    match spec.answer {
+        // Claude Code reads these refusals from the exit code, with the reason on stderr.
+        AnswerChannel::ExitCode | AnswerChannel::Path | AnswerChannel::PassThrough if refused => {
+            return Answer::Stderr(2, verdict.reason.clone().unwrap_or_else(|| "blocked by hook".to_owned()));
+        }
+        AnswerChannel::Path => {
+            return match merged.passthrough.get(WORKTREE_PATH).and_then(Value::as_str) {
+                Some(path) => Answer::Line(path.to_owned()),
+                None => Answer::Stderr(1, "no hook answered with a worktree path".to_owned()),
+            };
+        }
+        _ => {}
+    }
     match spec.answer {
         AnswerChannel::PermissionDecision => permission_decision(verdict, &mut specific),
         AnswerChannel::PermissionBehavior => permission_behavior(verdict, &mut specific),
@@ -38,6 +57,13 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
         && let Some(output) = &merged.updated_output
     {
         specific.insert("updatedToolOutput".into(), output.clone());
+    }
+    for (key, value) in &merged.passthrough {
+        specific.entry(key.clone()).or_insert_with(|| value.clone());
+    }
+    if let Some(reason) = &merged.stop_reason {
+        out.insert("continue".into(), false.into());
+        out.insert("stopReason".into(), reason.as_str().into());
     }
     if let Some(message) = &merged.system_message {
         out.insert("systemMessage".into(), message.as_str().into());
@@ -66,7 +92,9 @@ fn permission_decision(verdict: &EventVerdict, specific: &mut Map<String, Value>
     if let Some(reason) = &verdict.reason {
         specific.insert("permissionDecisionReason".into(), reason.as_str().into());
     }
-    if let (Verdict::Proceed | Verdict::Ask, Some(input)) = (verdict.outcome, &merged.updated_input) {
+    if let (Verdict::Proceed | Verdict::Ask, Some(input), true) =
+        (verdict.outcome, &merged.updated_input, verdict.event.spec().updates_input)
+    {
         specific.insert("updatedInput".into(), input.clone());
     }
 }

@@ -77,6 +77,8 @@ pub enum MatchSubject {
     Tool,
     /// A payload field, by its Claude Code key (`trigger`, `source`, `reason`, `agent_type`).
     Field(&'static str),
+    /// The last component of a path held in a payload field (a watched file's name).
+    FileName(&'static str),
     /// Nothing: a matcher other than `*`/empty is ignored with a load-time WARN.
     Nothing,
 }
@@ -136,6 +138,8 @@ pub struct EventSpec {
     pub answer: AnswerChannel,
     /// Whether a command hook's plain (non-JSON) stdout on exit 0 is feedback (R-EVT-7).
     pub stdout_is_feedback: bool,
+    /// Whether a hook's `updated_input` is applied (tool events that run the rewritten call).
+    pub updates_input: bool,
 }
 
 const COMMAND_ONLY: &[HandlerKind] = &[HandlerKind::Command];
@@ -158,31 +162,31 @@ macro_rules! events {
 
 events! {
     /// Turn start; a block aborts the turn.
-    ON_START => EventSpec { aimon: "onStart", claude: None, decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::UserMessage, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::FailClosed, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
+    ON_START => EventSpec { aimon: "onStart", claude: None, decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::UserMessage, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::FailClosed, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
     /// Turn end.
-    ON_STOP => EventSpec { aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
+    ON_STOP => EventSpec { aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
     /// Before a tool call; may deny, block, ask or rewrite the input.
-    PRE_TOOL => EventSpec { aimon: "preTool", claude: Some("PreToolUse"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny], on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionDecision, stdout_is_feedback: false },
+    PRE_TOOL => EventSpec { aimon: "preTool", claude: Some("PreToolUse"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny], on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionDecision, stdout_is_feedback: false, updates_input: true },
     /// After a tool call; may rewrite the output and talk to the model.
-    POST_TOOL => EventSpec { aimon: "postTool", claude: Some("PostToolUse"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false },
+    POST_TOOL => EventSpec { aimon: "postTool", claude: Some("PostToolUse"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false },
     /// When the permission system needs a decision.
-    PERMISSION_REQUEST => EventSpec { aimon: "permissionRequest", claude: Some("PermissionRequest"), decision: DecisionChannel::Deny, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY, on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionBehavior, stdout_is_feedback: false },
+    PERMISSION_REQUEST => EventSpec { aimon: "permissionRequest", claude: Some("PermissionRequest"), decision: DecisionChannel::Deny, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY, on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionBehavior, stdout_is_feedback: false, updates_input: true },
     /// After a permission was denied.
-    PERMISSION_DENIED => EventSpec { aimon: "permissionDenied", claude: Some("PermissionDenied"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false },
+    PERMISSION_DENIED => EventSpec { aimon: "permissionDenied", claude: Some("PermissionDenied"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false },
     /// A subagent starts.
-    SUBAGENT_START => EventSpec { aimon: "subagentStart", claude: Some("SubagentStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
+    SUBAGENT_START => EventSpec { aimon: "subagentStart", claude: Some("SubagentStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
     /// A subagent stops.
-    SUBAGENT_STOP => EventSpec { aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
+    SUBAGENT_STOP => EventSpec { aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
     /// Before compaction; a block skips AUTO and refuses MANUAL.
-    PRE_COMPACT => EventSpec { aimon: "preCompact", claude: Some("PreCompact"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::CompactInstructions, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY, on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false },
+    PRE_COMPACT => EventSpec { aimon: "preCompact", claude: Some("PreCompact"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::CompactInstructions, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY, on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false },
     /// After compaction.
-    POST_COMPACT => EventSpec { aimon: "postCompact", claude: Some("PostCompact"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
+    POST_COMPACT => EventSpec { aimon: "postCompact", claude: Some("PostCompact"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
     /// A live session is opened (again on resume).
-    ON_SESSION_START => EventSpec { aimon: "onSessionStart", claude: Some("SessionStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
+    ON_SESSION_START => EventSpec { aimon: "onSessionStart", claude: Some("SessionStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
     /// A live session is closed.
-    ON_SESSION_END => EventSpec { aimon: "onSessionEnd", claude: Some("SessionEnd"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("reason"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
+    ON_SESSION_END => EventSpec { aimon: "onSessionEnd", claude: Some("SessionEnd"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("reason"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
     /// After a hooks.json hot reload (or a failed attempt).
-    ON_CONFIG_RELOAD => EventSpec { aimon: "onConfigReload", claude: None, decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false },
+    ON_CONFIG_RELOAD => EventSpec { aimon: "onConfigReload", claude: None, decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
 }
 
 /// Upstream event names the seed lists as not supported in this phase (R-EVT-3).

@@ -4,7 +4,7 @@
 //! [`HookResult`]: two independent axes ([`Decision`], [`FlowControl`]) plus side channels
 //! (updated input/output, feedback for the model, rewake specs). This crate owns:
 //!
-//! - the events table ([`HookEventType`], [`EventSpec`]): thirteen events, one declaration each;
+//! - the events table ([`HookEventType`], [`EventSpec`]): every event, one declaration each;
 //!   every other layer iterates it (R-EVT, R-LAYER-4);
 //! - the context a hook sees ([`HookContext`]) and the [`ExecutionHook`] trait;
 //! - the registry ([`HookRegistry`]): five operations, atomic snapshots, managed groups (R-REG);

@@ -1,6 +1,6 @@
 //! The two-axis result model (R-RES).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::rewake::RewakeSpec;
 
@@ -78,6 +78,12 @@ pub struct HookResult {
     /// The hook said "allow" in so many words (Claude Code's `permissionDecision: "allow"`), as
     /// opposed to having no opinion. Only meaningful while `decision` is `Allow`.
     pub explicit_allow: bool,
+    /// The hook asked the agent to stop altogether (Claude Code's `continue: false`), with this
+    /// reason for the person. Passed on to the client; on a continuation event it means "stop".
+    pub stop_reason: Option<String>,
+    /// Event-specific answer fields the engine does not model (a worktree path, an elicitation
+    /// response, a session title, …), handed to the client unchanged. Later hooks' keys win.
+    pub passthrough: Map<String, Value>,
 }
 
 impl HookResult {
@@ -141,6 +147,18 @@ impl HookResult {
         self
     }
 
+    /// Asks the agent to stop altogether, with `reason` for the person.
+    pub fn with_stop(mut self, reason: impl Into<String>) -> Self {
+        self.stop_reason = Some(reason.into());
+        self
+    }
+
+    /// Adds an event-specific answer field the engine passes through unchanged.
+    pub fn with_passthrough(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.passthrough.insert(key.into(), value);
+        self
+    }
+
     /// Records why the hook produced no usable decision.
     pub fn with_failure(mut self, cause: impl Into<String>) -> Self {
         self.failure = Some(cause.into());
@@ -172,6 +190,8 @@ impl HookResult {
             join(&mut merged.system_message, r.system_message);
             join(&mut merged.failure, r.failure);
             merged.explicit_allow |= r.explicit_allow;
+            join(&mut merged.stop_reason, r.stop_reason);
+            merged.passthrough.extend(r.passthrough);
             merged.rewake_specs.extend(r.rewake_specs);
             if r.updated_input.is_some() {
                 merged.updated_input = r.updated_input;
