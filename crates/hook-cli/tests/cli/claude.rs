@@ -173,7 +173,7 @@ fn stop_never_blocks_even_on_exit_2() {
 fn events_aimon_lacks_exit_0_silently_and_run_nothing() {
     let sandbox = Sandbox::new();
     sandbox.project_hooks(&one_hook("PreToolUse", "*", json!({"type": "deny", "reason": "no"})));
-    for event in ["UserPromptSubmit", "Notification", "PostToolUseFailure", "TaskCreated"] {
+    for event in ["FutureEvent", "stop_hook_active", "PostToolUseFailures"] {
         let mut p = common(event, &sandbox.project());
         p["prompt"] = "hello".into();
         let out = claude(&sandbox, &p);

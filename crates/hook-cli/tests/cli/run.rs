@@ -296,7 +296,7 @@ fn load_warnings_go_to_stderr_as_warn_hooks_lines_with_file_line_col() {
     let sandbox = Sandbox::new();
     let file = sandbox.write(
         "project/.aimon/hooks.json",
-        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"*\", \"colour\": \"red\", \"hooks\": [{\"type\": \"deny\", \"reason\": \"x\"}]}\n    ],\n    \"Notification\": []\n  }\n}\n",
+        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"*\", \"colour\": \"red\", \"hooks\": [{\"type\": \"deny\", \"reason\": \"x\"}]}\n    ],\n    \"stop_hook_active\": []\n  }\n}\n",
     );
     let out = run(&sandbox, "preTool", &bash("ls"));
     assert_eq!(out.code, 2, "the file still loads");
@@ -309,7 +309,7 @@ fn load_warnings_go_to_stderr_as_warn_hooks_lines_with_file_line_col() {
     };
     let unknown = warn("unknown field 'colour' in PROJECT");
     assert!(unknown.contains(&format!("{}:4:", file.display())), "{unknown}");
-    warn("'Notification' event is not supported by AIMON in this phase");
+    warn("'stop_hook_active' event is not supported by AIMON in this phase");
     assert!(out.stdout.lines().count() == 1, "warnings never reach stdout");
 }
 
