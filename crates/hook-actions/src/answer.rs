@@ -33,6 +33,8 @@ pub(crate) enum Verdict {
     Allow,
     /// A person should confirm.
     Ask,
+    /// Leave it to the client's own permission flow (`permissionDecision: "defer"`).
+    Defer,
     /// An explicit denial (`permissionDecision: deny`, `behavior: deny`, `decision: deny`).
     Deny,
     /// A block (`decision: block`, `continue: false`) or an exit-2 veto.
@@ -132,8 +134,8 @@ impl Answer {
     /// makes a blocking decision with one, else `stderr` (R-CC-2).
     pub(crate) fn veto(self, stderr: &str) -> Answer {
         let json_reason = matches!(self.verdict, Verdict::Deny | Verdict::Block).then_some(self.reason).flatten();
-        let reason = json_reason.unwrap_or_else(|| stderr.trim().to_owned());
-        Answer { verdict: Verdict::Block, reason: Some(reason), ..self }
+        let reason = json_reason.or_else(|| Some(stderr.trim().to_owned()).filter(|s| !s.is_empty()));
+        Answer { verdict: Verdict::Block, reason, ..self }
     }
 }
 
@@ -154,6 +156,7 @@ fn verdict(word: Option<&str>) -> Option<Verdict> {
         "allow" => Some(Verdict::Allow),
         "deny" => Some(Verdict::Deny),
         "ask" => Some(Verdict::Ask),
+        "defer" => Some(Verdict::Defer),
         _ => None,
     }
 }
@@ -206,7 +209,8 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
         Verdict::Pass => HookResult::allow(),
         Verdict::Allow => HookResult::explicit_allow(),
         Verdict::Ask if spec.reads_ask => HookResult::ask(reason()),
-        Verdict::Ask => {
+        Verdict::Defer if spec.reads_ask => HookResult::defer(reason()),
+        Verdict::Ask | Verdict::Defer => {
             tracing::warn!(hook = id, "hook '{id}' asked for confirmation on {event}, which reads no ask; proceeding");
             HookResult::allow()
         }
@@ -348,7 +352,9 @@ mod tests {
             (PRE, json!({"decision": "deny", "reason": "seed"}), (Deny, Continue), Some("seed")),
             (HookEventType::PRE_COMPACT, json!({"decision": "block", "reason": "not now"}), (Allow, Block), Some("not now")),
             (HookEventType::POST_TOOL, json!({"decision": "block", "reason": "look again"}), (Allow, Continue), Some("look again")),
-            (HookEventType::ON_STOP, json!({"decision": "block", "reason": "advisory"}), (Allow, Continue), None),
+            (HookEventType::ON_STOP, json!({"decision": "block", "reason": "keep going"}), (Allow, Block), Some("keep going")),
+            (HookEventType::ON_STOP, json!({"continue": false, "stopReason": "done"}), (Allow, Continue), None),
+            (PRE, json!({"hookSpecificOutput": {"permissionDecision": "defer", "permissionDecisionReason": "later"}}), (Decision::Defer, Continue), Some("later")),
             (PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "deny", "message": "nope"}}}), (Deny, Continue), Some("nope")),
             (PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "allow"}}}), (Allow, Continue), None),
             (PERM, json!({"continue": false, "stopReason": "halt"}), (Deny, Continue), Some("halt")),

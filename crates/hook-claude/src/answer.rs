@@ -5,7 +5,7 @@
 //! not need are omitted (never `null`, which its schema check would reject). Advisory events
 //! never block: at most context for the model and a `systemMessage` for the person.
 
-use hook_core::{AnswerChannel, EventVerdict, FeedbackRoute, HookFeedback, MatchSubject, OnFailure, Verdict};
+use hook_core::{AnswerChannel, Decision, EventVerdict, FeedbackRoute, HookFeedback, MatchSubject, OnFailure, Verdict};
 use serde_json::{Map, Value, json};
 
 /// What the process does after evaluating (or failing to evaluate) a Claude Code call.
@@ -82,6 +82,7 @@ fn permission_decision(verdict: &EventVerdict, specific: &mut Map<String, Value>
     let merged = &verdict.report.merged;
     let decision = match verdict.outcome {
         Verdict::Denied | Verdict::Blocked => Some("deny"),
+        Verdict::Ask if merged.decision == Decision::Defer => Some("defer"),
         Verdict::Ask => Some("ask"),
         Verdict::Proceed if merged.explicit_allow => Some("allow"),
         Verdict::Proceed => None,

@@ -33,8 +33,8 @@ mod rewake;
 
 pub use crate::{
     chains::{
-        Chained, CompactTrigger, EventVerdict, HookEngine, PermissionOutcome, PostToolOutcome, PreCompactOutcome,
-        PreToolOutcome, Verdict,
+        Chained, CompactTrigger, DEFAULT_CONTINUATION_CAP, EventVerdict, HookEngine, PermissionOutcome,
+        PostToolOutcome, PreCompactOutcome, PreToolOutcome, StopOutcome, Verdict,
     },
     context::{HookContext, RewakeInvocation, ToolCall},
     error::Error,

@@ -4,7 +4,8 @@ use serde_json::{Map, Value};
 
 use crate::rewake::RewakeSpec;
 
-/// The permission axis. Ordered weakest to strongest: `Allow < Ask < Deny`.
+/// The permission axis. Ordered weakest to strongest: `Allow < Ask < Defer < Deny` (Claude
+/// Code's precedence).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Decision {
     /// No objection.
@@ -12,6 +13,9 @@ pub enum Decision {
     Allow,
     /// A person should confirm.
     Ask,
+    /// Leave it to the client's own permission flow (Claude Code's `defer`); read as Ask where
+    /// an event reads ask, and it cancels explicit allows.
+    Defer,
     /// Refused.
     Deny,
 }
@@ -32,6 +36,7 @@ impl Decision {
         match self {
             Decision::Allow => "allow",
             Decision::Ask => "ask",
+            Decision::Defer => "defer",
             Decision::Deny => "deny",
         }
     }
@@ -95,6 +100,11 @@ impl HookResult {
     /// Allow, said explicitly: the caller may skip its own permission prompt (R-CLI-2).
     pub fn explicit_allow() -> Self {
         HookResult { explicit_allow: true, ..Self::default() }
+    }
+
+    /// Defer to the client's own permission flow, with `reason`.
+    pub fn defer(reason: impl Into<String>) -> Self {
+        HookResult { decision: Decision::Defer, feedback: Some(reason.into()), ..Self::default() }
     }
 
     /// Ask a person; `reason` is the question's reason.

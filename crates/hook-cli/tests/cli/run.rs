@@ -161,12 +161,33 @@ fn post_tool_is_advisory_but_an_exit_2_reaches_the_model_as_feedback() {
 #[test]
 fn a_block_on_an_advisory_event_proceeds_with_a_warn_line_r_evt_5() {
     let sandbox = Sandbox::new();
-    sandbox.project_hooks(&one_hook("Stop", "", command("echo 'keep going' >&2; exit 2")));
-    let out = run(&sandbox, "Stop", r#"{"hook_event_name":"Stop","stop_hook_active":false}"#);
+    sandbox.project_hooks(&one_hook("PostCompact", "", command("echo 'too late' >&2; exit 2")));
+    let out = run(&sandbox, "PostCompact", r#"{"trigger":"auto","compact_summary":"s"}"#);
     assert_eq!(out.code, 0);
     let v = out.json();
-    assert_eq!((&v["outcome"], &v["feedback"]), (&json!("proceed"), &Value::Null), "onStop drops feedback");
+    assert_eq!((&v["outcome"], &v["feedback"]), (&json!("proceed"), &Value::Null), "postCompact drops feedback");
     assert!(out.stderr.lines().any(|l| l.starts_with("WARN ") && l.contains("no decision channel")), "{}", out.stderr);
+}
+
+#[test]
+fn a_stop_continuation_is_reported_blocked_with_exit_2_r_evt_7() {
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("Stop", "", command("echo 'keep going' >&2; exit 2")));
+    let out = run(&sandbox, "Stop", r#"{"hook_event_name":"Stop","stop_hook_active":false}"#);
+    assert_eq!(out.code, 2);
+    let v = out.json();
+    assert_eq!((&v["outcome"], v["reason"].as_str().map(str::trim)), (&json!("blocked"), Some("keep going")));
+}
+
+#[test]
+fn a_defer_reports_decision_defer_with_outcome_ask_r_cc_2() {
+    let sandbox = Sandbox::new();
+    let answer = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}"#;
+    sandbox.project_hooks(&one_hook("PreToolUse", "*", command(&format!("echo '{answer}'"))));
+    let out = run(&sandbox, "PreToolUse", r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#);
+    assert_eq!(out.code, 0);
+    let v = out.json();
+    assert_eq!((&v["outcome"], &v["decision"]), (&json!("ask"), &json!("defer")));
 }
 
 #[test]
