@@ -11,6 +11,7 @@
 //! - `inspect`  — `validate`, `list`, `explain`, `schema` (R-CLI-3/4/6/9);
 //! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7).
 
+mod channels;
 mod claude;
 mod demo;
 mod import;
