@@ -14,6 +14,7 @@
 mod cli;
 mod commands;
 mod import;
+mod init;
 mod load;
 mod logging;
 mod output;
@@ -66,5 +67,6 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::ImportClaude(args) => commands::import_claude(&args),
         Command::Schema => commands::schema(),
         Command::Watch(args) => commands::watch(&args).await,
+        Command::Init(crate::cli::InitTarget::Claude(args)) => init::claude(&args),
     }
 }

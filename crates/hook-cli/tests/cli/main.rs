@@ -15,6 +15,7 @@ mod channels;
 mod claude;
 mod demo;
 mod import;
+mod init;
 mod inspect;
 mod run;
 mod seeds;
