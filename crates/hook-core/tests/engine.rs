@@ -673,12 +673,13 @@ async fn a_block_on_an_advisory_event_changes_nothing_and_is_logged() {
     let (logs, _guard) = Logs::capture();
     let blocker = Scripted::new("stopper", Script::Answer(HookResult::block("halt").with_feedback("dropped")));
     let after = Scripted::new("after", Script::Answer(HookResult::allow()));
-    let engine = engine_with(HookEventType::ON_STOP, &[&blocker, &after]);
-    let verdict = engine.run_event(&HookContext::new(HookEventType::ON_STOP), &CancellationToken::new()).await;
+    let engine = engine_with(HookEventType::POST_COMPACT, &[&blocker, &after]);
+    let verdict = engine.run_event(&HookContext::new(HookEventType::POST_COMPACT), &CancellationToken::new()).await;
     assert_eq!((verdict.outcome, verdict.reason, verdict.feedback), (Verdict::Proceed, None, None));
     assert_eq!(after.calls(), 1);
     assert!(
-        logs.text().contains("hooks: block from hook 'stopper' on 'onStop' ignored: event has no decision channel")
+        logs.text()
+            .contains("hooks: block from hook 'stopper' on 'postCompact' ignored: event has no decision channel")
     );
 }
 
