@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::future::Future;
 use std::time::Duration;
 
-use hook_core::{DecisionChannel, FeedbackRoute, HookContext, HookEventType, HookFeedback, HookResult};
+use hook_core::{AnswerChannel, DecisionChannel, HookContext, HookEventType, HookFeedback, HookResult, OnFailure};
 use serde_json::{Map, Value};
 
 /// The timeout of a shell, http or mcp action that declares none (R-ACT-SH-4).
@@ -35,6 +35,8 @@ pub(crate) enum Verdict {
     Allow,
     /// A person should confirm.
     Ask,
+    /// Leave it to the client's own permission flow (`permissionDecision: "defer"`).
+    Defer,
     /// An explicit denial (`permissionDecision: deny`, `behavior: deny`, `decision: deny`).
     Deny,
     /// A block (`decision: block`, `continue: false`) or an exit-2 veto.
@@ -51,6 +53,10 @@ pub(crate) struct Answer {
     /// `additionalContext`: advice for the model.
     pub(crate) context: Option<String>,
     pub(crate) system_message: Option<String>,
+    /// `continue: false`: stop the agent altogether, with `stopReason`.
+    pub(crate) stop: Option<String>,
+    /// `hookSpecificOutput` keys the engine does not model, kept for the client.
+    pub(crate) passthrough: Map<String, Value>,
 }
 
 impl Answer {
@@ -73,8 +79,8 @@ impl Answer {
         a.verdict = match text(obj, "decision").as_deref() {
             Some("allow" | "approve") => Verdict::Allow,
             Some("deny") => Verdict::Deny,
-            // Deprecated PreToolUse form: `block` means deny there.
-            Some("block") if event == HookEventType::PRE_TOOL => Verdict::Deny,
+            // Deprecated PreToolUse form: `block` means deny where the answer is a permission decision.
+            Some("block") if event.spec().answer == AnswerChannel::PermissionDecision => Verdict::Deny,
             Some("block") => Verdict::Block,
             _ => Verdict::Pass,
         };
@@ -93,12 +99,37 @@ impl Answer {
             a.updated_input = h.get("updatedInput").filter(|v| v.is_object()).cloned().or(a.updated_input);
             a.updated_output = h.get("updatedToolOutput").or_else(|| h.get("updatedMCPToolOutput")).cloned();
             a.context = text(h, "additionalContext");
+            a.passthrough = h
+                .iter()
+                .filter(|(k, _)| !MODELLED.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
         }
         if obj.get("continue") == Some(&Value::Bool(false)) {
-            a.verdict = Verdict::Block;
-            a.reason = text(obj, "stopReason").or(a.reason);
+            let stop_reason = text(obj, "stopReason");
+            a.stop = Some(stop_reason.clone().unwrap_or_else(|| "stopped by hook".to_owned()));
+            // On a continuation event "stop" is the opposite of a block (keep working).
+            if event.spec().decision != DecisionChannel::Continuation {
+                a.verdict = Verdict::Block;
+                a.reason = stop_reason.or(a.reason);
+            }
         }
         Some(a)
+    }
+
+    /// Reads a command hook's plain (non-JSON) stdout on exit 0 where the event gives it a
+    /// meaning: feedback, or the path the event asks for (the last non-empty line).
+    pub(crate) fn from_plain_stdout(text: &str, event: HookEventType) -> Answer {
+        let spec = event.spec();
+        let mut a = Answer::default();
+        if spec.answer == AnswerChannel::Path {
+            if let Some(path) = text.lines().map(str::trim).rfind(|l| !l.is_empty()) {
+                a.passthrough.insert("worktreePath".into(), path.into());
+            }
+        } else if spec.stdout_is_feedback && !text.trim().is_empty() {
+            a.context = Some(text.trim().to_owned());
+        }
+        a
     }
 
     /// An exit-2 veto: the veto stands whatever the JSON said, and a JSON deny stays a deny
@@ -106,17 +137,32 @@ impl Answer {
     /// `stderr` (R-CC-2).
     pub(crate) fn veto(self, stderr: &str) -> Answer {
         let json_reason = matches!(self.verdict, Verdict::Deny | Verdict::Block).then_some(self.reason).flatten();
-        let reason = json_reason.unwrap_or_else(|| HookFeedback::clamp(stderr.trim(), MAX_REASON_CHARS).into_owned());
+        let reason = json_reason.or_else(|| {
+            Some(HookFeedback::clamp(stderr.trim(), MAX_REASON_CHARS).into_owned()).filter(|s| !s.is_empty())
+        });
         let verdict = if self.verdict == Verdict::Deny { Verdict::Deny } else { Verdict::Block };
-        Answer { verdict, reason: Some(reason), ..self }
+        Answer { verdict, reason, ..self }
     }
 }
+
+/// The `hookSpecificOutput` keys the engine reads itself; every other key is passed through.
+const MODELLED: &[&str] = &[
+    "hookEventName",
+    "permissionDecision",
+    "permissionDecisionReason",
+    "decision",
+    "updatedInput",
+    "updatedToolOutput",
+    "updatedMCPToolOutput",
+    "additionalContext",
+];
 
 fn verdict(word: Option<&str>) -> Option<Verdict> {
     match word? {
         "allow" => Some(Verdict::Allow),
         "deny" => Some(Verdict::Deny),
         "ask" => Some(Verdict::Ask),
+        "defer" => Some(Verdict::Defer),
         _ => None,
     }
 }
@@ -158,18 +204,19 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
         Verdict::Pass => HookResult::allow(),
         Verdict::Allow => HookResult::explicit_allow(),
         Verdict::Ask if spec.reads_ask => HookResult::ask(reason()),
-        Verdict::Ask => {
+        Verdict::Defer if spec.reads_ask => HookResult::defer(reason()),
+        Verdict::Ask | Verdict::Defer => {
             tracing::warn!(hook = id, "hook '{id}' asked for confirmation on {event}, which reads no ask; proceeding");
             HookResult::allow()
         }
         Verdict::Deny | Verdict::Block => match spec.decision {
             DecisionChannel::Deny => HookResult::deny(reason()),
             DecisionChannel::Block if a.verdict == Verdict::Deny => HookResult::deny(reason()),
-            DecisionChannel::Block => HookResult::block(reason()),
-            // An advisory event with a route to the model keeps the veto as a block: its chain
-            // proceeds (and WARNs) but hands the reason to the model, and a client with a block
-            // answer there (Claude Code's PostToolUse `decision: "block"`) can give it.
-            DecisionChannel::Advisory if spec.feedback != FeedbackRoute::Discarded => HookResult::block(reason()),
+            DecisionChannel::Block | DecisionChannel::Continuation => HookResult::block(reason()),
+            // An advisory event whose client answer is a top-level block (postTool) keeps the veto
+            // as a block: its chain proceeds (and WARNs) but hands the reason to the model, and
+            // Claude Code's `decision: "block"` carries it.
+            DecisionChannel::Advisory if spec.answer == AnswerChannel::TopLevelBlock => HookResult::block(reason()),
             DecisionChannel::Advisory => {
                 tracing::warn!(
                     hook = id,
@@ -195,12 +242,14 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
             *text = cut;
         }
     }
+    result.stop_reason = a.stop;
+    result.passthrough = a.passthrough;
     result
 }
 
 fn failed(id: &str, event: HookEventType, fail_closed: bool, cause: String) -> HookResult {
     let spec = event.spec();
-    if fail_closed && event.has_decision_channel() {
+    if fail_closed && spec.on_failure != OnFailure::Report {
         let reason = format!("hook '{id}' failed closed: {cause}");
         tracing::warn!(hook = id, "{reason}");
         let result =
@@ -311,7 +360,9 @@ mod tests {
             (PRE, json!({"decision": "deny", "reason": "seed"}), (Deny, Continue), Some("seed")),
             (HookEventType::PRE_COMPACT, json!({"decision": "block", "reason": "not now"}), (Allow, Block), Some("not now")),
             (HookEventType::POST_TOOL, json!({"decision": "block", "reason": "look again"}), (Allow, Block), Some("look again")),
-            (HookEventType::ON_STOP, json!({"decision": "block", "reason": "advisory"}), (Allow, Continue), None),
+            (HookEventType::ON_STOP, json!({"decision": "block", "reason": "keep going"}), (Allow, Block), Some("keep going")),
+            (HookEventType::ON_STOP, json!({"continue": false, "stopReason": "done"}), (Allow, Continue), None),
+            (PRE, json!({"hookSpecificOutput": {"permissionDecision": "defer", "permissionDecisionReason": "later"}}), (Decision::Defer, Continue), Some("later")),
             (PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "deny", "message": "nope"}}}), (Deny, Continue), Some("nope")),
             (PERM, json!({"hookSpecificOutput": {"decision": {"behavior": "allow"}}}), (Allow, Continue), None),
             (PERM, json!({"continue": false, "stopReason": "halt"}), (Deny, Continue), Some("halt")),

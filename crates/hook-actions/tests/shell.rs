@@ -68,7 +68,9 @@ async fn exit_2_acts_on_the_decision_channel_of_each_event() {
         (HookEventType::PRE_COMPACT, BLOCK, Some("no")),
         (HookEventType::PERMISSION_REQUEST, DENY, Some("no")),
         (HookEventType::POST_TOOL, BLOCK, Some("no")),
-        (HookEventType::ON_STOP, ALLOW, None),
+        (HookEventType::ON_STOP, BLOCK, Some("no")),
+        (HookEventType::TEAMMATE_IDLE, BLOCK, Some("no")),
+        (HookEventType::USER_PROMPT_SUBMIT, BLOCK, Some("no")),
         (HookEventType::ON_SESSION_END, ALLOW, None),
     ];
     for (event, want, feedback) in cases {
@@ -99,7 +101,7 @@ async fn claude_code_json_on_stdout_decides_in_each_form() {
         (HookEventType::PRE_TOOL, r#"{"decision":"block","reason":"legacy"}"#, 0, DENY, Some("legacy")),
         (HookEventType::PRE_COMPACT, r#"{"decision":"block","reason":"busy"}"#, 0, BLOCK, Some("busy")),
         (HookEventType::POST_TOOL, r#"{"decision":"block","reason":"check the output"}"#, 0, BLOCK, Some("check the output")),
-        (HookEventType::ON_STOP, r#"{"decision":"block","reason":"advisory here"}"#, 0, ALLOW, None),
+        (HookEventType::ON_STOP, r#"{"decision":"block","reason":"keep going"}"#, 0, BLOCK, Some("keep going")),
         (HookEventType::PERMISSION_REQUEST, r#"{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"no way"}}}"#, 0, DENY, Some("no way")),
         (HookEventType::PERMISSION_REQUEST, r#"{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}"#, 0, ALLOW, None),
         (HookEventType::ON_START, r#"{"continue":false,"stopReason":"maintenance"}"#, 0, BLOCK, Some("maintenance")),
@@ -390,4 +392,35 @@ fn the_action_reports_its_id_source_and_timeout_as_budget() {
     assert_eq!((a.id(), a.source(), a.execution_budget()), ("command@user#0", "user#0", Some(Duration::from_secs(30))));
     let a = ShellAction::new("c", "s", ShellSpec::new("true").with_timeout(Duration::from_millis(1500)));
     assert_eq!(a.execution_budget(), Some(Duration::from_millis(1500)));
+}
+
+#[tokio::test]
+async fn plain_stdout_is_context_where_the_event_says_so_and_the_path_of_a_worktree() {
+    // R-EVT-7: plain stdout on exit 0 counts on userPromptSubmit and onSessionStart; elsewhere it is ignored.
+    let r = run(&HookContext::new(HookEventType::USER_PROMPT_SUBMIT), "echo 'the build is red'").await;
+    assert_eq!((axes(&r), r.feedback.as_deref()), (ALLOW, Some("the build is red")));
+    let r = run(&HookContext::new(HookEventType::ON_SESSION_START), "echo hello").await;
+    assert_eq!(r.feedback.as_deref(), Some("hello"));
+    let r = run(&HookContext::new(HookEventType::ON_STOP), "echo ignored").await;
+    assert_eq!(r.feedback, None);
+    // R-EVT-6: WorktreeCreate's answer is the last non-empty stdout line.
+    let r = run(&HookContext::new(HookEventType::WORKTREE_CREATE), "echo creating; echo /tmp/wt/feature; echo").await;
+    assert_eq!(r.passthrough.get("worktreePath"), Some(&serde_json::json!("/tmp/wt/feature")));
+}
+
+#[tokio::test]
+async fn hook_specific_output_the_engine_does_not_model_is_kept_for_the_client() {
+    let json = r#"{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept","content":{"name":"x"},"additionalContext":"fyi"}}"#;
+    let r = run(&HookContext::new(HookEventType::ELICITATION), &format!("echo '{json}'")).await;
+    let kept: Vec<&str> = r.passthrough.keys().map(String::as_str).collect();
+    assert_eq!(kept, ["action", "content"]);
+}
+
+#[tokio::test]
+async fn continue_false_on_stop_is_a_stop_request_not_a_block() {
+    let r = run(&HookContext::new(HookEventType::ON_STOP), r#"echo '{"continue":false,"stopReason":"budget spent"}'"#)
+        .await;
+    assert_eq!((axes(&r), r.stop_reason.as_deref()), (ALLOW, Some("budget spent")));
+    let r = run(&HookContext::new(HookEventType::ON_START), r#"echo '{"continue":false,"stopReason":"halt"}'"#).await;
+    assert_eq!((axes(&r), r.stop_reason.as_deref()), (BLOCK, Some("halt")));
 }

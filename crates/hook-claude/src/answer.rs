@@ -1,9 +1,11 @@
-//! A verdict → Claude Code's hook output contract (R-CLI-2).
+//! A verdict → Claude Code's hook output contract (R-CLI-2, R-CLI-2b).
 //!
-//! JSON answers exit 0; keys Claude Code does not need are omitted (never `null`, which its schema
-//! check would reject). Advisory events never block: at most a `systemMessage` for the person.
+//! The events table says which *kind* of answer channel an event has; this module is the one
+//! place that turns the kind into Claude Code's keys. JSON answers exit 0; keys Claude Code does
+//! not need are omitted (never `null`, which its schema check would reject). Advisory events
+//! never block: at most context for the model and a `systemMessage` for the person.
 
-use hook_core::{EventVerdict, HookEventType, HookFeedback, Verdict};
+use hook_core::{AnswerChannel, Decision, EventVerdict, FeedbackRoute, HookFeedback, MatchSubject, OnFailure, Verdict};
 use serde_json::{Map, Value, json};
 
 /// What the process does after evaluating (or failing to evaluate) a Claude Code call.
@@ -15,82 +17,141 @@ pub enum Answer {
     Json(Value),
     /// Print this sentence on stderr and exit with this code.
     Stderr(u8, String),
+    /// Print this line on stdout (not JSON), exit 0: a path the event asks for.
+    Line(String),
 }
 
-/// Claude Code's answer for `verdict`.
+/// The `hookSpecificOutput` key of a path answer (WorktreeCreate's http form).
+const WORKTREE_PATH: &str = "worktreePath";
+
+/// Claude Code's answer for `verdict` (the command-hook form).
 pub fn answer(verdict: &EventVerdict) -> Answer {
-    let event = verdict.event;
+    let spec = verdict.event.spec();
     let merged = &verdict.report.merged;
     let mut out = Map::new();
     let mut specific = Map::new();
-    match event {
-        HookEventType::PRE_TOOL => {
-            match verdict.outcome {
-                Verdict::Denied | Verdict::Blocked => {
-                    specific.insert("permissionDecision".into(), "deny".into());
-                }
-                Verdict::Ask => {
-                    specific.insert("permissionDecision".into(), "ask".into());
-                }
-                Verdict::Proceed if merged.explicit_allow => {
-                    specific.insert("permissionDecision".into(), "allow".into());
-                }
-                Verdict::Proceed => {}
-            }
-            if let Some(reason) = &verdict.reason {
-                specific.insert("permissionDecisionReason".into(), model_text(reason));
-            }
-            if let (Verdict::Proceed | Verdict::Ask, Some(input)) = (verdict.outcome, &merged.updated_input) {
-                specific.insert("updatedInput".into(), input.clone());
-            }
-            if let Some(feedback) = &verdict.feedback {
-                specific.insert("additionalContext".into(), model_text(feedback));
-            }
+    let refused = matches!(verdict.outcome, Verdict::Blocked | Verdict::Denied);
+    match spec.answer {
+        // Claude Code reads these refusals from the exit code, with the reason on stderr.
+        AnswerChannel::ExitCode | AnswerChannel::Path | AnswerChannel::PassThrough if refused => {
+            return Answer::Stderr(2, verdict.reason.clone().unwrap_or_else(|| "blocked by hook".to_owned()));
         }
-        HookEventType::PERMISSION_REQUEST if verdict.outcome == Verdict::Denied => {
-            let message = model_text(verdict.reason.as_deref().unwrap_or_default());
-            specific.insert("decision".into(), json!({"behavior": "deny", "message": message}));
-        }
-        HookEventType::PERMISSION_REQUEST if verdict.outcome == Verdict::Proceed && merged.explicit_allow => {
-            let mut decision = json!({"behavior": "allow"});
-            if let Some(input) = &merged.updated_input {
-                decision["updatedInput"] = input.clone();
-            }
-            specific.insert("decision".into(), decision);
-        }
-        HookEventType::PRE_COMPACT => {
-            if let (Verdict::Blocked | Verdict::Denied, Some(reason)) = (verdict.outcome, &verdict.reason) {
-                out.insert("decision".into(), "block".into());
-                out.insert("reason".into(), model_text(reason));
-            }
-        }
-        HookEventType::POST_TOOL => {
-            let reasons: Vec<&str> =
-                verdict.report.results().filter(|r| r.is_blocked()).filter_map(|r| r.feedback.as_deref()).collect();
-            if verdict.report.results().any(|r| r.is_blocked()) {
-                out.insert("decision".into(), "block".into());
-                let reason = if reasons.is_empty() { "blocked by hook".to_owned() } else { reasons.join("\n") };
-                out.insert("reason".into(), model_text(&reason));
-            }
-            if let Some(context) = HookFeedback::collect_advisory(verdict.report.results()) {
-                specific.insert("additionalContext".into(), model_text(&context));
-            }
-            if let Some(output) = &merged.updated_output {
-                specific.insert("updatedToolOutput".into(), output.clone());
-            }
+        AnswerChannel::Path => {
+            return match merged.passthrough.get(WORKTREE_PATH).and_then(Value::as_str) {
+                Some(path) => Answer::Line(path.to_owned()),
+                None => Answer::Stderr(1, "no hook answered with a worktree path".to_owned()),
+            };
         }
         _ => {}
+    }
+    match spec.answer {
+        AnswerChannel::PermissionDecision => permission_decision(verdict, &mut specific),
+        AnswerChannel::PermissionBehavior => permission_behavior(verdict, &mut specific),
+        AnswerChannel::TopLevelBlock => top_level_block(verdict, &mut out),
+        AnswerChannel::ExitCode | AnswerChannel::Path | AnswerChannel::PassThrough | AnswerChannel::Nothing => {}
+    }
+    if let Some(context) = model_context(verdict) {
+        specific.insert("additionalContext".into(), model_text(&context));
+    }
+    if (spec.answer, spec.matcher) == (AnswerChannel::TopLevelBlock, MatchSubject::Tool)
+        && let Some(output) = &merged.updated_output
+    {
+        specific.insert("updatedToolOutput".into(), output.clone());
+    }
+    for (key, value) in &merged.passthrough {
+        specific.entry(key.clone()).or_insert_with(|| value.clone());
+    }
+    if let Some(reason) = &merged.stop_reason {
+        out.insert("continue".into(), false.into());
+        out.insert("stopReason".into(), model_text(reason));
     }
     if let Some(message) = &merged.system_message {
         out.insert("systemMessage".into(), model_text(message));
     }
     if !specific.is_empty() {
         let mut with_name = Map::new();
-        with_name.insert("hookEventName".into(), event.payload_name().into());
+        with_name.insert("hookEventName".into(), verdict.event.payload_name().into());
         with_name.extend(specific);
         out.insert("hookSpecificOutput".into(), Value::Object(with_name));
     }
     if out.is_empty() { Answer::Silent } else { Answer::Json(Value::Object(out)) }
+}
+
+/// `permissionDecision` (+ reason, `updatedInput`): `allow` only when a hook allowed explicitly.
+fn permission_decision(verdict: &EventVerdict, specific: &mut Map<String, Value>) {
+    let merged = &verdict.report.merged;
+    let decision = match verdict.outcome {
+        Verdict::Denied | Verdict::Blocked => Some("deny"),
+        Verdict::Ask if merged.decision == Decision::Defer => Some("defer"),
+        Verdict::Ask => Some("ask"),
+        Verdict::Proceed if merged.explicit_allow => Some("allow"),
+        Verdict::Proceed => None,
+    };
+    if let Some(decision) = decision {
+        specific.insert("permissionDecision".into(), decision.into());
+    }
+    if let Some(reason) = &verdict.reason {
+        specific.insert("permissionDecisionReason".into(), model_text(reason));
+    }
+    if let (Verdict::Proceed | Verdict::Ask, Some(input), true) =
+        (verdict.outcome, &merged.updated_input, verdict.event.spec().updates_input)
+    {
+        specific.insert("updatedInput".into(), input.clone());
+    }
+}
+
+/// `decision.behavior`: deny with a message, or allow (with `updatedInput`) when said explicitly.
+fn permission_behavior(verdict: &EventVerdict, specific: &mut Map<String, Value>) {
+    let merged = &verdict.report.merged;
+    match verdict.outcome {
+        Verdict::Denied | Verdict::Blocked => {
+            let message = verdict.reason.clone().unwrap_or_default();
+            specific.insert("decision".into(), json!({"behavior": "deny", "message": model_text(&message)}));
+        }
+        Verdict::Proceed if merged.explicit_allow => {
+            let mut decision = json!({"behavior": "allow"});
+            if let Some(input) = &merged.updated_input {
+                decision["updatedInput"] = input.clone();
+            }
+            specific.insert("decision".into(), decision);
+        }
+        Verdict::Proceed | Verdict::Ask => {}
+    }
+}
+
+/// Top-level `decision: "block"` + `reason`. On an event where a block decides nothing (postTool)
+/// the blocking hooks' reasons still go there: Claude Code shows them to the model.
+fn top_level_block(verdict: &EventVerdict, out: &mut Map<String, Value>) {
+    let reason = match verdict.outcome {
+        Verdict::Blocked | Verdict::Denied => verdict.reason.clone(),
+        Verdict::Proceed | Verdict::Ask => {
+            let results = || verdict.report.results().filter(|r| r.is_blocked());
+            let reasons: Vec<&str> = results().filter_map(|r| r.feedback.as_deref()).collect();
+            match (results().next(), reasons.is_empty()) {
+                (None, _) => None,
+                (Some(_), true) => Some("blocked by hook".to_owned()),
+                (Some(_), false) => Some(reasons.join("\n")),
+            }
+        }
+    };
+    if let Some(reason) = reason {
+        out.insert("decision".into(), "block".into());
+        out.insert("reason".into(), model_text(&reason));
+    }
+}
+
+/// `additionalContext`: the feedback of an event whose feedback reaches the model. Where the
+/// channel carries block reasons itself, only the advice of the hooks that did not block.
+fn model_context(verdict: &EventVerdict) -> Option<String> {
+    let spec = verdict.event.spec();
+    match (spec.feedback, spec.answer) {
+        (FeedbackRoute::ToolResult | FeedbackRoute::ModelContext, AnswerChannel::PermissionBehavior) => None,
+        (FeedbackRoute::ToolResult | FeedbackRoute::ModelContext, AnswerChannel::TopLevelBlock) => {
+            HookFeedback::collect_advisory(verdict.report.results())
+        }
+        (FeedbackRoute::ToolResult | FeedbackRoute::ModelContext, _) => verdict.feedback.clone(),
+        (FeedbackRoute::Discarded | FeedbackRoute::UserMessage | FeedbackRoute::CompactInstructions, _) => None,
+    }
 }
 
 /// Text for the model, cut again for the merged answer (R-CC-6).
@@ -98,18 +159,20 @@ fn model_text(text: &str) -> Value {
     HookFeedback::clamp(text, HookFeedback::MAX_CHARS).into()
 }
 
-/// The answer when the configuration (or the payload) could not be read: a gate must not
-/// silently open. preTool and preCompact veto with exit 2; permissionRequest denies in JSON
-/// (Claude Code ignores exit 2 there); other events exit 1.
-pub fn on_error(event: HookEventType, error: &str) -> Answer {
-    match event {
-        HookEventType::PRE_TOOL | HookEventType::PRE_COMPACT => Answer::Stderr(2, error.to_owned()),
-        HookEventType::PERMISSION_REQUEST => Answer::Json(json!({
+/// The answer when the configuration (or the payload) could not be read (R-EVT-8): on an event
+/// that can refuse something, refuse it through its channel with the error as the reason (a
+/// permission request denies in JSON, since Claude Code ignores exit 2 there; elsewhere exit 2);
+/// on every other event report it (exit 1) and change nothing.
+pub fn on_error(event: hook_core::HookEventType, error: &str) -> Answer {
+    let spec = event.spec();
+    match (spec.on_failure, spec.answer) {
+        (OnFailure::Refuse, AnswerChannel::PermissionBehavior) => Answer::Json(json!({
             "hookSpecificOutput": {
                 "hookEventName": event.payload_name(),
                 "decision": {"behavior": "deny", "message": error},
             }
         })),
-        _ => Answer::Stderr(1, error.to_owned()),
+        (OnFailure::Refuse, _) => Answer::Stderr(2, error.to_owned()),
+        (OnFailure::FailClosed | OnFailure::Report, _) => Answer::Stderr(1, error.to_owned()),
     }
 }

@@ -5,7 +5,7 @@
 //! answers as they are, a command-form veto (exit 2) as the JSON refusal of its event, and
 //! everything else (silence, a report on an event that cannot refuse) as an empty body.
 
-use hook_core::HookEventType;
+use hook_core::{AnswerChannel, HookEventType};
 use serde_json::{Value, json};
 
 use crate::answer::Answer;
@@ -15,7 +15,10 @@ pub fn http_body(event: HookEventType, answer: &Answer) -> Option<Value> {
     match answer {
         Answer::Silent | Answer::Stderr(0 | 1, _) => None,
         Answer::Json(value) => Some(value.clone()),
-        Answer::Stderr(_, reason) if event == HookEventType::PRE_TOOL => Some(json!({
+        Answer::Line(path) => Some(json!({
+            "hookSpecificOutput": {"hookEventName": event.payload_name(), "worktreePath": path}
+        })),
+        Answer::Stderr(_, reason) if event.spec().answer == AnswerChannel::PermissionDecision => Some(json!({
             "hookSpecificOutput": {
                 "hookEventName": event.payload_name(),
                 "permissionDecision": "deny",
@@ -42,5 +45,7 @@ mod tests {
         assert_eq!(http_body(HookEventType::ON_STOP, &Answer::Silent), None);
         let json = Answer::Json(json!({"systemMessage": "hi"}));
         assert_eq!(http_body(HookEventType::ON_STOP, &json), Some(json!({"systemMessage": "hi"})));
+        let path = http_body(HookEventType::WORKTREE_CREATE, &Answer::Line("/w/t".to_owned())).expect("a path");
+        assert_eq!(path["hookSpecificOutput"]["worktreePath"], "/w/t");
     }
 }

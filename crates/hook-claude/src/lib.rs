@@ -6,7 +6,8 @@
 //! - [`parse_payload`] and [`payload_context`]: a Claude Code payload → a [`hook_core::HookContext`];
 //! - [`answer`] and [`on_error`]: an [`hook_core::EventVerdict`] → the [`Answer`] Claude Code reads;
 //!   [`http_body`]: that answer in the form an `http` handler reads;
-//! - [`project_dir`]: which project a call belongs to, from [`ProjectHints`].
+//! - [`project_dir`]: which project a call belongs to, from [`ProjectHints`];
+//! - [`add_routes`] / [`remove_routes`]: Claude Code's settings edited for `init claude`.
 //!
 //! The `claude` command and the `serve` daemon both go through it, so their answers are the same
 //! bytes. It knows nothing about files beyond walking up to a project root, nothing about
@@ -17,6 +18,7 @@ mod error;
 mod http;
 mod payload;
 mod project;
+mod settings;
 
 pub use crate::{
     answer::{Answer, answer, on_error},
@@ -24,4 +26,5 @@ pub use crate::{
     http::http_body,
     payload::{parse_payload, payload_context},
     project::{ProjectHints, project_dir},
+    settings::{add_routes, command_route, http_route, remove_routes, routed_events},
 };

@@ -59,6 +59,39 @@ pub(crate) enum Command {
     /// `Authorization: Bearer <token>` with the token of ~/.aimon/serve.token. Stops on SIGTERM
     /// or SIGINT after finishing the requests in flight.
     Serve(ServeArgs),
+    /// Set up an agent client to route its hook events here.
+    #[command(subcommand)]
+    Init(InitTarget),
+}
+
+/// The client `init` sets up.
+#[derive(Debug, Subcommand)]
+pub(crate) enum InitTarget {
+    /// Route every Claude Code event to aimon-hooks in Claude Code's settings (a backup of the
+    /// previous file is kept as <file>.aimon-backup; a second run changes nothing).
+    Claude(InitClaudeArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InitClaudeArgs {
+    /// Edit ~/.claude/settings.json (the default).
+    #[arg(long, conflicts_with = "project")]
+    pub(crate) user: bool,
+    /// Edit <project>/.claude/settings.json (settings.local.json with --http, so the token is not committed).
+    #[arg(long)]
+    pub(crate) project: bool,
+    /// Route to a running `aimon-hooks serve` over http instead of running `aimon-hooks claude`.
+    #[arg(long)]
+    pub(crate) http: bool,
+    /// The URL the http handlers post to.
+    #[arg(long, value_name = "URL", requires = "http", default_value = "http://127.0.0.1:7787/v1/claude")]
+    pub(crate) url: String,
+    /// Remove the routing entries instead.
+    #[arg(long)]
+    pub(crate) remove: bool,
+    /// Also route this event (WorktreeCreate, WorktreeRemove and MessageDisplay are routed only when named; repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) event: Vec<String>,
 }
 
 /// Where the tiers are.

@@ -250,7 +250,9 @@ pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
 fn subject(ctx: &HookContext) -> Option<String> {
     match ctx.event.spec().matcher {
         hook_core::MatchSubject::Tool => ctx.tool_name().map(|t| format!("tool '{t}'")),
-        hook_core::MatchSubject::Field(key) => ctx.match_subject().map(|s| format!("{key} '{s}'")),
+        hook_core::MatchSubject::Field(key) | hook_core::MatchSubject::FileName(key) => {
+            ctx.match_subject().map(|s| format!("{key} '{s}'"))
+        }
         hook_core::MatchSubject::Nothing => None,
     }
 }

@@ -17,6 +17,7 @@
 mod cli;
 mod commands;
 mod import;
+mod init;
 mod load;
 mod logging;
 mod payload;
@@ -76,5 +77,6 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::Watch(args) => signals::or_terminated(commands::watch(&args)).await,
         Command::Trust(args) => trust::command(&args),
         Command::Serve(args) => commands::serve(args).await,
+        Command::Init(crate::cli::InitTarget::Claude(args)) => init::claude(&args),
     }
 }

@@ -291,7 +291,7 @@ impl DeclarativeHook {
             Skip::Event => format!("declared on event '{}', not '{}'", self.event, ctx.event),
             Skip::Matcher => {
                 let subject = match self.event.spec().matcher {
-                    MatchSubject::Field(key) => {
+                    MatchSubject::Field(key) | MatchSubject::FileName(key) => {
                         format!("'{key}' {}", ctx.match_subject().map_or("(absent)".to_owned(), |s| format!("'{s}'")))
                     }
                     _ => ctx.tool_name().map_or("no tool".to_owned(), |t| format!("tool '{t}'")),

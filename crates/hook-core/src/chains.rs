@@ -1,8 +1,9 @@
 //! Call-site chains (R-CHAIN): one typed entry point per decision point, so the rules of the
 //! events table are applied once, here, and not by every embedder.
 
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -112,12 +113,41 @@ pub enum PreCompactOutcome {
     },
 }
 
+/// Continuation outcome (R-EVT-7): onStop, subagentStop, teammateIdle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopOutcome {
+    /// Let the agent stop. `reason` is set when a hook asked to stop altogether (for the person).
+    Stop {
+        /// A hook's stop reason, if one asked to stop.
+        reason: Option<String>,
+    },
+    /// Do not stop: go on with `reason` as the next instruction.
+    KeepWorking {
+        /// The next instruction.
+        reason: String,
+    },
+}
+
+/// Consecutive "keep working" answers allowed per session before the agent may stop anyway,
+/// unless `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` says otherwise (R-EVT-7).
+pub const DEFAULT_CONTINUATION_CAP: u32 = 8;
+
+/// The cap from `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`, else [`DEFAULT_CONTINUATION_CAP`].
+fn continuation_cap_from_env() -> u32 {
+    std::env::var("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(DEFAULT_CONTINUATION_CAP)
+}
+
 /// The engine an agent loop embeds: registry + policy + chains.
 #[derive(Clone)]
 pub struct HookEngine {
     registry: Arc<HookRegistry>,
     policy: HookExecutionPolicy,
     rewake: Option<Arc<dyn RewakeSink>>,
+    continuation_cap: u32,
+    continuations: Arc<Mutex<HashMap<String, u32>>>,
 }
 
 impl fmt::Debug for HookEngine {
@@ -132,12 +162,25 @@ impl fmt::Debug for HookEngine {
 impl HookEngine {
     /// An engine over `registry` with the default policy and no rewake service.
     pub fn new(registry: Arc<HookRegistry>) -> Self {
-        HookEngine { registry, policy: HookExecutionPolicy::default(), rewake: None }
+        HookEngine {
+            registry,
+            policy: HookExecutionPolicy::default(),
+            rewake: None,
+            continuation_cap: continuation_cap_from_env(),
+            continuations: Arc::default(),
+        }
     }
 
     /// Uses another policy.
     pub fn with_policy(mut self, policy: HookExecutionPolicy) -> Self {
         self.policy = policy;
+        self
+    }
+
+    /// Allows at most `cap` consecutive "keep working" answers per session (default 8, or
+    /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`).
+    pub fn with_continuation_cap(mut self, cap: u32) -> Self {
+        self.continuation_cap = cap;
         self
     }
 
@@ -199,7 +242,7 @@ impl HookEngine {
             let reason = blocking_reason(&report);
             let tool_result = HookFeedback::append_to_tool_result(&reason, advisory.as_deref());
             PreToolOutcome::Cancelled { reason, tool_result }
-        } else if merged.decision == Decision::Ask {
+        } else if asks(merged.decision) {
             PreToolOutcome::Ask { reason: ask_reason(&report) }
         } else {
             let original = ctx.tool.as_ref().map(|t| t.input.clone()).unwrap_or(Value::Null);
@@ -213,7 +256,7 @@ impl HookEngine {
         let report = self.dispatch(ctx, cancel).await;
         let outcome = if report.merged.is_blocked() {
             PermissionOutcome::Deny(blocking_reason(&report))
-        } else if report.merged.decision == Decision::Ask {
+        } else if asks(report.merged.decision) {
             PermissionOutcome::Ask(ask_reason(&report))
         } else {
             PermissionOutcome::Allow
@@ -276,6 +319,37 @@ impl HookEngine {
         Chained { outcome, report }
     }
 
+    /// Continuation chain (R-EVT-7) for onStop, subagentStop and teammateIdle: `KeepWorking`
+    /// when a hook blocks (or gives context for the model), at most the cap's number of times in
+    /// a row per session; a failure or a stop request lets the agent stop (R-EVT-8).
+    pub async fn on_stop(&self, ctx: &HookContext, cancel: &CancellationToken) -> Chained<StopOutcome> {
+        let verdict = self.run_event(ctx, cancel).await;
+        let session = ctx.session_id.clone().unwrap_or_default();
+        let mut counts = self.continuations.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let outcome = match verdict.keep_working() {
+            Some(reason) => {
+                let count = counts.entry(session.clone()).or_insert(0);
+                *count += 1;
+                if *count > self.continuation_cap {
+                    tracing::warn!(
+                        "hooks: {} kept the agent working {} times in a row; letting it stop",
+                        ctx.event,
+                        self.continuation_cap
+                    );
+                    counts.remove(&session);
+                    StopOutcome::Stop { reason: None }
+                } else {
+                    StopOutcome::KeepWorking { reason: reason.to_owned() }
+                }
+            }
+            None => {
+                counts.remove(&session);
+                StopOutcome::Stop { reason: verdict.report.merged.stop_reason.clone() }
+            }
+        };
+        Chained { outcome, report: verdict.report }
+    }
+
     /// Advisory events (R-CHAIN-6): fire, WARN on any block/deny, drop feedback.
     pub async fn fire(&self, ctx: &HookContext, cancel: &CancellationToken) -> ExecutionReport {
         let report = self.dispatch(ctx, cancel).await;
@@ -334,16 +408,34 @@ impl Verdict {
 }
 
 impl EventVerdict {
+    /// On a continuation event (onStop, subagentStop, teammateIdle): `Some(next instruction)` when
+    /// the agent should keep working — a block's reason, or context for the model — and `None`
+    /// when it may stop (no hook objected, a hook asked to stop, or hooks failed) (R-EVT-7/8).
+    pub fn keep_working(&self) -> Option<&str> {
+        let spec = self.event.spec();
+        if spec.decision != DecisionChannel::Continuation || self.report.merged.stop_reason.is_some() {
+            return None;
+        }
+        match self.outcome {
+            Verdict::Blocked | Verdict::Denied => self.reason.as_deref(),
+            Verdict::Proceed | Verdict::Ask => self.feedback.as_deref(),
+        }
+    }
+
     /// Reads a report the way `event`'s chain does.
     pub fn from_report(event: HookEventType, report: ExecutionReport) -> Self {
         let spec = event.spec();
         let merged = &report.merged;
         let outcome = match spec.decision {
             DecisionChannel::Advisory => Verdict::Proceed,
+            // A stop request is the opposite of "keep working" (R-EVT-7).
+            DecisionChannel::Continuation if merged.stop_reason.is_some() => Verdict::Proceed,
+            DecisionChannel::Continuation if merged.is_blocked() => Verdict::Blocked,
+            DecisionChannel::Continuation => Verdict::Proceed,
             _ if merged.decision == Decision::Deny => Verdict::Denied,
             DecisionChannel::Deny if merged.flow == FlowControl::Block => Verdict::Denied,
             DecisionChannel::Block if merged.flow == FlowControl::Block => Verdict::Blocked,
-            _ if merged.decision == Decision::Ask && spec.reads_ask => Verdict::Ask,
+            _ if asks(merged.decision) && spec.reads_ask => Verdict::Ask,
             _ => Verdict::Proceed,
         };
         let reason = match outcome {
@@ -351,9 +443,10 @@ impl EventVerdict {
             Verdict::Ask => Some(ask_reason(&report)),
             Verdict::Proceed => None,
         };
-        let feedback = match spec.feedback {
-            FeedbackRoute::Discarded => None,
-            FeedbackRoute::ToolResult if event == HookEventType::POST_TOOL => {
+        let feedback = match (spec.feedback, spec.decision) {
+            (FeedbackRoute::Discarded, _) => None,
+            // Where a block decides nothing, its reason is feedback like any other text.
+            (_, DecisionChannel::Advisory) => {
                 let texts: Vec<&str> = report.results().filter_map(|r| r.feedback.as_deref()).collect();
                 (!texts.is_empty()).then(|| texts.join("\n"))
             }
@@ -361,6 +454,11 @@ impl EventVerdict {
         };
         EventVerdict { event, outcome, reason, feedback, report }
     }
+}
+
+/// Ask and defer both leave the call to a person or the client's own permission flow.
+fn asks(decision: Decision) -> bool {
+    matches!(decision, Decision::Ask | Decision::Defer)
 }
 
 fn blocking_reason(report: &ExecutionReport) -> String {
@@ -374,7 +472,7 @@ fn blocking_reason(report: &ExecutionReport) -> String {
 
 fn ask_reason(report: &ExecutionReport) -> String {
     let texts: Vec<&str> =
-        report.results().filter(|r| r.decision == Decision::Ask).filter_map(|r| r.feedback.as_deref()).collect();
+        report.results().filter(|r| asks(r.decision)).filter_map(|r| r.feedback.as_deref()).collect();
     if texts.is_empty() { "a hook asks for confirmation".to_owned() } else { texts.join("\n") }
 }
 

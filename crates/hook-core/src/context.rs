@@ -58,7 +58,7 @@ impl RewakeInvocation {
 
 /// What a hook sees: the event, who fired it, and the event's own fields.
 ///
-/// One shape serves all thirteen events; event-specific values (`trigger`, `source`, `reason`,
+/// One shape serves every event; event-specific values (`trigger`, `source`, `reason`,
 /// `agent_type`, …) sit in [`HookContext::fields`] under their Claude Code keys.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -133,6 +133,11 @@ impl HookContext {
         match self.event.spec().matcher {
             MatchSubject::Tool => self.tool_name(),
             MatchSubject::Field(key) => self.fields.get(key).and_then(Value::as_str),
+            MatchSubject::FileName(key) => self
+                .fields
+                .get(key)
+                .and_then(Value::as_str)
+                .map(|path| path.rsplit(['/', '\\']).find(|part| !part.is_empty()).unwrap_or(path)),
             MatchSubject::Nothing => None,
         }
     }

@@ -11,6 +11,9 @@ pub enum DecisionChannel {
     Block,
     /// A veto becomes a deny of the permission request.
     Deny,
+    /// A block means "do not stop: keep working, with the reason as the next instruction"
+    /// (R-EVT-7). Never reached by a failure (R-EVT-8).
+    Continuation,
 }
 
 /// Where a hook's feedback text goes (R-EVT-5).
@@ -24,6 +27,47 @@ pub enum FeedbackRoute {
     UserMessage,
     /// Folded into the summariser's custom instructions.
     CompactInstructions,
+    /// Added to the model's context (next to the prompt, at the start of the session, at the end
+    /// of the turn, where the event sits).
+    ModelContext,
+}
+
+/// What a hook failure (timeout, crash, unusable answer) or a configuration error does on an
+/// event (R-EVT-8). Failures never invert meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OnFailure {
+    /// A `failClosed` handler's failure and a configuration error both refuse what the event
+    /// announces, through its answer channel, with the error as the reason.
+    Refuse,
+    /// A `failClosed` handler's failure refuses; a configuration error is reported and changes
+    /// nothing.
+    FailClosed,
+    /// Reported, and nothing changes: `failClosed` and a cancelled wait never refuse (on a
+    /// continuation event the agent may stop).
+    Report,
+}
+
+/// The kind of answer channel the event has in an agent client; the client's wire crate turns
+/// the kind into its own keys (R-EVT-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnswerChannel {
+    /// The client reads no answer of its own for this event (or it has no client counterpart).
+    Nothing,
+    /// A permission decision (allow / deny / ask / defer) with a reason and, where modelled, an
+    /// input rewrite.
+    PermissionDecision,
+    /// A permission request's behaviour (allow / deny) with a message.
+    PermissionBehavior,
+    /// A top-level block with a reason.
+    TopLevelBlock,
+    /// The process exit code: a block exits 2 with the reason on stderr.
+    ExitCode,
+    /// A path the hook produced (printed as the last stdout line by a command hook); a refusal
+    /// is a non-zero exit.
+    Path,
+    /// Event-specific answer fields the engine does not model, handed to the client unchanged;
+    /// a refusal is a non-zero exit.
+    PassThrough,
 }
 
 /// What a configured matcher is tested against on an event (R-PRED-4b).
@@ -33,6 +77,8 @@ pub enum MatchSubject {
     Tool,
     /// A payload field, by its Claude Code key (`trigger`, `source`, `reason`, `agent_type`).
     Field(&'static str),
+    /// The last component of a path held in a payload field (a watched file's name).
+    FileName(&'static str),
     /// Nothing: a matcher other than `*`/empty is ignored with a load-time WARN.
     Nothing,
 }
@@ -87,6 +133,14 @@ pub struct EventSpec {
     pub matcher: MatchSubject,
     /// Declarative handler kinds allowed (R-CFG-5).
     pub handlers: &'static [HandlerKind],
+    /// What a failure or a configuration error does (R-EVT-8).
+    pub on_failure: OnFailure,
+    /// The kind of answer channel in the client (R-EVT-6).
+    pub answer: AnswerChannel,
+    /// Whether a command hook's plain (non-JSON) stdout on exit 0 is feedback (R-EVT-7).
+    pub stdout_is_feedback: bool,
+    /// Whether a hook's `updated_input` is applied (tool events that run the rewritten call).
+    pub updates_input: bool,
 }
 
 const COMMAND_ONLY: &[HandlerKind] = &[HandlerKind::Command];
@@ -109,35 +163,81 @@ macro_rules! events {
 
 events! {
     /// Turn start; a block aborts the turn.
-    ON_START => EventSpec { aimon: "onStart", claude: None, decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::UserMessage, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
-    /// Turn end.
-    ON_STOP => EventSpec { aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
+    ON_START => EventSpec { aimon: "onStart", claude: None, decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::UserMessage, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::FailClosed, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// Turn end; a block keeps the agent working with the reason as its next instruction.
+    ON_STOP => EventSpec { aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Continuation, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false },
     /// Before a tool call; may deny, block, ask or rewrite the input.
-    PRE_TOOL => EventSpec { aimon: "preTool", claude: Some("PreToolUse"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny] },
+    PRE_TOOL => EventSpec { aimon: "preTool", claude: Some("PreToolUse"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny], on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionDecision, stdout_is_feedback: false, updates_input: true },
     /// After a tool call; may rewrite the output and talk to the model.
-    POST_TOOL => EventSpec { aimon: "postTool", claude: Some("PostToolUse"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp] },
+    POST_TOOL => EventSpec { aimon: "postTool", claude: Some("PostToolUse"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false },
     /// When the permission system needs a decision.
-    PERMISSION_REQUEST => EventSpec { aimon: "permissionRequest", claude: Some("PermissionRequest"), decision: DecisionChannel::Deny, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY },
+    PERMISSION_REQUEST => EventSpec { aimon: "permissionRequest", claude: Some("PermissionRequest"), decision: DecisionChannel::Deny, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY, on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionBehavior, stdout_is_feedback: false, updates_input: true },
     /// After a permission was denied.
-    PERMISSION_DENIED => EventSpec { aimon: "permissionDenied", claude: Some("PermissionDenied"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY },
+    PERMISSION_DENIED => EventSpec { aimon: "permissionDenied", claude: Some("PermissionDenied"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false },
     /// A subagent starts.
-    SUBAGENT_START => EventSpec { aimon: "subagentStart", claude: Some("SubagentStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY },
-    /// A subagent stops.
-    SUBAGENT_STOP => EventSpec { aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY },
+    SUBAGENT_START => EventSpec { aimon: "subagentStart", claude: Some("SubagentStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// A subagent stops; a block keeps it working.
+    SUBAGENT_STOP => EventSpec { aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Continuation, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false },
     /// Before compaction; a block skips AUTO and refuses MANUAL.
-    PRE_COMPACT => EventSpec { aimon: "preCompact", claude: Some("PreCompact"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::CompactInstructions, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY },
+    PRE_COMPACT => EventSpec { aimon: "preCompact", claude: Some("PreCompact"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::CompactInstructions, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY, on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false },
     /// After compaction.
-    POST_COMPACT => EventSpec { aimon: "postCompact", claude: Some("PostCompact"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY },
+    POST_COMPACT => EventSpec { aimon: "postCompact", claude: Some("PostCompact"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
     /// A live session is opened (again on resume).
-    ON_SESSION_START => EventSpec { aimon: "onSessionStart", claude: Some("SessionStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: COMMAND_ONLY },
+    ON_SESSION_START => EventSpec { aimon: "onSessionStart", claude: Some("SessionStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: true, updates_input: false },
     /// A live session is closed.
-    ON_SESSION_END => EventSpec { aimon: "onSessionEnd", claude: Some("SessionEnd"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("reason"), handlers: COMMAND_ONLY },
+    ON_SESSION_END => EventSpec { aimon: "onSessionEnd", claude: Some("SessionEnd"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("reason"), handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
     /// After a hooks.json hot reload (or a failed attempt).
-    ON_CONFIG_RELOAD => EventSpec { aimon: "onConfigReload", claude: None, decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY },
+    ON_CONFIG_RELOAD => EventSpec { aimon: "onConfigReload", claude: None, decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// A prompt was submitted; a block erases it.
+    USER_PROMPT_SUBMIT => EventSpec { aimon: "userPromptSubmit", claude: Some("UserPromptSubmit"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: true, updates_input: false },
+    /// A typed command expands into a prompt; a block stops the expansion.
+    USER_PROMPT_EXPANSION => EventSpec { aimon: "userPromptExpansion", claude: Some("UserPromptExpansion"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("command_name"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: true, updates_input: false },
+    /// After a tool call failed.
+    POST_TOOL_FAILURE => EventSpec { aimon: "postToolFailure", claude: Some("PostToolUseFailure"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// After a batch of tool calls, before the next model call; a block stops the loop.
+    POST_TOOL_BATCH => EventSpec { aimon: "postToolBatch", claude: Some("PostToolBatch"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::FailClosed, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false },
+    /// The client sends a notification.
+    NOTIFICATION => EventSpec { aimon: "notification", claude: Some("Notification"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("notification_type"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// The turn ended on an API error.
+    STOP_FAILURE => EventSpec { aimon: "stopFailure", claude: Some("StopFailure"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("error"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// A task is being created; a block rolls the creation back.
+    TASK_CREATED => EventSpec { aimon: "taskCreated", claude: Some("TaskCreated"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::FailClosed, answer: AnswerChannel::ExitCode, stdout_is_feedback: false, updates_input: false },
+    /// A task is being marked completed; a block keeps it open.
+    TASK_COMPLETED => EventSpec { aimon: "taskCompleted", claude: Some("TaskCompleted"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::FailClosed, answer: AnswerChannel::ExitCode, stdout_is_feedback: false, updates_input: false },
+    /// A teammate is about to go idle; a block keeps it working.
+    TEAMMATE_IDLE => EventSpec { aimon: "teammateIdle", claude: Some("TeammateIdle"), decision: DecisionChannel::Continuation, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::ExitCode, stdout_is_feedback: false, updates_input: false },
+    /// An instructions file (CLAUDE.md, a rule) was loaded.
+    INSTRUCTIONS_LOADED => EventSpec { aimon: "instructionsLoaded", claude: Some("InstructionsLoaded"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("load_reason"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// A configuration file changed; a block keeps the change from applying.
+    CONFIG_CHANGE => EventSpec { aimon: "configChange", claude: Some("ConfigChange"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false },
+    /// The working directory changed.
+    CWD_CHANGED => EventSpec { aimon: "cwdChanged", claude: Some("CwdChanged"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false },
+    /// A directory was added to the session.
+    DIRECTORY_ADDED => EventSpec { aimon: "directoryAdded", claude: Some("DirectoryAdded"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// A watched file changed on disk.
+    FILE_CHANGED => EventSpec { aimon: "fileChanged", claude: Some("FileChanged"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::FileName("file_path"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false },
+    /// A worktree is being created; the hook answers its path, and any refusal fails the creation.
+    WORKTREE_CREATE => EventSpec { aimon: "worktreeCreate", claude: Some("WorktreeCreate"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::FailClosed, answer: AnswerChannel::Path, stdout_is_feedback: false, updates_input: false },
+    /// A worktree is being removed.
+    WORKTREE_REMOVE => EventSpec { aimon: "worktreeRemove", claude: Some("WorktreeRemove"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// An MCP server asks the person for input; a block denies it.
+    ELICITATION => EventSpec { aimon: "elicitation", claude: Some("Elicitation"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("mcp_server_name"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Refuse, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false },
+    /// The person answered an elicitation; a block declines the answer.
+    ELICITATION_RESULT => EventSpec { aimon: "elicitationResult", claude: Some("ElicitationResult"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("mcp_server_name"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::FailClosed, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false },
+    /// Assistant text is being displayed.
+    MESSAGE_DISPLAY => EventSpec { aimon: "messageDisplay", claude: Some("MessageDisplay"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false },
+    /// The client runs its set-up (init or maintenance).
+    SETUP => EventSpec { aimon: "setup", claude: Some("Setup"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: &[HandlerKind::Command, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// Before the model is switched; a refusal cancels the switch.
+    PRE_MODEL_SWITCH => EventSpec { aimon: "preModelSwitch", claude: Some("PreModelSwitch"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionDecision, stdout_is_feedback: false, updates_input: false },
+    /// After the model was switched.
+    POST_MODEL_SWITCH => EventSpec { aimon: "postModelSwitch", claude: Some("PostModelSwitch"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false },
+    /// Before a skill's shell command runs; a refusal (deny, ask or defer) keeps it from running.
+    PRE_SKILL_SHELL_COMMAND => EventSpec { aimon: "preSkillShellCommand", claude: Some("PreSkillShellCommand"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny], on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionDecision, stdout_is_feedback: false, updates_input: false },
 }
 
-/// Upstream event names the seed lists as not supported in this phase (R-EVT-3).
-pub const UNSUPPORTED_EVENT_NAMES: &[&str] = &["Notification", "UserPromptSubmit", "stop_hook_active"];
+/// Names that look like events but are not (R-EVT-3): a payload field.
+pub const UNSUPPORTED_EVENT_NAMES: &[&str] = &["stop_hook_active"];
 
 /// An event: a typed token into the events table (R-REG-1).
 ///
@@ -146,7 +246,7 @@ pub const UNSUPPORTED_EVENT_NAMES: &[&str] = &["Notification", "UserPromptSubmit
 /// let e = HookEventType::resolve("PRETOOL").unwrap();
 /// assert_eq!(e, HookEventType::PRE_TOOL);
 /// assert_eq!(e.claude_name(), Some("PreToolUse"));
-/// assert_eq!(HookEventType::ALL.len(), 13);
+/// assert_eq!(HookEventType::ALL.len(), 36);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct HookEventType(u8);

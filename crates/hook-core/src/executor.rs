@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::context::HookContext;
+use crate::events::OnFailure;
 use crate::hook::ExecutionHook;
 use crate::policy::{ExecutionMode, HookExecutionPolicy, OnException};
 use crate::result::HookResult;
@@ -80,7 +81,8 @@ impl HookExecutor {
             ExecutionMode::Sequential => sequential(&hooks, ctx, policy, cancel).await,
             ExecutionMode::Parallel => parallel(&hooks, ctx, policy, cancel).await,
         };
-        report.merged = if report.interrupted {
+        // A cancelled wait blocks, except where a failure must change nothing (R-EVT-8).
+        report.merged = if report.interrupted && ctx.event.spec().on_failure != OnFailure::Report {
             HookResult::merge(report.results().cloned().chain([HookResult::block(INTERRUPTED_REASON)]))
         } else {
             HookResult::merge(report.results().cloned())
@@ -162,14 +164,18 @@ async fn run_one(hook: &Arc<dyn ExecutionHook>, ctx: &HookContext, policy: &Hook
     };
     let (result, error) = match failure {
         Ok(result) => (result, None),
-        Err(cause) => (map_failure(id, &cause, policy.on_exception), Some(cause)),
+        Err(cause) => (map_failure(id, &cause, policy.on_exception, ctx.event.spec().on_failure), Some(cause)),
     };
     tracing::debug!(parent: &span, decision = result.decision.as_str(), flow = result.flow.as_str(), error = error.as_deref(), "hook finished");
     HookRun { hook_id: id.to_owned(), source: hook.source().to_owned(), result, elapsed, error }
 }
 
-fn map_failure(id: &str, cause: &str, on_exception: OnException) -> HookResult {
+fn map_failure(id: &str, cause: &str, on_exception: OnException, on_failure: OnFailure) -> HookResult {
     match on_exception {
+        OnException::FailOpen | OnException::FailClosed if on_failure == OnFailure::Report => {
+            tracing::warn!(hook = id, "hooks: hook '{id}' failed, proceeding: {cause}");
+            HookResult::allow().with_failure(cause)
+        }
         OnException::FailOpen => {
             tracing::warn!(hook = id, "hooks: hook '{id}' failed, proceeding (fail-open): {cause}");
             HookResult::allow().with_failure(cause)

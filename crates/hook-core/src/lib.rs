@@ -4,7 +4,7 @@
 //! [`HookResult`]: two independent axes ([`Decision`], [`FlowControl`]) plus side channels
 //! (updated input/output, feedback for the model, rewake specs). This crate owns:
 //!
-//! - the events table ([`HookEventType`], [`EventSpec`]): thirteen events, one declaration each;
+//! - the events table ([`HookEventType`], [`EventSpec`]): every event, one declaration each;
 //!   every other layer iterates it (R-EVT, R-LAYER-4);
 //! - the context a hook sees ([`HookContext`]) and the [`ExecutionHook`] trait;
 //! - the registry ([`HookRegistry`]): five operations, atomic snapshots, managed groups (R-REG);
@@ -33,14 +33,14 @@ mod rewake;
 
 pub use crate::{
     chains::{
-        Chained, CompactTrigger, EventVerdict, HookEngine, PermissionOutcome, PostToolOutcome, PreCompactOutcome,
-        PreToolOutcome, Verdict,
+        Chained, CompactTrigger, DEFAULT_CONTINUATION_CAP, EventVerdict, HookEngine, PermissionOutcome,
+        PostToolOutcome, PreCompactOutcome, PreToolOutcome, StopOutcome, Verdict,
     },
     context::{HookContext, RewakeInvocation, ToolCall},
     error::Error,
     events::{
-        DecisionChannel, EventNameError, EventSpec, FeedbackRoute, HandlerKind, HookEventType, MatchSubject,
-        UNSUPPORTED_EVENT_NAMES,
+        AnswerChannel, DecisionChannel, EventNameError, EventSpec, FeedbackRoute, HandlerKind, HookEventType,
+        MatchSubject, OnFailure, UNSUPPORTED_EVENT_NAMES,
     },
     executor::{ExecutionReport, HookExecutor, HookRun, INTERRUPTED_REASON},
     feedback::{FEEDBACK_REMINDER_KEY, HookFeedback},

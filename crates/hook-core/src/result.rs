@@ -1,10 +1,11 @@
 //! The two-axis result model (R-RES).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::rewake::RewakeSpec;
 
-/// The permission axis. Ordered weakest to strongest: `Allow < Ask < Deny`.
+/// The permission axis. Ordered weakest to strongest: `Allow < Ask < Defer < Deny` (Claude
+/// Code's precedence).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Decision {
     /// No objection.
@@ -12,6 +13,9 @@ pub enum Decision {
     Allow,
     /// A person should confirm.
     Ask,
+    /// Leave it to the client's own permission flow (Claude Code's `defer`); read as Ask where
+    /// an event reads ask, and it cancels explicit allows.
+    Defer,
     /// Refused.
     Deny,
 }
@@ -32,6 +36,7 @@ impl Decision {
         match self {
             Decision::Allow => "allow",
             Decision::Ask => "ask",
+            Decision::Defer => "defer",
             Decision::Deny => "deny",
         }
     }
@@ -78,6 +83,12 @@ pub struct HookResult {
     /// The hook said "allow" in so many words (Claude Code's `permissionDecision: "allow"`), as
     /// opposed to having no opinion. Only meaningful while `decision` is `Allow`.
     pub explicit_allow: bool,
+    /// The hook asked the agent to stop altogether (Claude Code's `continue: false`), with this
+    /// reason for the person. Passed on to the client; on a continuation event it means "stop".
+    pub stop_reason: Option<String>,
+    /// Event-specific answer fields the engine does not model (a worktree path, an elicitation
+    /// response, a session title, …), handed to the client unchanged. Later hooks' keys win.
+    pub passthrough: Map<String, Value>,
 }
 
 impl HookResult {
@@ -89,6 +100,11 @@ impl HookResult {
     /// Allow, said explicitly: the caller may skip its own permission prompt (R-CLI-2).
     pub fn explicit_allow() -> Self {
         HookResult { explicit_allow: true, ..Self::default() }
+    }
+
+    /// Defer to the client's own permission flow, with `reason`.
+    pub fn defer(reason: impl Into<String>) -> Self {
+        HookResult { decision: Decision::Defer, feedback: Some(reason.into()), ..Self::default() }
     }
 
     /// Ask a person; `reason` is the question's reason.
@@ -141,6 +157,18 @@ impl HookResult {
         self
     }
 
+    /// Asks the agent to stop altogether, with `reason` for the person.
+    pub fn with_stop(mut self, reason: impl Into<String>) -> Self {
+        self.stop_reason = Some(reason.into());
+        self
+    }
+
+    /// Adds an event-specific answer field the engine passes through unchanged.
+    pub fn with_passthrough(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.passthrough.insert(key.into(), value);
+        self
+    }
+
     /// Records why the hook produced no usable decision.
     pub fn with_failure(mut self, cause: impl Into<String>) -> Self {
         self.failure = Some(cause.into());
@@ -172,6 +200,8 @@ impl HookResult {
             join(&mut merged.system_message, r.system_message);
             join(&mut merged.failure, r.failure);
             merged.explicit_allow |= r.explicit_allow;
+            join(&mut merged.stop_reason, r.stop_reason);
+            merged.passthrough.extend(r.passthrough);
             merged.rewake_specs.extend(r.rewake_specs);
             if r.updated_input.is_some() {
                 merged.updated_input = r.updated_input;

@@ -41,7 +41,7 @@ async fn run(policy: HookExecutionPolicy, hooks: &[&Arc<Scripted>], ctx: &HookCo
 // R-EVT
 
 #[test]
-fn thirteen_events_in_canonical_order_with_their_claude_code_names() {
+fn every_claude_code_event_and_the_two_aimon_ones_in_canonical_order_with_their_names() {
     // R-EVT table, R-EVT-0, R-EVT-2 (reverse mapping returns PermissionRequest/SubagentStart too).
     let rows: Vec<(&str, Option<&str>)> = HookEventType::ALL.iter().map(|e| (e.name(), e.claude_name())).collect();
     assert_eq!(
@@ -60,8 +60,106 @@ fn thirteen_events_in_canonical_order_with_their_claude_code_names() {
             ("onSessionStart", Some("SessionStart")),
             ("onSessionEnd", Some("SessionEnd")),
             ("onConfigReload", None),
+            ("userPromptSubmit", Some("UserPromptSubmit")),
+            ("userPromptExpansion", Some("UserPromptExpansion")),
+            ("postToolFailure", Some("PostToolUseFailure")),
+            ("postToolBatch", Some("PostToolBatch")),
+            ("notification", Some("Notification")),
+            ("stopFailure", Some("StopFailure")),
+            ("taskCreated", Some("TaskCreated")),
+            ("taskCompleted", Some("TaskCompleted")),
+            ("teammateIdle", Some("TeammateIdle")),
+            ("instructionsLoaded", Some("InstructionsLoaded")),
+            ("configChange", Some("ConfigChange")),
+            ("cwdChanged", Some("CwdChanged")),
+            ("directoryAdded", Some("DirectoryAdded")),
+            ("fileChanged", Some("FileChanged")),
+            ("worktreeCreate", Some("WorktreeCreate")),
+            ("worktreeRemove", Some("WorktreeRemove")),
+            ("elicitation", Some("Elicitation")),
+            ("elicitationResult", Some("ElicitationResult")),
+            ("messageDisplay", Some("MessageDisplay")),
+            ("setup", Some("Setup")),
+            ("preModelSwitch", Some("PreModelSwitch")),
+            ("postModelSwitch", Some("PostModelSwitch")),
+            ("preSkillShellCommand", Some("PreSkillShellCommand")),
         ]
     );
+}
+
+#[test]
+fn the_34_claude_code_events_of_2_1_332_each_have_one_entry() {
+    // R-EVT-6: the client's own list, in its order.
+    let client = [
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "Notification",
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+        "SessionStart",
+        "SessionEnd",
+        "Stop",
+        "StopFailure",
+        "SubagentStart",
+        "SubagentStop",
+        "PreCompact",
+        "PostCompact",
+        "PreModelSwitch",
+        "PostModelSwitch",
+        "PermissionRequest",
+        "PermissionDenied",
+        "Setup",
+        "TeammateIdle",
+        "TaskCreated",
+        "TaskCompleted",
+        "Elicitation",
+        "ElicitationResult",
+        "ConfigChange",
+        "WorktreeCreate",
+        "WorktreeRemove",
+        "InstructionsLoaded",
+        "CwdChanged",
+        "FileChanged",
+        "DirectoryAdded",
+        "MessageDisplay",
+        "PreSkillShellCommand",
+    ];
+    assert_eq!(client.len(), 34);
+    for name in client {
+        let event = HookEventType::resolve(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(event.claude_name(), Some(name));
+    }
+    assert_eq!(HookEventType::ALL.iter().filter(|e| e.claude_name().is_some()).count(), 34);
+}
+
+#[test]
+fn the_events_that_can_refuse_refuse_on_a_configuration_error_and_continuation_events_never_do() {
+    // R-EVT-8
+    use hook_core::{DecisionChannel, OnFailure};
+    let refusing: Vec<&str> =
+        HookEventType::ALL.iter().filter(|e| e.spec().on_failure == OnFailure::Refuse).map(|e| e.name()).collect();
+    assert_eq!(
+        refusing,
+        [
+            "preTool",
+            "permissionRequest",
+            "preCompact",
+            "userPromptSubmit",
+            "userPromptExpansion",
+            "configChange",
+            "elicitation",
+            "preModelSwitch",
+            "preSkillShellCommand"
+        ]
+    );
+    for e in HookEventType::ALL.iter().filter(|e| e.spec().decision == DecisionChannel::Continuation) {
+        assert_eq!(e.spec().on_failure, OnFailure::Report, "{e}");
+    }
+    for e in HookEventType::ALL.iter().filter(|e| e.spec().decision == DecisionChannel::Advisory) {
+        assert_eq!(e.spec().on_failure, OnFailure::Report, "{e}");
+    }
 }
 
 #[test]
@@ -85,34 +183,79 @@ fn names_resolve_case_insensitively_from_either_spelling() {
 }
 
 #[test]
-fn unsupported_names_are_reported_apart_from_unknown_ones_with_the_seed_warnings() {
-    // R-EVT-3
+fn only_stop_hook_active_is_reported_as_unsupported_and_other_unknown_names_apart() {
+    // R-EVT-3 (revised in 0.2)
     let cases = [
-        ("Notification", "hooks: 'Notification' event is not supported by AIMON in this phase"),
-        ("userpromptsubmit", "hooks: 'userpromptsubmit' event is not supported by AIMON in this phase"),
         ("stop_hook_active", "hooks: 'stop_hook_active' event is not supported by AIMON in this phase"),
-        ("PostToolUseFailure", "hooks: unknown event 'PostToolUseFailure'"),
         ("preToll", "hooks: unknown event 'preToll'"),
+        ("Notifications", "hooks: unknown event 'Notifications'"),
     ];
     for (name, warning) in cases {
         let err = HookEventType::resolve(name).unwrap_err();
         assert_eq!(err.warning(), warning);
         assert_eq!(matches!(err, EventNameError::Unsupported(_)), warning.contains("not supported"));
     }
+    for name in ["Notification", "userpromptsubmit", "PostToolUseFailure"] {
+        assert!(HookEventType::resolve(name).is_ok(), "{name}");
+    }
 }
 
 #[test]
-fn only_four_events_have_a_decision_channel_and_five_carry_feedback() {
-    // R-EVT-5
+fn the_decision_events_feedback_routes_and_rewake_events_are_the_tables() {
+    // R-EVT-5, R-EVT-6
     let deciding: Vec<&str> =
         HookEventType::ALL.iter().filter(|e| e.has_decision_channel()).map(|e| e.name()).collect();
-    assert_eq!(deciding, ["onStart", "preTool", "permissionRequest", "preCompact"]);
+    assert_eq!(
+        deciding,
+        [
+            "onStart",
+            "onStop",
+            "preTool",
+            "permissionRequest",
+            "subagentStop",
+            "preCompact",
+            "userPromptSubmit",
+            "userPromptExpansion",
+            "postToolBatch",
+            "taskCreated",
+            "taskCompleted",
+            "teammateIdle",
+            "configChange",
+            "worktreeCreate",
+            "elicitation",
+            "elicitationResult",
+            "preModelSwitch",
+            "preSkillShellCommand"
+        ]
+    );
     let feedback: Vec<&str> = HookEventType::ALL
         .iter()
         .filter(|e| e.spec().feedback != hook_core::FeedbackRoute::Discarded)
         .map(|e| e.name())
         .collect();
-    assert_eq!(feedback, ["onStart", "preTool", "postTool", "permissionRequest", "preCompact"]);
+    assert_eq!(
+        feedback,
+        [
+            "onStart",
+            "onStop",
+            "preTool",
+            "postTool",
+            "permissionRequest",
+            "subagentStart",
+            "subagentStop",
+            "preCompact",
+            "onSessionStart",
+            "userPromptSubmit",
+            "userPromptExpansion",
+            "postToolFailure",
+            "postToolBatch",
+            "taskCreated",
+            "taskCompleted",
+            "teammateIdle",
+            "setup",
+            "postModelSwitch"
+        ]
+    );
     let rewake: Vec<&str> = HookEventType::ALL.iter().filter(|e| e.spec().rewake).map(|e| e.name()).collect();
     // R-CFG-RW-1 and, through the session mailbox, R-CFG-RW-1b.
     assert_eq!(
@@ -125,7 +268,9 @@ fn only_four_events_have_a_decision_channel_and_five_carry_feedback() {
             "preCompact",
             "onSessionStart",
             "onSessionEnd",
-            "onConfigReload"
+            "onConfigReload",
+            "userPromptSubmit",
+            "postToolFailure"
         ]
     );
 }
@@ -532,12 +677,13 @@ async fn a_block_on_an_advisory_event_changes_nothing_and_is_logged() {
     let (logs, _guard) = Logs::capture();
     let blocker = Scripted::new("stopper", Script::Answer(HookResult::block("halt").with_feedback("dropped")));
     let after = Scripted::new("after", Script::Answer(HookResult::allow()));
-    let engine = engine_with(HookEventType::ON_STOP, &[&blocker, &after]);
-    let verdict = engine.run_event(&HookContext::new(HookEventType::ON_STOP), &CancellationToken::new()).await;
+    let engine = engine_with(HookEventType::POST_COMPACT, &[&blocker, &after]);
+    let verdict = engine.run_event(&HookContext::new(HookEventType::POST_COMPACT), &CancellationToken::new()).await;
     assert_eq!((verdict.outcome, verdict.reason, verdict.feedback), (Verdict::Proceed, None, None));
     assert_eq!(after.calls(), 1);
     assert!(
-        logs.text().contains("hooks: block from hook 'stopper' on 'onStop' ignored: event has no decision channel")
+        logs.text()
+            .contains("hooks: block from hook 'stopper' on 'postCompact' ignored: event has no decision channel")
     );
 }
 

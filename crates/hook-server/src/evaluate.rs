@@ -118,6 +118,7 @@ impl Printed {
         match answer {
             Answer::Silent => Printed { stream: Stream::Stdout, text: String::new(), exit: 0 },
             Answer::Json(value) => Printed { stream: Stream::Stdout, text: format!("{value}\n"), exit: 0 },
+            Answer::Line(line) => Printed { stream: Stream::Stdout, text: format!("{line}\n"), exit: 0 },
             Answer::Stderr(exit, message) => Printed { stream: Stream::Stderr, text: format!("{message}\n"), exit },
         }
     }
@@ -147,6 +148,7 @@ mod tests {
             (Answer::Silent, Stream::Stdout, "", 0),
             (Answer::Json(json!({"a": 1})), Stream::Stdout, "{\"a\":1}\n", 0),
             (Answer::Stderr(2, "no".to_owned()), Stream::Stderr, "no\n", 2),
+            (Answer::Line("/w/tree".to_owned()), Stream::Stdout, "/w/tree\n", 0),
         ];
         for (answer, stream, text, exit) in cases {
             assert_eq!(Printed::new(answer), Printed { stream, text: text.to_owned(), exit });

@@ -13,7 +13,7 @@ const CASES: &[(&str, &str)] = &[
     ("on_session_end", "hooks:\n  onSessionEnd:\n    - action: { type: shell, command: x }\n"),
     ("on_config_reload", "hooks:\n  onConfigReload:\n    - action: { type: shell, command: x }\n"),
     ("aimon_name_in_another_case", "hooks:\n  PRETOOL:\n    - action: { type: shell, command: x }\n"),
-    ("unsupported_upstream_event", "hooks:\n  Notification:\n    - action: { type: shell, command: x }\n"),
+    ("unsupported_upstream_event", "hooks:\n  stop_hook_active:\n    - action: { type: shell, command: x }\n"),
     ("unknown_event", "hooks:\n  preToll:\n    - action: { type: shell, command: x }\n"),
     ("event_key_not_a_string", "hooks:\n  1:\n    - action: { type: shell, command: x }\n"),
     // R-SKILL-2: the entry shape.

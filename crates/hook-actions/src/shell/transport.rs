@@ -106,7 +106,9 @@ fn classify(event: HookEventType, status: ExitStatus, stdout: &[u8], stderr: &[u
     let stderr = String::from_utf8_lossy(stderr);
     match (status.code(), stdout_answer(event, stdout)) {
         (Some(2), json) => Reply::Answer(json.unwrap_or_default().veto(&stderr)),
-        (Some(0), json) => Reply::Answer(json.unwrap_or_default()),
+        (Some(0), json) => {
+            Reply::Answer(json.unwrap_or_else(|| Answer::from_plain_stdout(&String::from_utf8_lossy(stdout), event)))
+        }
         (_, Some(json)) => Reply::Answer(json),
         (Some(code), None) => {
             let first = stderr.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");

@@ -62,7 +62,10 @@ fn a_claude_settings_file_converts_with_every_change_reported() {
     let converted = out.json();
     assert_eq!(converted["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 600, "Claude Code's default, written out");
     assert_eq!(converted["hooks"]["PreToolUse"][1]["hooks"][1]["type"], "mcp");
-    assert!(converted["hooks"].get("UserPromptSubmit").is_none());
+    assert_eq!(
+        converted["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"], "./prompt-guard.sh",
+        "a new event converts"
+    );
     assert!(converted["hooks"].get("Stop").is_none(), "its only handler was an agent");
 }
 
@@ -84,7 +87,7 @@ fn the_default_import_keeps_the_tiers_and_the_result_validates() {
     let list = Outcome::of(sandbox.cmd().args(["list", "--json"])).json();
     let tiers: Vec<&str> = list.as_array().expect("array").iter().filter_map(|h| h["tier"].as_str()).collect();
     assert_eq!(tiers.iter().filter(|t| **t == "LOCAL").count(), 1, "{list}");
-    assert_eq!(tiers.len(), 7, "{list}");
+    assert_eq!(tiers.len(), 10, "{list}");
 
     let again = Outcome::of(sandbox.cmd().arg("import-claude"));
     assert_eq!(again.code, 1, "an existing file is not overwritten");

@@ -14,9 +14,11 @@
 //! - `signals`  — SIGTERM/SIGINT/SIGHUP mid-hook leave no process of the hook's group (R-CLI-11);
 //! - `trust`    — trust for project hooks: the gate under `claude`, the store, `trust` (R-CLI-12).
 
+mod channels;
 mod claude;
 mod demo;
 mod import;
+mod init;
 mod inspect;
 mod run;
 mod seeds;

@@ -161,12 +161,33 @@ fn post_tool_is_advisory_but_an_exit_2_reaches_the_model_as_feedback() {
 #[test]
 fn a_block_on_an_advisory_event_proceeds_with_a_warn_line_r_evt_5() {
     let sandbox = Sandbox::new();
-    sandbox.project_hooks(&one_hook("Stop", "", command("echo 'keep going' >&2; exit 2")));
-    let out = run(&sandbox, "Stop", r#"{"hook_event_name":"Stop","stop_hook_active":false}"#);
+    sandbox.project_hooks(&one_hook("PostCompact", "", command("echo 'too late' >&2; exit 2")));
+    let out = run(&sandbox, "PostCompact", r#"{"trigger":"auto","compact_summary":"s"}"#);
     assert_eq!(out.code, 0);
     let v = out.json();
-    assert_eq!((&v["outcome"], &v["feedback"]), (&json!("proceed"), &Value::Null), "onStop drops feedback");
+    assert_eq!((&v["outcome"], &v["feedback"]), (&json!("proceed"), &Value::Null), "postCompact drops feedback");
     assert!(out.stderr.lines().any(|l| l.starts_with("WARN ") && l.contains("no decision channel")), "{}", out.stderr);
+}
+
+#[test]
+fn a_stop_continuation_is_reported_blocked_with_exit_2_r_evt_7() {
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("Stop", "", command("echo 'keep going' >&2; exit 2")));
+    let out = run(&sandbox, "Stop", r#"{"hook_event_name":"Stop","stop_hook_active":false}"#);
+    assert_eq!(out.code, 2);
+    let v = out.json();
+    assert_eq!((&v["outcome"], v["reason"].as_str().map(str::trim)), (&json!("blocked"), Some("keep going")));
+}
+
+#[test]
+fn a_defer_reports_decision_defer_with_outcome_ask_r_cc_2() {
+    let sandbox = Sandbox::new();
+    let answer = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}"#;
+    sandbox.project_hooks(&one_hook("PreToolUse", "*", command(&format!("echo '{answer}'"))));
+    let out = run(&sandbox, "PreToolUse", r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#);
+    assert_eq!(out.code, 0);
+    let v = out.json();
+    assert_eq!((&v["outcome"], &v["decision"]), (&json!("ask"), &json!("defer")));
 }
 
 #[test]
@@ -296,7 +317,7 @@ fn load_warnings_go_to_stderr_as_warn_hooks_lines_with_file_line_col() {
     let sandbox = Sandbox::new();
     let file = sandbox.write(
         "project/.aimon/hooks.json",
-        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"*\", \"colour\": \"red\", \"hooks\": [{\"type\": \"deny\", \"reason\": \"x\"}]}\n    ],\n    \"Notification\": []\n  }\n}\n",
+        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"*\", \"colour\": \"red\", \"hooks\": [{\"type\": \"deny\", \"reason\": \"x\"}]}\n    ],\n    \"stop_hook_active\": []\n  }\n}\n",
     );
     let out = run(&sandbox, "preTool", &bash("ls"));
     assert_eq!(out.code, 2, "the file still loads");
@@ -309,7 +330,7 @@ fn load_warnings_go_to_stderr_as_warn_hooks_lines_with_file_line_col() {
     };
     let unknown = warn("unknown field 'colour' in PROJECT");
     assert!(unknown.contains(&format!("{}:4:", file.display())), "{unknown}");
-    warn("'Notification' event is not supported by AIMON in this phase");
+    warn("'stop_hook_active' event is not supported by AIMON in this phase");
     assert!(out.stdout.lines().count() == 1, "warnings never reach stdout");
 }
 

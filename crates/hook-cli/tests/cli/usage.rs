@@ -59,9 +59,9 @@ fn an_unknown_event_is_a_usage_error_that_lists_the_events() {
 
 #[test]
 fn an_unsupported_upstream_event_is_named_as_such() {
-    let out = Outcome::of(Sandbox::new().cmd().args(["run", "UserPromptSubmit"]).write_stdin("{}"));
+    let out = Outcome::of(Sandbox::new().cmd().args(["run", "stop_hook_active"]).write_stdin("{}"));
     assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("'UserPromptSubmit' event is not supported by AIMON in this phase"), "{}", out.stderr);
+    assert!(out.stderr.contains("'stop_hook_active' event is not supported by AIMON in this phase"), "{}", out.stderr);
 }
 
 #[test]

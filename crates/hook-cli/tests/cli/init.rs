@@ -1,0 +1,70 @@
+//! `aimon-hooks init claude` (R-CLI-10): idempotent merge, backup, removal, http routes.
+
+use serde_json::{Value, json};
+
+use crate::support::{Outcome, Sandbox};
+
+fn existing() -> Value {
+    json!({
+        "model": "opus",
+        "env": {"FOO": "1"},
+        "hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "./ralph.sh"}]}]
+        }
+    })
+}
+
+fn read(path: &std::path::Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the file exists")).expect("json")
+}
+
+#[test]
+fn init_claude_twice_gives_an_identical_file_and_leaves_everything_else_alone() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.write("home/.claude/settings.json", &serde_json::to_string_pretty(&existing()).expect("json"));
+    let first = Outcome::of(sandbox.cmd().args(["init", "claude"]));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let once = std::fs::read_to_string(&file).expect("written");
+    let second = Outcome::of(sandbox.cmd().args(["init", "claude", "--user"]));
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(std::fs::read_to_string(&file).expect("written"), once, "the second run changes nothing");
+
+    let v = read(&file);
+    assert_eq!((&v["model"], &v["env"]), (&existing()["model"], &existing()["env"]));
+    assert_eq!(v["hooks"]["PreToolUse"][0], existing()["hooks"]["PreToolUse"][0]);
+    assert_eq!(v["hooks"]["Stop"][0], existing()["hooks"]["Stop"][0]);
+    let ours = v["hooks"]["Stop"][1]["hooks"][0]["command"].as_str().expect("our route");
+    assert!(ours.ends_with("aimon-hooks claude") && ours.starts_with('/'), "{ours}");
+    assert_eq!(v["hooks"].as_object().map(serde_json::Map::len), Some(31));
+    assert!(v["hooks"].get("WorktreeCreate").is_none(), "routed only when named");
+    assert_eq!(read(&sandbox.root().join("home/.claude/settings.json.aimon-backup")), existing());
+
+    let removed = Outcome::of(sandbox.cmd().args(["init", "claude", "--remove"]));
+    assert_eq!(removed.code, 0, "{}", removed.stderr);
+    assert_eq!(read(&file), existing(), "--remove restores the file");
+}
+
+#[test]
+fn init_claude_project_http_writes_the_local_file_with_the_token_and_project_header() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.project()).expect("project dir");
+    let out = Outcome::of(sandbox.cmd().args(["init", "claude", "--project", "--http", "--event", "WorktreeCreate"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!sandbox.project().join(".claude/settings.json").exists(), "a secret never goes into the committed file");
+    let v = read(&sandbox.project().join(".claude/settings.local.json"));
+    let token_file = sandbox.home().join(".aimon/serve.token");
+    let token = std::fs::read_to_string(&token_file).expect("token created");
+    assert_eq!(token.trim().len(), 64);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&token_file).expect("token").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let handler = &v["hooks"]["WorktreeCreate"][0]["hooks"][0];
+    assert_eq!(handler["url"], "http://127.0.0.1:7787/v1/claude");
+    assert_eq!(handler["headers"]["Authorization"], format!("Bearer {}", token.trim()));
+    assert_eq!(handler["headers"]["X-Claude-Project-Dir"], "$CLAUDE_PROJECT_DIR");
+    assert_eq!(handler["allowedEnvVars"], json!(["CLAUDE_PROJECT_DIR"]));
+}
