@@ -116,11 +116,6 @@ rows! {
         git: Some("status"), denied: false,
         model_sees: &["PostToolUse:Bash hook blocking error from command", "json-block-marker"], files: NO_FILES,
     };
-    a_hooks_json_that_does_not_parse_refuses_every_tool_call_with_the_error: Row {
-        hooks: Hooks::ProjectText("{\"hooks\": {\"PreToolUse\": ["),
-        turns: |_| vec![Turn::bash("git status")],
-        git: None, denied: true, model_sees: &["hooks.json"], files: NO_FILES,
-    };
     a_deny_in_the_user_tier_applies_to_the_project: Row {
         hooks: Hooks::User(push_rule("the-user-tier-says-no")),
         turns: |_| vec![Turn::bash("git push origin main")],
@@ -161,4 +156,16 @@ async fn check(row: Row) {
             format_args!("{file} must {}exist afterwards", if *exists { "" } else { "not " }),
         );
     }
+}
+
+/// A broken hooks.json must not open the gate: Claude Code asks UserPromptSubmit first, which
+/// refuses the prompt with the error, so no tool runs and the person reads which file is broken.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hooks_json_that_does_not_parse_refuses_the_prompt_with_the_error() {
+    let scenario = Scenario::new().project_hooks_text("{\"hooks\": {\"PreToolUse\": [");
+    let run = scenario.model(vec![Turn::bash("git status")]).run().await;
+    run.check(run.git_calls().is_empty(), "no tool may run under a broken configuration");
+    run.check(run.agent_requests().is_empty(), "the refused prompt must never reach the model");
+    let result = run.result["result"].as_str().unwrap_or_default();
+    run.check(result.contains("hooks.json"), format_args!("the person must be told which file is broken: {result:?}"));
 }

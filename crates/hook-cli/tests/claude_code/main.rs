@@ -7,19 +7,18 @@
 //!
 //! - `install` — the pinned Claude Code, installed once under a lock;
 //! - `model`   — the scripted Messages API (streaming SSE), recording every request;
-//! - `runner`  — the sandbox (temp HOME, project, fake `git` on PATH), `route_events_to_aimon`,
+//! - `runner`  — the sandbox (temp HOME, project routed by `aimon-hooks init claude --project`, fake `git` on PATH),
 //!   one `claude -p` session with a timeout, and what it saw;
 //! - `hooks`   — hooks.json building blocks;
 //! - `gates`   — today's behaviour, one session per table row: deny, chained deny, an unmatched
 //!   call, updatedInput, exit 2, failClosed, a path rule on Write, the USER tier, a broken
-//!   hooks.json, PostToolUse context and block;
-//! - `pending` — answers aimon does not give yet (Stop continuation and timeout,
-//!   UserPromptSubmit context and block, SessionStart context, a PostToolUse veto as a block),
-//!   pinned as they are today.
+//!   hooks.json, PostToolUse context and block (exit 2 and JSON);
+//! - `continuation` — Stop continuation (and that it ends, and that a timeout lets the agent
+//!   stop), UserPromptSubmit context and block, SessionStart context.
 
+mod continuation;
 mod gates;
 mod hooks;
 mod install;
 mod model;
-mod pending;
 mod runner;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tempfile::TempDir;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
@@ -20,40 +20,20 @@ use crate::model::{Recorded, ScriptedModel, Turn};
 /// machine; the margin is for a loaded 2-core CI runner.
 const RUN_TIMEOUT: Duration = Duration::from_secs(240);
 
-/// How long Claude Code waits for one `aimon-hooks claude` call (seconds).
-const HOOK_TIMEOUT_SECS: u64 = 120;
-
-/// The Claude Code events routed to `aimon-hooks claude`: the eleven hooks.json documents, plus
-/// UserPromptSubmit, so that the day aimon answers it the pending tests notice.
-const ROUTED_EVENTS: [&str; 12] = [
-    "PreToolUse",
-    "PostToolUse",
-    "PermissionRequest",
-    "PermissionDenied",
-    "SessionStart",
-    "SessionEnd",
-    "Stop",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "UserPromptSubmit",
-];
-
-/// Writes `<project>/.claude/settings.json` routing every event of [`ROUTED_EVENTS`] to the
-/// binary under test. The one place that knows the routing (`aimon-hooks init claude --project`
-/// will replace it).
-pub(crate) fn route_events_to_aimon(project: &Path) {
-    let binary = env!("CARGO_BIN_EXE_aimon-hooks");
-    assert!(!binary.contains('\''), "the binary's path {binary} cannot be single-quoted for sh");
-    let handler = json!({"type": "command", "command": format!("'{binary}' claude"), "timeout": HOOK_TIMEOUT_SECS});
-    let hooks: serde_json::Map<String, Value> = ROUTED_EVENTS
-        .iter()
-        .map(|event| ((*event).to_owned(), json!([{"matcher": "*", "hooks": [handler]}])))
-        .collect();
-    write(
-        &project.join(".claude/settings.json"),
-        &serde_json::to_string_pretty(&json!({"hooks": hooks})).expect("json"),
+/// Routes every Claude Code event of `project` to the binary under test the way a person does:
+/// `aimon-hooks init claude --project`, run in the project with `home` as HOME.
+pub(crate) fn route_events_to_aimon(project: &Path, home: &Path) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
+        .args(["init", "claude", "--project"])
+        .current_dir(project)
+        .env("HOME", home)
+        .output()
+        .expect("aimon-hooks init claude runs");
+    assert!(
+        out.status.success() && project.join(".claude/settings.json").exists(),
+        "aimon-hooks init claude --project failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
     );
 }
 
@@ -82,7 +62,7 @@ impl Scenario {
             &format!("#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}'\necho \"fake-git-output: $*\"\n", calls.display()),
         );
         make_executable(&git);
-        route_events_to_aimon(&root.join("project"));
+        route_events_to_aimon(&root.join("project"), &root.join("home"));
         Scenario { dir, root, turns: Vec::new() }
     }
 

@@ -55,6 +55,8 @@ fn start(sandbox: &Sandbox, args: &[&str], payload: &str) -> Running {
         .current_dir(sandbox.project())
         .env("HOME", sandbox.home())
         .env("CLAUDE_PROJECT_DIR", sandbox.project())
+        .env("AIMON_TRUST_PROJECT_HOOKS", "1")
+        .env("AIMON_NO_SERVE", "1")
         .env_remove("RUST_LOG")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
