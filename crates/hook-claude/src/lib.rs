@@ -5,7 +5,8 @@
 //!
 //! - [`parse_payload`] and [`payload_context`]: a Claude Code payload → a [`hook_core::HookContext`];
 //! - [`answer`] and [`on_error`]: an [`hook_core::EventVerdict`] → the [`Answer`] Claude Code reads;
-//! - [`project_dir`]: which project a call belongs to, from [`ProjectHints`].
+//! - [`project_dir`]: which project a call belongs to, from [`ProjectHints`];
+//! - [`mail_channel`] and [`with_mail`]: a session's rewake mail in the answer (R-RW-11).
 //!
 //! The `claude` command and the `serve` daemon both go through it, so their answers are the same
 //! bytes. It knows nothing about files beyond walking up to a project root, nothing about
@@ -13,12 +14,14 @@
 
 mod answer;
 mod error;
+mod mail;
 mod payload;
 mod project;
 
 pub use crate::{
     answer::{Answer, answer, on_error},
     error::Error,
+    mail::{MailChannel, mail_channel, with_mail},
     payload::{parse_payload, payload_context},
     project::{ProjectHints, project_dir},
 };

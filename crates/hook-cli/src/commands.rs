@@ -48,11 +48,11 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let loaded =
         load::load(&args.input.tiers, &args.input.skills, args.fail_closed, Scope::Event(event), Trust::Explicit)?;
     let ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
-    let engine = HookEngine::new(loaded.registry.clone()).with_policy(policy(
+    let engine = crate::rewake::enqueueing(HookEngine::new(loaded.registry.clone()).with_policy(policy(
         args.stop_on_blocked,
         args.fail_closed,
         args.parallel,
-    ));
+    )));
     let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
     println!("{}", serde_json::to_string(&RunOutput::new(&verdict))?);
     Ok(output::exit_code(verdict.outcome))
@@ -72,12 +72,23 @@ pub(crate) async fn claude() -> u8 {
         return 0;
     };
     match evaluate_for_claude(event, payload).await {
-        Ok(answer) => emit(answer),
+        Ok((answer, mail)) => {
+            let code = emit(answer);
+            if let Some(mail) = mail {
+                crate::rewake::ack(mail);
+            }
+            code
+        }
         Err(e) => emit(hook_claude::on_error(event, &format!("aimon-hooks: {e:#}"))),
     }
 }
 
-async fn evaluate_for_claude(event: HookEventType, payload: serde_json::Map<String, Value>) -> anyhow::Result<Answer> {
+/// The answer to one Claude Code call, and the session mail it carries (acknowledged once the
+/// answer is written).
+async fn evaluate_for_claude(
+    event: HookEventType,
+    payload: serde_json::Map<String, Value>,
+) -> anyhow::Result<(Answer, Option<hook_host::TakenMail>)> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let claude_project_dir = std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from);
     let hints = ProjectHints {
@@ -96,8 +107,10 @@ async fn evaluate_for_claude(event: HookEventType, payload: serde_json::Map<Stri
             tool.result_status.get_or_insert_with(|| "success".to_owned());
         }
     }
-    let verdict = HookEngine::new(loaded.registry.clone()).run_event(&ctx, &CancellationToken::new()).await;
-    Ok(trust::tell(hook_claude::answer(&verdict), &loaded, &ctx))
+    let engine = crate::rewake::enqueueing(HookEngine::new(loaded.registry.clone()));
+    let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
+    let answer = trust::tell(hook_claude::answer(&verdict), &loaded, &ctx);
+    Ok(crate::rewake::with_session_mail(answer, &ctx))
 }
 
 fn emit(answer: Answer) -> u8 {

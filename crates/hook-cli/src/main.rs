@@ -1,7 +1,7 @@
 //! `aimon-hooks`: the aimon hook engine as a command line, usable standalone and behind Claude Code.
 //!
 //! Commands (R-CLI): `run` (one event, one payload, a JSON verdict), `claude` (Claude Code's hook
-//! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`, `trust`.
+//! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`, `trust`, `rewake`.
 //! The verdict rules are hook-core's ([`hook_core::EventVerdict`]); this crate maps payloads to
 //! contexts, loads the tiers through hook-config and renders answers. Event names come from the
 //! events table, never from literals here (R-LAYER-4).
@@ -20,6 +20,7 @@ mod load;
 mod logging;
 mod output;
 mod payload;
+mod rewake;
 mod schema;
 mod signals;
 mod trust;
@@ -71,5 +72,6 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::Schema => commands::schema(),
         Command::Watch(args) => signals::or_terminated(commands::watch(&args)).await,
         Command::Trust(args) => trust::command(&args),
+        Command::Rewake(command) => rewake::command(command),
     }
 }

@@ -12,11 +12,13 @@
 //! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7);
 //! - `signals`  — SIGTERM/SIGINT/SIGHUP mid-hook leave no process of the hook's group (R-CLI-11);
 //! - `trust`    — trust for project hooks: the gate under `claude`, the store, `trust` (R-CLI-12).
+//! - `rewake`   — envelopes of `run`/`claude` in the store, `rewake list|cancel`, session mail.
 
 mod claude;
 mod demo;
 mod import;
 mod inspect;
+mod rewake;
 mod run;
 mod seeds;
 mod signals;
