@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{TimeDelta, Utc};
-use hook_core::{HookContext, HookEventType};
+use hook_core::HookContext;
 use hook_rewake::{Lease, Mail, RewakeStore};
 
 use crate::error::Error;
@@ -45,18 +45,13 @@ impl TakenMail {
 /// leave it for the main agent, whose session the mail belongs to. `None` when there is
 /// nothing to deliver.
 pub fn take_mail(store: &Arc<dyn RewakeStore>, ctx: &HookContext) -> Result<Option<TakenMail>, Error> {
-    if !delivers_mail(ctx.event) || ctx.fields.contains_key("agent_id") {
+    if hook_claude::mail_channel(ctx.event).is_none() || ctx.fields.contains_key("agent_id") {
         return Ok(None);
     }
     let Some(session) = ctx.session_id.as_deref().filter(|s| !s.is_empty()) else { return Ok(None) };
     let now = Utc::now();
-    let until = now + TimeDelta::from_std(MAIL_CLAIM).unwrap_or(TimeDelta::MAX);
+    let until = TimeDelta::from_std(MAIL_CLAIM).ok().and_then(|d| now.checked_add_signed(d)).unwrap_or(now);
     let owner = format!("mail-{}-{:x}", std::process::id(), now.timestamp_micros());
     let mails = store.take_mail(session, &Lease::new(owner.clone(), until), now)?;
     Ok((!mails.is_empty()).then(|| TakenMail { store: store.clone(), owner, mails }))
-}
-
-/// Whether an answer on `event` can carry mail.
-fn delivers_mail(event: HookEventType) -> bool {
-    hook_claude::mail_channel(event).is_some()
 }
