@@ -67,15 +67,35 @@ mod tests {
     #[test]
     fn mail_goes_where_each_event_lets_the_model_read_it() {
         let cases = [
-            (HookEventType::POST_TOOL, Answer::Silent, Some(json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CI is green"}}))),
-            (HookEventType::ON_SESSION_START, Answer::Silent, Some(json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "CI is green"}}))),
+            (
+                HookEventType::POST_TOOL,
+                Answer::Silent,
+                Some(
+                    json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CI is green"}}),
+                ),
+            ),
+            (
+                HookEventType::ON_SESSION_START,
+                Answer::Silent,
+                Some(
+                    json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "CI is green"}}),
+                ),
+            ),
             (HookEventType::ON_STOP, Answer::Silent, Some(json!({"decision": "block", "reason": "CI is green"}))),
             (
                 HookEventType::POST_TOOL,
-                Answer::Json(json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "lint ok"}})),
-                Some(json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "lint ok\n\nCI is green"}})),
+                Answer::Json(
+                    json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "lint ok"}}),
+                ),
+                Some(
+                    json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "lint ok\n\nCI is green"}}),
+                ),
             ),
-            (HookEventType::ON_STOP, Answer::Json(json!({"systemMessage": "hi"})), Some(json!({"systemMessage": "hi", "decision": "block", "reason": "CI is green"}))),
+            (
+                HookEventType::ON_STOP,
+                Answer::Json(json!({"systemMessage": "hi"})),
+                Some(json!({"systemMessage": "hi", "decision": "block", "reason": "CI is green"})),
+            ),
             (HookEventType::PRE_TOOL, Answer::Silent, None),
             (HookEventType::POST_TOOL, Answer::Stderr(1, "broken".into()), None),
         ];

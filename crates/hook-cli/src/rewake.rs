@@ -37,12 +37,12 @@ pub(crate) fn with_session_mail(answer: Answer, ctx: &HookContext) -> (Answer, O
     if hook_claude::mail_channel(ctx.event).is_none() || ctx.session_id.is_none() {
         return (answer, None);
     }
-    let taken = location()
-        .and_then(|l| Ok(l.open_existing()?))
-        .and_then(|store| Ok(match store {
+    let taken = location().and_then(|l| Ok(l.open_existing()?)).and_then(|store| {
+        Ok(match store {
             Some(store) => hook_host::take_mail(&store, ctx)?,
             None => None,
-        }));
+        })
+    });
     let taken = match taken {
         Ok(Some(taken)) => taken,
         Ok(None) => return (answer, None),

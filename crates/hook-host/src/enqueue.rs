@@ -55,10 +55,7 @@ impl RewakeSink for EnqueueSink {
         self.written.fetch_add(1, Ordering::Relaxed);
         static ONCE: Once = Once::new();
         ONCE.call_once(|| {
-            tracing::warn!(
-                "hooks: rewake envelopes are written to {}; 'aimon-hooks serve' fires them",
-                self.location
-            );
+            tracing::warn!("hooks: rewake envelopes are written to {}; 'aimon-hooks serve' fires them", self.location);
         });
     }
 }

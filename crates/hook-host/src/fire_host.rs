@@ -49,11 +49,8 @@ impl FireHost {
             service: OnceLock::new(),
             fires: fires.clone(),
         });
-        let service = DefaultRewakeService::builder(listener.clone())
-            .store(store)
-            .wait_for_ready()
-            .poll_store(poll)
-            .start()?;
+        let service =
+            DefaultRewakeService::builder(listener.clone()).store(store).wait_for_ready().poll_store(poll).start()?;
         let _ = listener.service.set(Arc::downgrade(&service));
         Ok(FireHost { service, runtimes, fires })
     }

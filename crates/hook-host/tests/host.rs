@@ -72,7 +72,9 @@ async fn a_fire_reaches_the_next_post_tool_call_of_its_session_exactly_once() {
     assert!(carried);
     assert_eq!(
         answer,
-        Answer::Json(json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CI is green (attempt 1)"}}))
+        Answer::Json(
+            json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CI is green (attempt 1)"}})
+        )
     );
     assert_eq!(taken.ack().expect("ack"), 1);
     assert!(take_mail(&store, &call("s1", &project)).expect("take").is_none(), "delivered once");
@@ -88,8 +90,12 @@ async fn a_subagent_call_leaves_the_mail_for_the_main_agent() {
     HookEngine::new(registry()).with_rewake(sink).run_event(&call("s1", &project), &CancellationToken::new()).await;
     let store = location.open().expect("store");
     let registry = registry();
-    let host = FireHost::start(store.clone(), Arc::new(move |_: Option<&Path>| Some(registry.clone())), Duration::from_millis(20))
-        .expect("host starts");
+    let host = FireHost::start(
+        store.clone(),
+        Arc::new(move |_: Option<&Path>| Some(registry.clone())),
+        Duration::from_millis(20),
+    )
+    .expect("host starts");
     let mut fires = host.subscribe();
     host.ready();
     tokio::time::timeout(Duration::from_secs(10), fires.recv()).await.expect("fired in time").expect("fire");
@@ -111,8 +117,12 @@ async fn unacknowledged_mail_is_not_handed_out_twice_while_claimed() {
     HookEngine::new(registry()).with_rewake(sink).run_event(&call("s1", &project), &CancellationToken::new()).await;
     let store = location.open().expect("store");
     let registry = registry();
-    let host = FireHost::start(store.clone(), Arc::new(move |_: Option<&Path>| Some(registry.clone())), Duration::from_millis(20))
-        .expect("host starts");
+    let host = FireHost::start(
+        store.clone(),
+        Arc::new(move |_: Option<&Path>| Some(registry.clone())),
+        Duration::from_millis(20),
+    )
+    .expect("host starts");
     let mut fires = host.subscribe();
     host.ready();
     tokio::time::timeout(Duration::from_secs(10), fires.recv()).await.expect("fired in time").expect("fire");

@@ -68,7 +68,10 @@ fn run_writes_the_rewake_to_the_default_store_and_says_once_that_serve_fires_it(
     let sandbox = Sandbox::new();
     rewaking_hook(&sandbox);
     let out = Outcome::of(
-        sandbox.cmd().args(["run", "PostToolUse"]).write_stdin(payload("PostToolUse", "s1", &sandbox.project()).to_string()),
+        sandbox
+            .cmd()
+            .args(["run", "PostToolUse"])
+            .write_stdin(payload("PostToolUse", "s1", &sandbox.project()).to_string()),
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     let warns: Vec<&str> = out.stderr.lines().filter(|l| l.contains("'aimon-hooks serve' fires them")).collect();
@@ -172,12 +175,18 @@ fn session_mail_is_answered_once_as_additional_context_and_only_to_its_session()
     let other = claude(&sandbox, &payload("PostToolUse", "s2", &sandbox.project()));
     assert_eq!((other.code, other.stdout.as_str()), (0, ""), "another session gets nothing: {}", other.stderr);
     let run = Outcome::of(
-        sandbox.cmd().args(["run", "PostToolUse"]).write_stdin(payload("PostToolUse", "s1", &sandbox.project()).to_string()),
+        sandbox
+            .cmd()
+            .args(["run", "PostToolUse"])
+            .write_stdin(payload("PostToolUse", "s1", &sandbox.project()).to_string()),
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(!run.stdout.contains("CI for the push"), "run never drains: {}", run.stdout);
-    let pre = claude(&sandbox, &json!({"session_id": "s1", "cwd": sandbox.project(), "hook_event_name": "PreToolUse",
-                                        "tool_name": "Bash", "tool_input": {"command": "ls"}}));
+    let pre = claude(
+        &sandbox,
+        &json!({"session_id": "s1", "cwd": sandbox.project(), "hook_event_name": "PreToolUse",
+                                        "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
     assert_eq!(pre.stdout, "", "preTool has no model-context channel");
 
     let first = claude(&sandbox, &payload("PostToolUse", "s1", &sandbox.project()));
