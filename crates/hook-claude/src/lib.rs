@@ -7,7 +7,8 @@
 //! - [`answer`] and [`on_error`]: an [`hook_core::EventVerdict`] → the [`Answer`] Claude Code reads;
 //!   [`http_body`]: that answer in the form an `http` handler reads;
 //! - [`project_dir`]: which project a call belongs to, from [`ProjectHints`];
-//! - [`add_routes`] / [`remove_routes`]: Claude Code's settings edited for `init claude`.
+//! - [`add_routes`] / [`remove_routes`]: Claude Code's settings edited for `init claude`;
+//! - [`mail_channel`] and [`with_mail`]: a session's rewake mail in the answer (R-RW-11).
 //!
 //! The `claude` command and the `serve` daemon both go through it, so their answers are the same
 //! bytes. It knows nothing about files beyond walking up to a project root, nothing about
@@ -16,6 +17,7 @@
 mod answer;
 mod error;
 mod http;
+mod mail;
 mod payload;
 mod project;
 mod settings;
@@ -24,6 +26,7 @@ pub use crate::{
     answer::{Answer, answer, on_error},
     error::Error,
     http::http_body,
+    mail::{MailChannel, mail_channel, with_mail},
     payload::{parse_payload, payload_context},
     project::{ProjectHints, project_dir},
     settings::{add_routes, command_route, http_route, remove_routes, routed_events},

@@ -62,6 +62,12 @@ pub(crate) enum Command {
     /// Set up an agent client to route its hook events here.
     #[command(subcommand)]
     Init(InitTarget),
+    /// Show or cancel pending rewake envelopes in the store ($AIMON_REWAKE_STORE, else ~/.aimon/rewake.db).
+    ///
+    /// `run` and `claude` write the envelopes their hooks ask for (asyncRewake) to this store;
+    /// `aimon-hooks serve` fires them and puts each answer in the session's mailbox.
+    #[command(subcommand)]
+    Rewake(RewakeCommand),
 }
 
 /// The client `init` sets up.
@@ -92,6 +98,32 @@ pub(crate) struct InitClaudeArgs {
     /// Also route this event (WorktreeCreate, WorktreeRemove and MessageDisplay are routed only when named; repeatable).
     #[arg(long, value_name = "NAME")]
     pub(crate) event: Vec<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum RewakeCommand {
+    /// List the pending envelopes: id, hook, event, project, session, next fire, attempt.
+    List {
+        /// Print a JSON array instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Cancel one envelope by id, or every envelope of a hook in a project.
+    Cancel(RewakeCancelArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["id", "hook"])))]
+pub(crate) struct RewakeCancelArgs {
+    /// The envelope id (`rw-…`, as `rewake list` shows it).
+    #[arg(value_name = "ID")]
+    pub(crate) id: Option<String>,
+    /// Cancel every envelope of this hook id instead (hook ids repeat across projects).
+    #[arg(long, value_name = "HOOK_ID", conflicts_with = "id")]
+    pub(crate) hook: Option<String>,
+    /// With --hook: the project the hook belongs to [default: the current directory].
+    #[arg(long, value_name = "DIR", requires = "hook")]
+    pub(crate) project: Option<PathBuf>,
 }
 
 /// Where the tiers are.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use hook_config::{BuildEnv, HookHotReloadBootstrap, Severity, Tier, check_config};
-use hook_core::{ExecutionHook, FnHook, HookContext, HookEventType, HookExecutionPolicy, HookResult};
+use hook_core::{CancellationToken, ExecutionHook, FnHook, HookContext, HookEngine, HookEventType, HookResult};
 use serde_json::{Value, json};
 
 use crate::cli::{
@@ -34,7 +34,8 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         load::load(&args.input.tiers, &args.input.skills, args.fail_closed, Scope::Event(event), Trust::Explicit)?;
     let ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
     let policy = hook_server::policy(args.stop_on_blocked, args.fail_closed, args.parallel);
-    let verdict = hook_server::evaluate(&loaded.registry, &ctx, policy).await;
+    let engine = crate::rewake::enqueueing(HookEngine::new(loaded.registry.clone()).with_policy(policy));
+    let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
     println!("{}", serde_json::to_string(&RunOutput::new(&verdict))?);
     Ok(hook_server::exit_code(verdict.outcome))
 }
@@ -69,11 +70,16 @@ pub(crate) async fn claude(args: &ClaudeArgs) -> u8 {
             Forwarded::NotRunning => {}
         }
     }
-    let answer = match evaluate_for_claude(event, payload, &project).await {
-        Ok(answer) => answer,
-        Err(e) => hook_server::claude_answer(event, Err(&format!("{e:#}"))),
-    };
-    Printed::new(answer).emit()
+    match evaluate_for_claude(event, payload, &project).await {
+        Ok((answer, mail)) => {
+            let code = Printed::new(answer).emit();
+            if let Some(mail) = mail {
+                crate::rewake::ack(mail);
+            }
+            code
+        }
+        Err(e) => Printed::new(hook_server::claude_answer(event, Err(&format!("{e:#}")))).emit(),
+    }
 }
 
 /// The project of a `claude` call (R-SRV-2), absolute.
@@ -88,16 +94,20 @@ fn claude_project(payload: &serde_json::Map<String, Value>, home: Option<&Path>)
     Ok(absolute(&cwd, &hook_claude::project_dir(&hints, &cwd, home)))
 }
 
+/// The answer to one Claude Code call evaluated here, and the session mail it carries
+/// (acknowledged once the answer is written); rewakes go to the store.
 async fn evaluate_for_claude(
     event: HookEventType,
     payload: serde_json::Map<String, Value>,
     project: &Path,
-) -> anyhow::Result<Answer> {
+) -> anyhow::Result<(Answer, Option<hook_host::TakenMail>)> {
     let tiers = crate::cli::TierArgs { project: Some(project.to_owned()), home: None };
     let loaded = load::load(&tiers, &[], false, Scope::Event(event), Trust::Store)?;
     let ctx = hook_server::claude_context(event, payload, &loaded.paths.project)?;
-    let verdict = hook_server::evaluate(&loaded.registry, &ctx, HookExecutionPolicy::default()).await;
-    Ok(trust::tell(hook_server::claude_answer(event, Ok(&verdict)), &loaded, &ctx))
+    let engine = crate::rewake::enqueueing(HookEngine::new(loaded.registry.clone()));
+    let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
+    let answer = trust::tell(hook_server::claude_answer(event, Ok(&verdict)), &loaded, &ctx);
+    Ok(crate::rewake::with_session_mail(answer, &ctx))
 }
 
 /// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist; `mcp` handlers are

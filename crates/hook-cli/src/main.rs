@@ -2,7 +2,7 @@
 //!
 //! Commands (R-CLI): `run` (one event, one payload, a JSON verdict), `claude` (Claude Code's hook
 //! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`,
-//! `trust`, `serve` (the daemon, from hook-server; `claude` forwards to it).
+//! `trust`, `rewake`, `init`, `serve` (the daemon, from hook-server; `claude` forwards to it).
 //! The verdict rules are hook-core's ([`hook_core::EventVerdict`]); this crate maps payloads to
 //! contexts, loads the tiers through hook-config and renders answers. Event names come from the
 //! events table, never from literals here (R-LAYER-4).
@@ -21,6 +21,7 @@ mod init;
 mod load;
 mod logging;
 mod payload;
+mod rewake;
 mod schema;
 mod signals;
 mod trust;
@@ -78,5 +79,6 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::Trust(args) => trust::command(&args),
         Command::Serve(args) => commands::serve(args).await,
         Command::Init(crate::cli::InitTarget::Claude(args)) => init::claude(&args),
+        Command::Rewake(command) => rewake::command(command),
     }
 }

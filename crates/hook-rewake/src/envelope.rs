@@ -8,6 +8,10 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use hook_core::{HookContext, HookEventType, RewakeSpec, RewakeTrigger};
 
+use crate::cron::CronSchedule;
+use crate::error::Error;
+use crate::service::add;
+
 /// One pending rewake (R-RW-2).
 ///
 /// Built with [`Envelope::new`]; the service stamps the three instants when it schedules it.
@@ -67,6 +71,32 @@ impl Envelope {
             reason: spec.reason,
             context,
         }
+    }
+
+    /// Stamps the scheduled, expiry and next-fire instants as of `now` and returns the parsed
+    /// cron schedule of a cron trigger. [`crate::RewakeService::schedule`] does this; a one-shot
+    /// process that writes straight into a [`crate::RewakeStore`] for another process to fire
+    /// (R-RW-12) calls it before `insert`. Errors: an attempt outside `1..=max_attempts`, a cron
+    /// expression or zone that does not parse or never fires, instants out of range.
+    pub fn stamp(&mut self, now: DateTime<Utc>) -> Result<Option<CronSchedule>, Error> {
+        if self.attempt == 0 || self.attempt > self.max_attempts {
+            return Err(Error::Rejected(format!("attempt {} is outside 1..={}", self.attempt, self.max_attempts)));
+        }
+        self.scheduled_at = Some(now);
+        self.expires_at = Some(add(now, self.timeout)?);
+        let (next, cron) = match &self.trigger {
+            RewakeTrigger::Delay(delay) => (Some(add(now, *delay)?), None),
+            RewakeTrigger::Cron { expr, zone } => {
+                let cron = CronSchedule::parse(expr, zone)?;
+                let next = cron
+                    .next_after(now)
+                    .ok_or_else(|| Error::Rejected(format!("cron '{expr}' never fires after {now}")))?;
+                (Some(next), Some(cron))
+            }
+            RewakeTrigger::Event { .. } => (None, None),
+        };
+        self.next_fire_at = next;
+        Ok(cron)
     }
 
     /// Whether the trigger repeats by itself (cron): such envelopes never chain (R-RW-5).

@@ -13,6 +13,7 @@
 //! - `serve`    — the daemon over real sockets: same answers as `run`/`claude`, auth, limits, reload, shutdown (R-SRV);
 //! - `signals`  — SIGTERM/SIGINT/SIGHUP mid-hook leave no process of the hook's group (R-CLI-11);
 //! - `trust`    — trust for project hooks: the gate under `claude`, the store, `trust` (R-CLI-12).
+//! - `rewake`   — envelopes of `run`/`claude` in the store, `rewake list|cancel`, session mail.
 
 mod channels;
 mod claude;
@@ -20,6 +21,7 @@ mod demo;
 mod import;
 mod init;
 mod inspect;
+mod rewake;
 mod run;
 mod seeds;
 mod serve;

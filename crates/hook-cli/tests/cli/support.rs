@@ -57,6 +57,7 @@ impl Sandbox {
             .env("HOME", self.home())
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("AIMON_TRUST_PROJECT_HOOKS")
+            .env_remove("AIMON_REWAKE_STORE")
             .env_remove("RUST_LOG");
         cmd
     }

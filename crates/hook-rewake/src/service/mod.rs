@@ -27,7 +27,6 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use self::state::{Clock, State, context_key};
-use crate::cron::CronSchedule;
 use crate::envelope::{Envelope, Fire};
 use crate::error::Error;
 use crate::quota::{NoopQuota, RewakeQuotaManager};
@@ -73,7 +72,7 @@ pub trait RewakeFireListener: Send + Sync + fmt::Debug {
     }
 }
 
-fn add(t: DateTime<Utc>, d: Duration) -> Result<DateTime<Utc>, Error> {
+pub(crate) fn add(t: DateTime<Utc>, d: Duration) -> Result<DateTime<Utc>, Error> {
     TimeDelta::from_std(d)
         .ok()
         .and_then(|d| t.checked_add_signed(d))
@@ -241,30 +240,6 @@ impl DefaultRewakeService {
         }
     }
 
-    fn stamp(&self, envelope: &mut Envelope, now: DateTime<Utc>) -> Result<Option<CronSchedule>, Error> {
-        if envelope.attempt == 0 || envelope.attempt > envelope.max_attempts {
-            return Err(Error::Rejected(format!(
-                "attempt {} is outside 1..={}",
-                envelope.attempt, envelope.max_attempts
-            )));
-        }
-        envelope.scheduled_at = Some(now);
-        envelope.expires_at = Some(add(now, envelope.timeout)?);
-        let (next, cron) = match &envelope.trigger {
-            RewakeTrigger::Delay(delay) => (Some(add(now, *delay)?), None),
-            RewakeTrigger::Cron { expr, zone } => {
-                let cron = CronSchedule::parse(expr, zone)?;
-                let next = cron
-                    .next_after(now)
-                    .ok_or_else(|| Error::Rejected(format!("cron '{expr}' never fires after {now}")))?;
-                (Some(next), Some(cron))
-            }
-            RewakeTrigger::Event { .. } => (None, None),
-        };
-        envelope.next_fire_at = next;
-        Ok(cron)
-    }
-
     /// `true` when the context's quota has no room for one more, counting `batch` (the
     /// envelopes already accepted per context in this batch); WARNs.
     fn over_quota(&self, state: &State, envelope: &Envelope, batch: &mut HashMap<String, usize>) -> bool {
@@ -298,7 +273,7 @@ impl RewakeService for DefaultRewakeService {
         let now = self.now();
         let mut stamped = Vec::with_capacity(envelopes.len());
         for mut envelope in envelopes {
-            let cron = self.stamp(&mut envelope, now)?;
+            let cron = envelope.stamp(now)?;
             stamped.push((envelope, cron));
         }
         let mut state = self.state();

@@ -1,0 +1,155 @@
+//! The rewake store from the command line: where it is, enqueueing from `run`/`claude`, session
+//! mail for `claude`, and `rewake list|cancel` (R-RW-11/11b/12).
+
+use std::sync::Arc;
+
+use anyhow::bail;
+use hook_claude::Answer;
+use hook_core::{HookContext, HookEngine};
+use hook_host::{EnqueueSink, STORE_ENV, StoreLocation, TakenMail};
+use hook_rewake::StoredEnvelope;
+use serde_json::{Value, json};
+
+use crate::cli::{RewakeCancelArgs, RewakeCommand, TierArgs, absolute};
+
+/// The store of this user: `$AIMON_REWAKE_STORE`, else `$HOME/.aimon/rewake.db`.
+pub(crate) fn location() -> anyhow::Result<StoreLocation> {
+    let url = std::env::var(STORE_ENV).ok();
+    Ok(StoreLocation::select(url.as_deref(), TierArgs::default().home_dir().as_deref())?)
+}
+
+/// `engine` writing its rewake envelopes to the store (a bad store URL is a WARN: the hooks
+/// still run, their rewakes are dropped).
+pub(crate) fn enqueueing(engine: HookEngine) -> HookEngine {
+    match location() {
+        Ok(location) => engine.with_rewake(Arc::new(EnqueueSink::new(location))),
+        Err(err) => {
+            tracing::warn!("hooks: {err:#}; rewakes of this call are dropped");
+            engine
+        }
+    }
+}
+
+/// `answer` with the mail of `ctx`'s session merged in, when the event has a model-context
+/// channel; the mail to acknowledge once the answer is written. A store that cannot be read
+/// is a WARN: the answer goes out without mail.
+pub(crate) fn with_session_mail(answer: Answer, ctx: &HookContext) -> (Answer, Option<TakenMail>) {
+    if hook_claude::mail_channel(ctx.event).is_none() || ctx.session_id.is_none() {
+        return (answer, None);
+    }
+    let taken = location().and_then(|l| Ok(l.open_existing()?)).and_then(|store| {
+        Ok(match store {
+            Some(store) => hook_host::take_mail(&store, ctx)?,
+            None => None,
+        })
+    });
+    let taken = match taken {
+        Ok(Some(taken)) => taken,
+        Ok(None) => return (answer, None),
+        Err(err) => {
+            tracing::warn!("hooks: cannot read the session mailbox: {err:#}");
+            return (answer, None);
+        }
+    };
+    match hook_claude::with_mail(answer, ctx.event, &taken.text()) {
+        (answer, true) => (answer, Some(taken)),
+        (answer, false) => (answer, None),
+    }
+}
+
+/// Deletes delivered mail; a failure is a WARN (the mail comes again after its claim expires).
+pub(crate) fn ack(mail: TakenMail) {
+    if let Err(err) = mail.ack() {
+        tracing::warn!("hooks: delivered mail could not be removed from the mailbox: {err}");
+    }
+}
+
+/// `rewake list|cancel`.
+pub(crate) fn command(command: RewakeCommand) -> anyhow::Result<u8> {
+    let location = location()?;
+    match command {
+        RewakeCommand::List { json } => list(&location, json),
+        RewakeCommand::Cancel(args) => cancel(&location, &args),
+    }
+}
+
+fn list(location: &StoreLocation, as_json: bool) -> anyhow::Result<u8> {
+    let mut rows = match location.open_existing()? {
+        Some(store) => store.load()?.envelopes,
+        None => Vec::new(),
+    };
+    rows.sort_by(|a, b| (a.envelope.next_fire_at, &a.envelope.id).cmp(&(b.envelope.next_fire_at, &b.envelope.id)));
+    if as_json {
+        let rows: Vec<Value> = rows.iter().map(row_json).collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(0);
+    }
+    if rows.is_empty() {
+        println!("no pending rewake envelopes in {location}");
+        return Ok(0);
+    }
+    let header = ["ID", "HOOK", "EVENT", "PROJECT", "SESSION", "NEXT FIRE", "ATTEMPT", "REASON"].map(str::to_owned);
+    let table: Vec<[String; 8]> = rows
+        .iter()
+        .map(|row| {
+            let e = &row.envelope;
+            [
+                e.id.clone(),
+                e.hook_id.clone(),
+                e.event.name().to_owned(),
+                e.project_dir().map_or("-".to_owned(), |p| p.display().to_string()),
+                e.session_id().unwrap_or("-").to_owned(),
+                e.next_fire_at.map_or("on event".to_owned(), |t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
+                format!("{}/{}", e.attempt, e.max_attempts),
+                e.reason.clone(),
+            ]
+        })
+        .collect();
+    crate::commands::print_table(&header, &table);
+    Ok(0)
+}
+
+fn row_json(row: &StoredEnvelope) -> Value {
+    let e = &row.envelope;
+    let time = |t: Option<chrono::DateTime<chrono::Utc>>| t.map_or(Value::Null, |t| Value::String(t.to_rfc3339()));
+    json!({
+        "id": e.id,
+        "hook_id": e.hook_id,
+        "event": e.event.name(),
+        "project": e.project_dir().map(|p| p.display().to_string()),
+        "session_id": e.session_id(),
+        "attempt": e.attempt,
+        "max_attempts": e.max_attempts,
+        "scheduled_at": time(e.scheduled_at),
+        "next_fire_at": time(e.next_fire_at),
+        "expires_at": time(e.expires_at),
+        "reason": e.reason,
+        "payload": e.payload,
+        "leased_by": row.lease.as_ref().map(|l| l.owner.clone()),
+        "lease_until": time(row.lease.as_ref().map(|l| l.until)),
+    })
+}
+
+fn cancel(location: &StoreLocation, args: &RewakeCancelArgs) -> anyhow::Result<u8> {
+    let Some(store) = location.open_existing()? else {
+        bail!("no pending rewake envelopes: {location} does not exist");
+    };
+    if let Some(hook) = &args.hook {
+        let cwd = std::env::current_dir()?;
+        let project = absolute(&cwd, args.project.as_deref().unwrap_or(std::path::Path::new(".")));
+        let ids = store.remove_hook(Some(&project), hook)?;
+        if ids.is_empty() {
+            bail!("no pending rewake envelope of hook '{hook}' in project {}", project.display());
+        }
+        for id in &ids {
+            println!("cancelled {id}");
+        }
+        return Ok(0);
+    }
+    let id = args.id.as_deref().unwrap_or_default();
+    if !store.remove(id)? {
+        bail!("no pending rewake envelope '{id}' in {location}");
+    }
+    println!("cancelled {id}");
+    Ok(0)
+}

@@ -1,0 +1,13 @@
+//! The crate's one error type.
+
+/// Errors of `hook-host`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// `AIMON_REWAKE_STORE` (or `--store`) names no store this build can open.
+    #[error("{0}")]
+    StoreUrl(String),
+    /// The store failed.
+    #[error(transparent)]
+    Rewake(#[from] hook_rewake::Error),
+}
