@@ -15,8 +15,6 @@ use crate::runner::Scenario;
 enum Hooks {
     Project(Value),
     User(Value),
-    /// `.aimon/hooks.json` with this exact text.
-    ProjectText(&'static str),
 }
 
 struct Row {
@@ -129,7 +127,6 @@ async fn check(row: Row) {
     let scenario = match row.hooks {
         Hooks::Project(hooks) => scenario.project_hooks(&hooks),
         Hooks::User(hooks) => scenario.user_hooks(&hooks),
-        Hooks::ProjectText(text) => scenario.project_hooks_text(text),
     };
     let project = scenario.project();
     let run = scenario.model(turns).run().await;
