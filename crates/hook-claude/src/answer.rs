@@ -9,7 +9,7 @@ use hook_core::{AnswerChannel, Decision, EventVerdict, FeedbackRoute, HookFeedba
 use serde_json::{Map, Value, json};
 
 /// What the process does after evaluating (or failing to evaluate) a Claude Code call.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// Nothing to say: exit 0, no output.
     Silent,

@@ -37,23 +37,20 @@ pub(crate) fn with_session_mail(answer: Answer, ctx: &HookContext) -> (Answer, O
     if hook_claude::mail_channel(ctx.event).is_none() || ctx.session_id.is_none() {
         return (answer, None);
     }
-    let taken = location().and_then(|l| Ok(l.open_existing()?)).and_then(|store| {
-        Ok(match store {
-            Some(store) => hook_host::take_mail(&store, ctx)?,
-            None => None,
-        })
-    });
-    let taken = match taken {
-        Ok(Some(taken)) => taken,
+    let store = match location().and_then(|l| Ok(l.open_existing()?)) {
+        Ok(Some(store)) => store,
         Ok(None) => return (answer, None),
         Err(err) => {
             tracing::warn!("hooks: cannot read the session mailbox: {err:#}");
             return (answer, None);
         }
     };
-    match hook_claude::with_mail(answer, ctx.event, &taken.text()) {
-        (answer, true) => (answer, Some(taken)),
-        (answer, false) => (answer, None),
+    match hook_host::answer_with_mail(&store, answer.clone(), ctx) {
+        Ok(with_mail) => with_mail,
+        Err(err) => {
+            tracing::warn!("hooks: cannot read the session mailbox: {err:#}");
+            (answer, None)
+        }
     }
 }
 

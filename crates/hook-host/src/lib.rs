@@ -25,6 +25,6 @@ pub use crate::{
     enqueue::EnqueueSink,
     error::Error,
     fire_host::{FireHost, ProjectRegistries},
-    mail::{MAIL_CLAIM, TakenMail, take_mail},
+    mail::{MAIL_CLAIM, TakenMail, answer_with_mail, take_mail},
     store::{STORE_ENV, StoreLocation},
 };

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{TimeDelta, Utc};
+use hook_claude::Answer;
 use hook_core::HookContext;
 use hook_rewake::{Lease, Mail, RewakeStore};
 
@@ -54,4 +55,18 @@ pub fn take_mail(store: &Arc<dyn RewakeStore>, ctx: &HookContext) -> Result<Opti
     let owner = format!("mail-{}-{:x}", std::process::id(), now.timestamp_micros());
     let mails = store.take_mail(session, &Lease::new(owner.clone(), until), now)?;
     Ok((!mails.is_empty()).then(|| TakenMail { store: store.clone(), owner, mails }))
+}
+
+/// `answer` with the mail of `ctx`'s session merged in where the event can carry it, and the
+/// mail to acknowledge once the answer is written (`None` when the answer carries none).
+pub fn answer_with_mail(
+    store: &Arc<dyn RewakeStore>,
+    answer: Answer,
+    ctx: &HookContext,
+) -> Result<(Answer, Option<TakenMail>), Error> {
+    let Some(taken) = take_mail(store, ctx)? else { return Ok((answer, None)) };
+    Ok(match hook_claude::with_mail(answer, ctx.event, &taken.text()) {
+        (answer, true) => (answer, Some(taken)),
+        (answer, false) => (answer, None),
+    })
 }

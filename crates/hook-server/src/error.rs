@@ -33,6 +33,9 @@ pub enum Error {
     /// No home directory: neither `--home` nor `$HOME` is set.
     #[error("no home directory: pass --home or set HOME")]
     NoHome,
+    /// The rewake store could not be opened or its service could not start.
+    #[error("cannot start rewake: {0}")]
+    Rewake(#[from] hook_host::Error),
     /// The random source failed while making the token.
     #[error("cannot make a random token: {0}")]
     Random(String),

@@ -44,7 +44,7 @@ pub struct ServeOptions {
     pub socket: PathBuf,
     /// The TCP address, when TCP is wanted.
     pub listen: Option<SocketAddr>,
-    /// The rewake store URL. Kept for the rewake service, which `serve` will own; unused so far.
+    /// The rewake store URL (`sqlite:PATH`); default `$AIMON_REWAKE_STORE`, else `~/.aimon/rewake.db`.
     pub store: Option<String>,
     /// How long in-flight requests may run on after the shutdown signal.
     pub grace: Duration,
@@ -106,6 +106,9 @@ async fn bind_socket(path: &Path) -> Result<UnixListener, Error> {
     Ok(listener)
 }
 
+/// How often the daemon looks in the rewake store for envelopes one-shot processes wrote.
+const REWAKE_POLL: Duration = Duration::from_secs(1);
+
 /// Runs the daemon until `shutdown` completes, then shuts down gracefully.
 pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
     let service = HookService::new(options.service.clone());
@@ -121,7 +124,12 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
         None => None,
     };
     tracing::info!("hooks: serve listens on {}", options.socket.display());
-    // Seam: the rewake service (on `options.store`) starts here and is flushed after shutdown.
+    // Rewake: the store named by --store, else $AIMON_REWAKE_STORE, else ~/.aimon/rewake.db —
+    // the one `run` and `claude` write to. Every store write is committed when it returns, so
+    // nothing is left to flush at shutdown.
+    let url = options.store.clone().or_else(|| std::env::var(hook_host::STORE_ENV).ok());
+    let store = hook_host::StoreLocation::select(url.as_deref(), options.service.home.as_deref())?.open()?;
+    service.start_rewake(store, REWAKE_POLL)?;
     let local = service.router();
     let graceful = GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));

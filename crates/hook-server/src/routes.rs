@@ -8,7 +8,7 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::Router;
@@ -20,7 +20,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use hook_claude::{Answer, ProjectHints};
 use hook_config::{BuildEnv, DeclarativeHook, TierPaths, build_hooks, load_tiers};
-use hook_core::{EventVerdict, ExecutionHook as _, HookContext, HookEventType, HookExecutionPolicy};
+use hook_core::{
+    CancellationToken, EventVerdict, ExecutionHook as _, HookContext, HookEngine, HookEventType, HookExecutionPolicy,
+};
+use hook_host::{FireHost, ProjectRegistries};
+use hook_rewake::RewakeStore;
 use http_body_util::BodyExt as _;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -28,6 +32,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
+use crate::error::Error;
 use crate::evaluate::{self, Printed};
 use crate::metrics::Metrics;
 use crate::output::{RunOutput, exit_code};
@@ -80,6 +85,14 @@ struct Inner {
     base: PathBuf,
     projects: Projects,
     metrics: Arc<Metrics>,
+    rewake: OnceLock<Rewake>,
+}
+
+/// Rewake in the daemon: the store the session mailboxes live in and the service firing it.
+#[derive(Debug)]
+struct Rewake {
+    store: Arc<dyn RewakeStore>,
+    host: FireHost,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -102,7 +115,23 @@ impl HookService {
             options.global_slots,
             metrics.clone(),
         );
-        HookService { inner: Arc::new(Inner { base: options.base, projects, metrics }) }
+        HookService { inner: Arc::new(Inner { base: options.base, projects, metrics, rewake: OnceLock::new() }) }
+    }
+
+    /// Runs rewake on `store` (call once, inside the runtime): the rewakes hooks ask for are
+    /// scheduled there, each fire re-runs its hook from its project's engine and leaves the
+    /// answer in the session's mailbox, and `/v1/claude` answers carry that mail. Envelopes that
+    /// one-shot `run`/`claude` processes wrote to the store are picked up every `poll`.
+    pub fn start_rewake(&self, store: Arc<dyn RewakeStore>, poll: Duration) -> Result<(), Error> {
+        let inner = Arc::downgrade(&self.inner);
+        let registries: ProjectRegistries = Arc::new(move |dir: Option<&Path>| {
+            let project = inner.upgrade()?.projects.get(dir?).ok()?;
+            Some(project.registry.clone())
+        });
+        let host = FireHost::start(store.clone(), registries, poll)?;
+        host.ready();
+        let _ = self.inner.rewake.set(Rewake { store, host });
+        Ok(())
     }
 
     /// Every route with its limits (body size and time, panics contained), without
@@ -138,7 +167,11 @@ impl HookService {
     /// Dispatches `ctx`, waiting for a hook slot when the event has hooks.
     async fn dispatch(&self, project: &Project, ctx: &HookContext, policy: HookExecutionPolicy) -> EventVerdict {
         let _slots = if project.has_hooks(ctx.event) { Some(self.inner.projects.slots(project).await) } else { None };
-        let verdict = evaluate::evaluate(&project.registry, ctx, policy).await;
+        let mut engine = HookEngine::new(project.registry.clone()).with_policy(policy);
+        if let Some(rewake) = self.inner.rewake.get() {
+            engine = engine.with_rewake(rewake.host.service().clone());
+        }
+        let verdict = engine.run_event(ctx, &CancellationToken::new()).await;
         self.inner.metrics.verdict(&verdict);
         verdict
     }
@@ -190,7 +223,25 @@ impl HookService {
             Err(e) => return (Some(event), evaluate::claude_answer(event, Err(&e.to_string()))),
         };
         let verdict = self.dispatch(&project, &ctx, HookExecutionPolicy::default()).await;
-        (Some(event), evaluate::claude_answer(event, Ok(&verdict)))
+        (Some(event), self.with_mail(evaluate::claude_answer(event, Ok(&verdict)), &ctx))
+    }
+
+    /// `answer` carrying the session's rewake mail where the event can. The mail is deleted
+    /// as the answer is handed to the connection; a store error is a WARN, never a refusal.
+    fn with_mail(&self, answer: Answer, ctx: &HookContext) -> Answer {
+        let Some(rewake) = self.inner.rewake.get() else { return answer };
+        match hook_host::answer_with_mail(&rewake.store, answer.clone(), ctx) {
+            Ok((answer, mail)) => {
+                if let Some(Err(err)) = mail.map(hook_host::TakenMail::ack) {
+                    tracing::warn!("hooks: delivered mail could not be removed from the mailbox: {err}");
+                }
+                answer
+            }
+            Err(err) => {
+                tracing::warn!("hooks: cannot read the session mailbox: {err}");
+                answer
+            }
+        }
     }
 }
 

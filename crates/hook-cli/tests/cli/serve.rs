@@ -32,6 +32,9 @@ impl Daemon {
             .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
             .current_dir(sandbox.project())
             .env("HOME", sandbox.home())
+            // The projects of these tests are the person's own: trust them all (the gate itself is
+            // pinned in trust.rs).
+            .env("AIMON_TRUST_PROJECT_HOOKS", "1")
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("RUST_LOG")
             .stdin(Stdio::null())
@@ -257,7 +260,15 @@ fn run_and_claude_answer_the_same_in_process_forwarded_and_over_http() {
         // claude in-process ⇄ claude forwarded: the same bytes (WARN lines are the log of whichever
         // process evaluated, so they are not part of the answer).
         let claude = |extra: &[&str]| {
-            Outcome::of(sandbox.cmd().current_dir(&dir).arg("claude").args(extra).write_stdin(body.clone()))
+            Outcome::of(
+                sandbox
+                    .cmd()
+                    .current_dir(&dir)
+                    .env("AIMON_TRUST_PROJECT_HOOKS", "1")
+                    .arg("claude")
+                    .args(extra)
+                    .write_stdin(body.clone()),
+            )
         };
         let local = claude(&["--no-serve"]);
         let forwarded = claude(&[]);
@@ -412,4 +423,40 @@ fn live_members(pgid: i32) -> usize {
             fields.len() > 3 && fields[0] != "Z" && fields[2] == pgid.to_string()
         })
         .count()
+}
+
+#[test]
+fn a_rewake_asked_through_the_daemon_fires_and_its_answer_reaches_the_sessions_next_call_once() {
+    let sandbox = Sandbox::new();
+    // The first run asks to be woken in a second; the woken run (AIMON_REWAKE_ID set) tells the model.
+    let hook = r#"if [ -n "$AIMON_REWAKE_ID" ]; then echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ci-is-green-marker"}}'; fi"#;
+    let rewake = json!({"trigger": {"delay": "1s"}, "maxAttempts": 1, "reason": "check CI after the push"});
+    let hooks = one_hook(
+        "PostToolUse",
+        "Bash",
+        json!({"type": "command", "command": hook, "timeout": 10, "asyncRewake": rewake}),
+    );
+    let dir = project(&sandbox, "p", &hooks.to_string());
+    let daemon = Daemon::start(&sandbox);
+    let push = payload("PostToolUse", &dir, bash_input("git push")).to_string();
+    let first = daemon.tcp("POST", "/v1/claude", &[], push.as_bytes());
+    assert_eq!(first.status, 200);
+    assert!(!first.body.contains("ci-is-green-marker"), "the first answer cannot know yet: {}", first.body);
+
+    // The session's next call that can carry context gets the fire's answer, exactly once.
+    let start = payload("SessionStart", &dir, json!({"source": "resume"})).to_string();
+    let next = || daemon.tcp("POST", "/v1/claude", &[], start.as_bytes());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let delivered = loop {
+        let reply = next();
+        if reply.body.contains("ci-is-green-marker") {
+            break reply;
+        }
+        assert!(Instant::now() < deadline, "the rewake's answer never reached the session: {}", reply.body);
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(delivered.json()["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    assert!(!next().body.contains("ci-is-green-marker"), "mail is delivered once");
+    let other = payload("SessionStart", &dir, json!({"source": "resume", "session_id": "s-2"})).to_string();
+    assert!(!daemon.tcp("POST", "/v1/claude", &[], other.as_bytes()).body.contains("ci-is-green-marker"));
 }
