@@ -14,11 +14,14 @@
 //!   call, updatedInput, exit 2, failClosed, a path rule on Write, the USER tier, a broken
 //!   hooks.json, PostToolUse context and block (exit 2 and JSON);
 //! - `continuation` — Stop continuation (and that it ends, and that a timeout lets the agent
-//!   stop), UserPromptSubmit context and block, SessionStart context.
+//!   stop), UserPromptSubmit context and block, SessionStart context;
+//! - `rewake`  — a PostToolUse hook's rewake, fired by `aimon-hooks serve`, reaching the model on
+//!   the session's next tool call.
 
 mod continuation;
 mod gates;
 mod hooks;
 mod install;
 mod model;
+mod rewake;
 mod runner;

@@ -70,6 +70,11 @@ impl Scenario {
         self.root.join("project")
     }
 
+    /// The HOME Claude Code (and so every hook it runs) sees.
+    pub(crate) fn home(&self) -> PathBuf {
+        self.root.join("home")
+    }
+
     /// `<project>/.aimon/hooks.json`.
     pub(crate) fn project_hooks(self, hooks: &Value) -> Self {
         self.project_hooks_text(&serde_json::to_string_pretty(hooks).expect("json"))

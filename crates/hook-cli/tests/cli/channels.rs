@@ -17,6 +17,7 @@ fn payload(event: &str, cwd: &Path, extra: Value) -> Value {
 }
 
 fn claude(sandbox: &Sandbox, payload: &Value) -> Outcome {
+    sandbox.trust_project();
     Outcome::of(
         sandbox.cmd().arg("claude").env("CLAUDE_PROJECT_DIR", sandbox.project()).write_stdin(payload.to_string()),
     )
