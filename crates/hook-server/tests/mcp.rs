@@ -79,6 +79,8 @@ async fn a_second_mcp_call_reuses_the_server_process() {
     let hooks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
         "hooks": [{"type": "mcp", "server": "policy", "tool": "whoami", "timeout": 20}]}]}});
     std::fs::write(project.join(".aimon/hooks.json"), hooks.to_string()).expect("hooks.json");
+    // The daemon runs a project's own mcp hooks only once the person trusted them.
+    hook_config::TrustStore::in_home(&home).trust(&project).expect("trust the project");
 
     let socket = home.join(".aimon/serve.sock");
     let options = ServeOptions {
