@@ -1,11 +1,18 @@
-//! A compiled regex with a cheap pre-check (R-PRED-6).
+//! A user regex with a cheap pre-check (R-PRED-6), compiled on first use (PERF-6).
 //!
 //! Most matcher regexes are anchored (`^git\s+push`, every path glob): a match must begin with one of
 //! a few literal strings. Checking those with `starts_with` first skips the regex engine for almost
 //! every non-matching text, which is what a tool call tested against many predicates mostly sees.
+//!
+//! Loading a pattern only parses it (the syntax check the regex engine would make, with the same
+//! settings), which is what tells the user about a bad regex; building the matching automaton costs
+//! ten times more and is deferred to the first text the pattern is tested against, so a large
+//! hooks.json loads fast and a hook that never sees its event never pays for its regex.
 
-use regex_syntax::hir::Look;
+use std::sync::OnceLock;
+
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
+use regex_syntax::hir::{Hir, Look};
 
 /// The literals every match starts with, when the regex is anchored at the start of the text.
 #[derive(Debug)]
@@ -14,13 +21,17 @@ pub(crate) struct StartLiterals(Option<Vec<Vec<u8>>>);
 impl StartLiterals {
     /// `None` inside when the regex is unanchored or its prefixes are not a small finite set.
     pub(crate) fn of(re_src: &str) -> Self {
-        let Ok(hir) = regex_syntax::ParserBuilder::new().utf8(false).build().parse(re_src) else {
-            return StartLiterals(None);
-        };
+        match regex_syntax::ParserBuilder::new().utf8(false).build().parse(re_src) {
+            Ok(hir) => Self::of_hir(&hir),
+            Err(_) => StartLiterals(None),
+        }
+    }
+
+    fn of_hir(hir: &Hir) -> Self {
         if !hir.properties().look_set_prefix().contains(Look::Start) {
             return StartLiterals(None);
         }
-        let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
+        let seq = Extractor::new().kind(ExtractKind::Prefix).extract(hir);
         let literals = seq
             .literals()
             .filter(|lits| !lits.is_empty() && lits.iter().all(|l| !l.as_bytes().is_empty()))
@@ -47,17 +58,28 @@ impl StartLiterals {
 /// A user regex (Rust dialect), searched unanchored unless it anchors itself.
 #[derive(Debug)]
 pub(crate) struct Pattern {
-    re: regex::Regex,
+    src: Box<str>,
+    /// The automaton, built on first use; `None` when the engine refuses a regex whose syntax is
+    /// valid (only its compiled-size limit does that).
+    re: OnceLock<Option<regex::Regex>>,
     start: StartLiterals,
 }
 
 impl Pattern {
+    /// Checks the syntax now, as `regex::Regex::new` would (same parser settings, same message).
     pub(crate) fn new(re_src: &str) -> Result<Self, regex::Error> {
-        Ok(Pattern { re: regex::Regex::new(re_src)?, start: StartLiterals::of(re_src) })
+        let hir = regex_syntax::Parser::new().parse(re_src).map_err(|e| regex::Error::Syntax(e.to_string()))?;
+        Ok(Pattern { src: re_src.into(), re: OnceLock::new(), start: StartLiterals::of_hir(&hir) })
     }
 
+    /// Whether the regex finds a match in `text`. A regex too big for the engine matches every text:
+    /// a gate that cannot test its pattern runs its hook rather than let the call through unseen.
     pub(crate) fn is_match(&self, text: &str) -> bool {
-        self.start.may_match(text.as_bytes()) && self.re.is_match(text)
+        self.start.may_match(text.as_bytes()) && self.regex().is_none_or(|re| re.is_match(text))
+    }
+
+    fn regex(&self) -> Option<&regex::Regex> {
+        self.re.get_or_init(|| regex::Regex::new(&self.src).ok()).as_ref()
     }
 
     /// Whether interpreter code names a program this regex is about: one its match can start with
@@ -65,7 +87,7 @@ impl Pattern {
     pub(crate) fn mentioned_in(&self, code: &str) -> bool {
         match self.start.first_words() {
             Some(mut programs) => programs.any(|p| std::str::from_utf8(p).is_ok_and(|p| crate::bash::names(code, p))),
-            None => self.re.is_match(code),
+            None => self.regex().is_none_or(|re| re.is_match(code)),
         }
     }
 
@@ -106,5 +128,22 @@ mod tests {
         assert!(StartLiterals::of("^abc").0.is_some());
         assert!(StartLiterals::of("abc").0.is_none());
         assert!(StartLiterals::of("^.*").0.is_none());
+    }
+
+    #[test]
+    fn a_bad_regex_is_refused_at_load_with_the_engines_own_message() {
+        for bad in ["(", "a{2,1}", r"\p{NoSuchClass}", "[z-a]"] {
+            let ours = Pattern::new(bad).expect_err(bad).to_string();
+            let engine = regex::Regex::new(bad).expect_err(bad).to_string();
+            assert_eq!(ours, engine, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_regex_too_big_for_the_engine_matches_every_text_so_its_hook_still_runs() {
+        let huge = Pattern::new("^(a{1000}){1000}z").expect("the syntax is valid");
+        assert!(regex::Regex::new("^(a{1000}){1000}z").is_err(), "the engine refuses it");
+        assert!(huge.is_match(&"a".repeat(5000)));
+        assert!(!huge.is_match("bcd"), "the literal pre-check still applies");
     }
 }
