@@ -345,11 +345,14 @@ impl Parser<'_> {
             }
         };
         if !site.event.allows_handler(kind) {
-            let message = if kind == HandlerKind::Deny {
-                format!("hooks: 'deny' is not valid on {}", site.event_as_written)
-            } else {
-                format!("hooks: only 'command' actions are valid on {}", site.event_as_written)
-            };
+            let valid: Vec<String> =
+                site.event.spec().handlers.iter().map(|k| format!("'{}'", k.config_name())).collect();
+            let message = format!(
+                "hooks: '{}' is not valid on {} (it takes {})",
+                kind.config_name(),
+                site.event_as_written,
+                valid.join(", ")
+            );
             self.warn(At::Value(&type_ptr), message);
             return Ok(None);
         }

@@ -32,6 +32,7 @@ hooks:
     - action: { type: shell, command: "echo start" }
   onStop:
     - action: { type: shell, command: "echo done" }
+    - action: { type: http, url: "http://127.0.0.1:9/stop" }
   subagentStart:
     - action: { type: shell, command: "echo sub" }
   subagentStop:
@@ -42,6 +43,7 @@ hooks:
     - action: { type: shell, command: "echo denied" }
   preCompact:
     - action: { type: shell, command: "echo compact" }
+    - action: { type: mcp, server: reviewer, tool: compact }
   postCompact:
     - action: { type: shell, command: "echo compacted" }
 ---

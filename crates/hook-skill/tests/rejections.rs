@@ -49,8 +49,8 @@ const CASES: &[(&str, &str)] = &[
     // R-SKILL-2: action types per event.
     ("deny_on_post_tool", "hooks:\n  postTool:\n    - action: { type: deny, reason: no }\n"),
     ("deny_on_on_start", "hooks:\n  onStart:\n    - action: { type: deny, reason: no }\n"),
-    ("http_on_on_stop", "hooks:\n  onStop:\n    - action: { type: http, url: \"http://127.0.0.1:9/\" }\n"),
-    ("mcp_on_pre_compact", "hooks:\n  preCompact:\n    - action: { type: mcp, server: s, tool: t }\n"),
+    ("http_on_on_start", "hooks:\n  onStart:\n    - action: { type: http, url: \"http://127.0.0.1:9/\" }\n"),
+    ("mcp_on_on_start", "hooks:\n  onStart:\n    - action: { type: mcp, server: s, tool: t }\n"),
     ("hooks_json_type_command", "hooks:\n  preTool:\n    - action: { type: command, command: x }\n"),
     ("claude_code_type_prompt", "hooks:\n  preTool:\n    - action: { type: prompt, prompt: x }\n"),
     ("action_without_type", "hooks:\n  preTool:\n    - action: { command: x }\n"),
