@@ -168,7 +168,7 @@ impl Conversion {
             }
         };
         if !event.allows_handler(kind) {
-            let text = format!("{ty} handler: AIMON runs only command handlers on {}", event.name());
+            let text = format!("{ty} handler: AIMON does not run {ty} handlers on {}", event.name());
             self.note("dropped", at, &text);
             return None;
         }
