@@ -1,5 +1,8 @@
 //! What a hook is told: one map of scalars feeds both the `AIMON_*` environment and the stdin
-//! JSON, so the two never drift (R-ACT-SH-2, R-CC-1, R-CC-4).
+//! JSON, so the two never drift (R-ACT-SH-2, R-CC-1, R-CC-4). One key may differ: when the
+//! client's payload has its own `event` (Claude Code's FileChanged: `change`, `add`, `unlink`),
+//! the stdin JSON keeps the client's value, as a script written for the client expects, and
+//! `AIMON_EVENT` stays the AIMON event name.
 
 use hook_core::HookContext;
 use serde_json::{Map, Value};
@@ -9,8 +12,8 @@ use serde_json::{Map, Value};
 pub(crate) struct Payload {
     /// The stdin JSON object: the scalars plus the Claude Code keys and nested objects.
     json: Map<String, Value>,
-    /// The keys of `json` holding the scalars (`tool_name`); `AIMON_<KEY>` in the environment.
-    scalars: Vec<String>,
+    /// `AIMON_<KEY>` and its text for each scalar (`tool_name`), valid variable names only.
+    env: Vec<(String, String)>,
 }
 
 impl Payload {
@@ -49,7 +52,14 @@ impl Payload {
                 json.insert(key.clone(), value.clone());
             }
         }
-        let scalars = json.keys().cloned().collect();
+        let env = json
+            .iter()
+            .filter(|(k, _)| !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            .map(|(k, v)| (format!("AIMON_{}", k.to_ascii_uppercase()), crate::template::scalar_text(v)))
+            .collect();
+        if let Some(own) = ctx.fields.get("event") {
+            json.insert("event".into(), own.clone());
+        }
         json.insert("hook_event_name".into(), ctx.event.payload_name().into());
         if let Some(t) = tool {
             json.insert("tool_input".into(), t.input.clone());
@@ -64,17 +74,12 @@ impl Payload {
         for (key, value) in &ctx.fields {
             json.entry(key.clone()).or_insert_with(|| value.clone());
         }
-        Payload { json, scalars }
+        Payload { json, env }
     }
 
     /// `AIMON_<KEY>` variables; keys that are not valid variable names are left out.
     pub(crate) fn env(&self) -> impl Iterator<Item = (String, String)> + '_ {
-        self.scalars
-            .iter()
-            .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-            .filter_map(|k| {
-                Some((format!("AIMON_{}", k.to_ascii_uppercase()), crate::template::scalar_text(self.json.get(k)?)))
-            })
+        self.env.iter().cloned()
     }
 
     /// The stdin line: compact JSON and a newline (R-ACT-SH-2b).
@@ -151,6 +156,20 @@ mod tests {
         assert_eq!(json["background_tasks"], json!([]));
         assert!(json.get("transcript_path").is_none());
         assert!(json.get("permission_mode").is_none());
+    }
+
+    #[test]
+    fn a_clients_own_event_field_reaches_stdin_and_aimon_event_stays_the_aimon_name() {
+        let ctx = HookContext::new(HookEventType::FILE_CHANGED)
+            .with_field("event", "unlink")
+            .with_field("file_path", "/proj/.env");
+        let p = Payload::new(&ctx, "s");
+        let json: Value = serde_json::from_slice(&p.body()).expect("json");
+        assert_eq!(json["event"], "unlink");
+        assert_eq!(json["hook_event_name"], "FileChanged");
+        let env: BTreeMap<_, _> = p.env().collect();
+        assert_eq!(env["AIMON_EVENT"], "fileChanged");
+        assert_eq!(env["AIMON_FILE_PATH"], "/proj/.env");
     }
 
     #[test]

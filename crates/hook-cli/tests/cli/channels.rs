@@ -105,9 +105,8 @@ fn a_payload_survives_context_and_the_hooks_stdin_unchanged() {
             "SubagentStop",
             json!({"stop_hook_active": false, "agent_id": "a1", "agent_type": "Explore", "agent_transcript_path": "/t"}),
         ),
-        // FileChanged is left out: its `event` field collides with AIMON's own `event` key in the
-        // stdin JSON (known, reported).
-        ("FileChanged", json!({"file_path": "/w/.envrc"})),
+        // FileChanged has its own `event` field: the hook reads the client's value, not AIMON's.
+        ("FileChanged", json!({"file_path": "/w/.envrc", "event": "unlink"})),
         ("Elicitation", json!({"mcp_server_name": "m", "message": "?", "requested_schema": {"type": "object"}})),
     ];
     for (event, extra) in cases {
@@ -125,8 +124,9 @@ fn a_payload_survives_context_and_the_hooks_stdin_unchanged() {
         };
         let before = context(&original.to_string());
         let mut after = context(&written);
-        // AIMON's own additions to the stdin JSON (R-CC-4), not Claude Code keys.
-        for key in ["event", "skill_name", "project_dir"] {
+        // AIMON's own additions to the stdin JSON (R-CC-4), not Claude Code keys; a key the
+        // payload has itself is the payload's.
+        for key in ["event", "skill_name", "project_dir"].into_iter().filter(|k| !before.fields.contains_key(*k)) {
             assert!(after.fields.remove(key).is_some(), "{event}: '{key}' is written");
         }
         if let Some(tool) = after.tool.as_mut() {
