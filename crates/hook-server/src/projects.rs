@@ -3,15 +3,16 @@
 //! A project's engine is its registry, kept current by hook-config's hot reload (the three tier
 //! files), its MCP servers (sessions stay open between calls: the warm sessions), its current
 //! configuration error (a project whose files do not load refuses where the `claude` command
-//! would) and its slots for hook work. `mcp.json` is not watched by hot reload, so each use
-//! compares the two registries' file stamps and rebuilds the engine when one changed.
+//! would) and its slots for hook work. Each use compares the stamps of the two `mcp.json` files and
+//! of the person's trust store with those the engine was built from, and rebuilds the engine when
+//! one changed: new servers start, and `aimon-hooks trust` takes effect on the next call.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::SystemTime;
 
-use hook_config::{BuildEnv, HookHotReloadBootstrap, HotReloadHandle, TierPaths, TrustGate, load_tiers};
+use hook_config::{BuildEnv, HookHotReloadBootstrap, HotReloadHandle, TierPaths, TrustGate, TrustStore, load_tiers};
 use hook_core::{ExecutionHook, FnHook, HookContext, HookEngine, HookEventType, HookRegistry, HookResult};
 use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -51,8 +52,9 @@ pub(crate) struct Project {
     pub(crate) dir: PathBuf,
     pub(crate) registry: Arc<HookRegistry>,
     error: Arc<RwLock<Option<String>>>,
-    mcp_stamps: Vec<Stamp>,
-    mcp_files: Vec<PathBuf>,
+    /// The files the engine was built from beyond the tiers (`mcp.json`, the trust store), and their stamps then.
+    stamped_files: Vec<PathBuf>,
+    stamps: Vec<Stamp>,
     slots: Arc<Semaphore>,
     /// Dropping it stops hot reload; the registry's hooks (and so the MCP sessions) go with the
     /// last request that still holds this project.
@@ -62,11 +64,13 @@ pub(crate) struct Project {
 impl Project {
     fn load(dir: &Path, home: Option<&Path>, slots: usize, metrics: &Arc<Metrics>) -> Result<Project, Error> {
         let paths = TierPaths::new(home.map(Path::to_owned), dir.to_owned());
-        let mcp_files = mcp_files(&paths);
-        let mcp_stamps = mcp_files.iter().map(|p| stamp(p)).collect();
+        let mut stamped_files = mcp_files(&paths);
+        stamped_files.extend(home.map(|h| TrustStore::in_home(h).path().to_owned()));
+        let stamps = stamped_files.iter().map(|p| stamp(p)).collect();
         let error = Arc::new(RwLock::new(current_error(&paths)));
         // The project comes from an agent's call: its untrusted files run only their deny
-        // handlers. The gate is the store as it was when the project loaded.
+        // handlers. The gate is the store as it was when the project loaded; a change to the
+        // store rebuilds the engine (`current`).
         let env = BuildEnv::gated(&paths, TrustGate::for_agent(home, dir));
         let registry = Arc::new(HookRegistry::new());
         let listeners = Arc::new(HookRegistry::new());
@@ -81,8 +85,8 @@ impl Project {
             dir: dir.to_owned(),
             registry,
             error,
-            mcp_stamps,
-            mcp_files,
+            stamped_files,
+            stamps,
             slots: Arc::new(Semaphore::new(slots)),
             _reload: reload,
         })
@@ -93,9 +97,9 @@ impl Project {
         self.error.read().map(|e| e.clone()).unwrap_or_else(|p| p.into_inner().clone())
     }
 
-    /// Whether the MCP server registries are as they were at load time.
-    fn mcp_current(&self) -> bool {
-        self.mcp_files.iter().map(|p| stamp(p)).eq(self.mcp_stamps.iter().copied())
+    /// Whether the MCP server registries and the trust store are as they were at load time.
+    fn current(&self) -> bool {
+        self.stamped_files.iter().map(|p| stamp(p)).eq(self.stamps.iter().copied())
     }
 
     /// Whether any hook is registered for `event` (work that needs a slot).
@@ -185,7 +189,7 @@ impl Projects {
                 entry.1.clone()
             })
         };
-        if let Some(project) = cached.filter(|p| p.mcp_current()) {
+        if let Some(project) = cached.filter(|p| p.current()) {
             return Ok(project);
         }
         let project = Arc::new(Project::load(dir, self.home.as_deref(), self.per_project, &self.metrics)?);

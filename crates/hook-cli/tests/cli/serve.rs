@@ -25,16 +25,21 @@ fn free_port() -> u16 {
 }
 
 impl Daemon {
+    /// The projects of most tests are the person's own: trust them all (the gate itself is
+    /// pinned in trust.rs and by `trusting_a_project_takes_effect_on_the_daemons_next_call`).
     fn start(sandbox: &Sandbox) -> Daemon {
+        Daemon::start_with(sandbox, "1")
+    }
+
+    /// `trust_all` is the value of `AIMON_TRUST_PROJECT_HOOKS`.
+    fn start_with(sandbox: &Sandbox, trust_all: &str) -> Daemon {
         let port = free_port();
         let bin = assert_cmd::cargo::cargo_bin!("aimon-hooks");
         let child = std::process::Command::new(bin)
             .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
             .current_dir(sandbox.project())
             .env("HOME", sandbox.home())
-            // The projects of these tests are the person's own: trust them all (the gate itself is
-            // pinned in trust.rs).
-            .env("AIMON_TRUST_PROJECT_HOOKS", "1")
+            .env("AIMON_TRUST_PROJECT_HOOKS", trust_all)
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("RUST_LOG")
             .stdin(Stdio::null())
@@ -373,6 +378,27 @@ fn an_edit_to_a_project_s_hooks_is_served_without_a_restart() {
     }
     let metrics = daemon.unix("GET", "/metrics", b"").body;
     assert!(metrics.contains("hook_server_reloads_total{successful=\"true\"} 1"), "{metrics}");
+}
+
+#[test]
+fn trusting_a_project_takes_effect_on_the_daemons_next_call() {
+    let sandbox = Sandbox::new();
+    let gate = command("echo 'stopped by the project gate' >&2; exit 2");
+    let dir = project(&sandbox, "p", &one_hook("PreToolUse", "Bash", gate).to_string());
+    let daemon = Daemon::start_with(&sandbox, "0");
+    let body = payload("PreToolUse", &dir, bash_input("ls")).to_string();
+    let decision = || {
+        let reply = daemon.tcp("POST", "/v1/claude", &[], body.as_bytes());
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        if reply.body.is_empty() { Value::Null } else { reply.json() }
+    };
+    let untrusted = decision();
+    assert_ne!(untrusted["hookSpecificOutput"]["permissionDecision"], "deny", "{untrusted}");
+    let out = Outcome::of(sandbox.cmd().arg("trust").arg("--project").arg(&dir));
+    assert_eq!(out.code, 0, "trust failed: {}", out.stderr);
+    let trusted = decision();
+    assert_eq!(trusted["hookSpecificOutput"]["permissionDecision"], "deny", "{trusted}");
+    assert_eq!(trusted["hookSpecificOutput"]["permissionDecisionReason"], "stopped by the project gate", "{trusted}");
 }
 
 #[test]
