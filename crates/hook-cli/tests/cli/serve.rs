@@ -392,13 +392,19 @@ fn trusting_a_project_takes_effect_on_the_daemons_next_call() {
         assert_eq!(reply.status, 200, "{}", reply.body);
         if reply.body.is_empty() { Value::Null } else { reply.json() }
     };
+    let listed_trusted = || {
+        let path = format!("/v1/hooks?project={}", dir.display());
+        daemon.tcp("GET", &path, &[], b"").json()[0]["trusted"].clone()
+    };
     let untrusted = decision();
     assert_ne!(untrusted["hookSpecificOutput"]["permissionDecision"], "deny", "{untrusted}");
+    assert_eq!(listed_trusted(), false, "/v1/hooks shows what the daemon does");
     let out = Outcome::of(sandbox.cmd().arg("trust").arg("--project").arg(&dir));
     assert_eq!(out.code, 0, "trust failed: {}", out.stderr);
     let trusted = decision();
     assert_eq!(trusted["hookSpecificOutput"]["permissionDecision"], "deny", "{trusted}");
     assert_eq!(trusted["hookSpecificOutput"]["permissionDecisionReason"], "stopped by the project gate", "{trusted}");
+    assert_eq!(listed_trusted(), true);
 }
 
 #[test]
