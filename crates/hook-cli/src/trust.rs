@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use hook_config::{ConfigFile, HandlerKind, LoadedConfig, TierPaths, TrustGate, TrustStore, sha256_hex};
-use hook_core::{HookContext, HookEventType};
+use hook_core::{ExecutionHook, HookContext};
 use serde_json::{Value, json};
 
 use crate::cli::TrustArgs;
@@ -49,27 +49,11 @@ pub(crate) fn withheld_files(gate: &TrustGate, config: &LoadedConfig) -> Vec<Pat
 /// `claude`'s answer plus a `systemMessage` naming `aimon-hooks trust` when the project has
 /// untrusted hooks and this is SessionStart, or a skipped hook would have run for `ctx`.
 pub(crate) fn tell(answer: Answer, loaded: &Loaded, ctx: &HookContext) -> Answer {
-    let on_start = ctx.event == HookEventType::ON_SESSION_START && !loaded.untrusted.is_empty();
-    let matched = loaded.hooks.iter().any(|(_, h)| h.withheld() && h.would_match(ctx));
-    if !on_start && !matched {
-        return answer;
-    }
-    let notice = format!(
-        "aimon-hooks: the hooks of {} are not trusted, so their command, http and mcp handlers were skipped; review them, then {} to trust them",
-        loaded.paths.project.display(),
-        loaded.gate.command()
-    );
-    match answer {
-        Answer::Silent => Answer::Json(json!({"systemMessage": notice})),
-        Answer::Json(Value::Object(mut out)) => {
-            let message = match out.get("systemMessage").and_then(Value::as_str) {
-                Some(earlier) => format!("{earlier}\n{notice}"),
-                None => notice,
-            };
-            out.insert("systemMessage".into(), message.into());
-            Answer::Json(Value::Object(out))
-        }
-        other => other,
+    let hooks = loaded.hooks.iter().map(|(_, h)| h.as_ref() as &dyn ExecutionHook);
+    if hook_server::tells_untrusted(ctx, hooks, || !loaded.untrusted.is_empty()) {
+        hook_server::with_trust_notice(answer, &loaded.paths.project, &loaded.gate.command())
+    } else {
+        answer
     }
 }
 

@@ -249,18 +249,6 @@ impl DeclarativeHook {
         self.untrusted.is_none()
     }
 
-    /// Skipped because its file is not trusted: a `command`, `http` or `mcp` handler of an
-    /// untrusted file never matches. Restricting (`deny`) handlers are never withheld.
-    pub fn withheld(&self) -> bool {
-        self.untrusted.is_some() && self.handler.kind() != HandlerKind::Deny
-    }
-
-    /// Whether its event, matcher and `if` select `ctx`, trusted or not (a withheld hook that
-    /// would have run is what `claude` tells the person about).
-    pub fn would_match(&self, ctx: &HookContext) -> bool {
-        self.skip(ctx).is_none()
-    }
-
     /// Why the hook would not run for `ctx`, without allocating (`matches` is on the hot path).
     fn skip(&self, ctx: &HookContext) -> Option<Skip> {
         if ctx.event != self.event {
@@ -346,6 +334,17 @@ impl ExecutionHook for DeclarativeHook {
 
     fn matches(&self, ctx: &HookContext) -> bool {
         !self.withheld() && self.skip(ctx).is_none()
+    }
+
+    /// Skipped because its file is not trusted: a `command`, `http` or `mcp` handler of an
+    /// untrusted file never matches. Restricting (`deny`) handlers are never withheld.
+    fn withheld(&self) -> bool {
+        self.untrusted.is_some() && self.handler.kind() != HandlerKind::Deny
+    }
+
+    /// Whether its event, matcher and `if` select `ctx`, trusted or not.
+    fn would_match(&self, ctx: &HookContext) -> bool {
+        self.skip(ctx).is_none()
     }
 
     fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a> {

@@ -39,6 +39,18 @@ pub trait ExecutionHook: Send + Sync + fmt::Debug {
         true
     }
 
+    /// Whether a gate the person can lift keeps this hook from running (a handler of a
+    /// repository file the person has not trusted): it then never matches.
+    fn withheld(&self) -> bool {
+        false
+    }
+
+    /// Whether the hook would apply to this context if nothing withheld it (what an agent's
+    /// client is told about when a withheld hook would have run).
+    fn would_match(&self, ctx: &HookContext) -> bool {
+        self.matches(ctx)
+    }
+
     /// Runs the hook.
     fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a>;
 }

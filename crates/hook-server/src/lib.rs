@@ -12,7 +12,8 @@
 //!   token of [`ensure_token`], slow clients cut off, graceful shutdown on [`ShutdownSignals`].
 //! - [`forward_claude`]: the `claude` command's client for the socket.
 //! - [`RunOutput`], [`Printed`] and the functions of `evaluate`: how `run` and `claude` answer,
-//!   shared with the CLI so the daemon's bytes are the command's bytes.
+//!   shared with the CLI so the daemon's bytes are the command's bytes; [`with_trust_notice`]:
+//!   what both say when a repository's hooks are not trusted.
 //!
 //! Metrics use `prometheus-client` (docs/decisions.md says why). Layer 4: above hook-config and
 //! hook-skill, below hook-cli; the crates below must not pull axum, tower-http or
@@ -28,6 +29,7 @@ mod metrics;
 mod output;
 mod projects;
 mod routes;
+mod trust_notice;
 
 pub use crate::{
     client::{CONNECT_TIMEOUT, Forwarded, forward_claude},
@@ -39,4 +41,5 @@ pub use crate::{
     routes::{
         BODY_LIMIT, EXIT_HEADER, FORM_HEADER, HookService, PROJECT_HEADER, STREAM_HEADER, ServiceOptions, hook_row,
     },
+    trust_notice::{tells_untrusted, with_trust_notice},
 };

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use crate::trust_notice::{registry_tells_untrusted, with_trust_notice};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{MatchedPath, Query, Request, State};
@@ -223,7 +224,12 @@ impl HookService {
             Err(e) => return (Some(event), evaluate::claude_answer(event, Err(&e.to_string()))),
         };
         let verdict = self.dispatch(&project, &ctx, HookExecutionPolicy::default()).await;
-        (Some(event), self.with_mail(evaluate::claude_answer(event, Ok(&verdict)), &ctx))
+        let mut answer = evaluate::claude_answer(event, Ok(&verdict));
+        if registry_tells_untrusted(&project.registry, &ctx) {
+            let home = self.inner.projects.home();
+            answer = with_trust_notice(answer, &dir, &TrustGate::for_agent(home, &dir).command());
+        }
+        (Some(event), self.with_mail(answer, &ctx))
     }
 
     /// `answer` carrying the session's rewake mail where the event can. The mail is deleted

@@ -399,12 +399,15 @@ fn trusting_a_project_takes_effect_on_the_daemons_next_call() {
     let untrusted = decision();
     assert_ne!(untrusted["hookSpecificOutput"]["permissionDecision"], "deny", "{untrusted}");
     assert_eq!(listed_trusted(), false, "/v1/hooks shows what the daemon does");
+    let notice = untrusted["systemMessage"].as_str().unwrap_or_default();
+    assert!(notice.contains("not trusted") && notice.contains("aimon-hooks trust --project"), "{untrusted}");
     let out = Outcome::of(sandbox.cmd().arg("trust").arg("--project").arg(&dir));
     assert_eq!(out.code, 0, "trust failed: {}", out.stderr);
     let trusted = decision();
     assert_eq!(trusted["hookSpecificOutput"]["permissionDecision"], "deny", "{trusted}");
     assert_eq!(trusted["hookSpecificOutput"]["permissionDecisionReason"], "stopped by the project gate", "{trusted}");
     assert_eq!(listed_trusted(), true);
+    assert!(trusted.get("systemMessage").is_none(), "{trusted}");
 }
 
 #[test]
