@@ -26,6 +26,7 @@ mod events;
 mod executor;
 mod feedback;
 mod hook;
+mod layout;
 mod policy;
 mod registry;
 mod result;
@@ -45,6 +46,7 @@ pub use crate::{
     executor::{ExecutionReport, HookExecutor, HookRun, INTERRUPTED_REASON},
     feedback::{FEEDBACK_REMINDER_KEY, HookFeedback},
     hook::{ExecutionHook, FnHook, HookFuture},
+    layout::AimonDir,
     policy::{ExecutionMode, HookExecutionPolicy, OnException},
     registry::{HookRegistry, RegistrySnapshot},
     result::{Decision, FlowControl, HookResult},
