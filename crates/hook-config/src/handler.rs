@@ -5,8 +5,8 @@
 //! every handler carries (`timeout`/`timeoutMs`, `failClosed`, `if`, `asyncRewake`). Both derive
 //! `Serialize` (the hooks.json form a handler is written back in: the importer's output, the
 //! round-trip tests) and `JsonSchema` (the schema `aimon-hooks schema` prints), so the field names
-//! are said once, by these types; [`handler_fields`] reads them back from the schema for the
-//! loader's unknown-field check and for SKILL.md frontmatter.
+//! are said once, by these types; [`handler_fields`] reads them back from the serialized form
+//! (a test holds that to the schema) for the loader's unknown-field check and for SKILL.md.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -200,31 +200,50 @@ impl From<&RewakeSpec> for AsyncRewake {
     }
 }
 
-/// The fields a handler of any kind takes, and each kind's own, read from the schema of
-/// [`HandlerSpec`] (so they cannot drift from the types).
+/// The fields a handler of any kind takes, and each kind's own, read from the types: a handler of
+/// each kind with every field set, serialized, names them (cheap enough for every `run`; a test
+/// holds the tables to the schema's properties).
 struct Fields {
     common: Vec<&'static str>,
     own: Vec<(HandlerKind, Vec<&'static str>)>,
 }
 
 static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
-    let names = |schema: &Value| -> Vec<&'static str> {
-        schema["properties"]
-            .as_object()
-            .map(|p| p.keys().filter(|k| *k != "type").map(|k| &*k.clone().leak()).collect())
-            .unwrap_or_default()
+    let keys = |action: HandlerAction| -> Vec<&'static str> {
+        let full = HandlerSpec::new(action)
+            .with_timeout(Duration::from_secs(1))
+            .with_fail_closed(true)
+            .with_rewake(RewakeSpec::new(RewakeTrigger::Delay(Duration::from_secs(1)), "r"))
+            .with_if("r");
+        let value = serde_json::to_value(full).unwrap_or_default();
+        let mut keys: Vec<&'static str> =
+            value.as_object().into_iter().flat_map(|o| o.keys()).map(|k| &*k.clone().leak()).collect();
+        keys.sort_unstable();
+        keys
     };
-    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true);
-    let handler = settings.into_generator().into_root_schema_for::<HandlerSpec>().to_value();
-    let variants = handler["oneOf"].as_array().cloned().unwrap_or_default();
-    let own = KINDS
-        .iter()
-        .map(|kind| {
-            let variant = variants.iter().find(|v| v["properties"]["type"]["const"] == kind.config_name());
-            (*kind, variant.map(&names).unwrap_or_default())
-        })
-        .collect();
-    Fields { common: names(&handler), own }
+    let mut args = serde_json::Map::new();
+    args.insert("a".into(), Value::Null);
+    let samples = [
+        HandlerAction::Command(ShellSpec::new("c")),
+        HandlerAction::Http(
+            HttpSpec::new("u")
+                .with_method("PUT")
+                .with_header("h", "v")
+                .with_body(hook_actions::HttpBody::Template("b".into()))
+                .with_allowed_env_vars(vec!["A".into()]),
+        ),
+        HandlerAction::Mcp(McpSpec::new("s", "t").with_args(args)),
+        HandlerAction::Deny(DenySpec::new("r")),
+    ];
+    let all: Vec<(HandlerKind, Vec<&'static str>)> = samples.into_iter().map(|a| (a.kind(), keys(a))).collect();
+    let mut common: Vec<&'static str> =
+        all[0].1.iter().copied().filter(|k| all.iter().all(|(_, ks)| ks.contains(k))).collect();
+    let own =
+        all.iter().map(|(kind, ks)| (*kind, ks.iter().copied().filter(|k| !common.contains(k)).collect())).collect();
+    common.retain(|k| *k != "type");
+    common.push(TIMEOUT_MS);
+    common.sort_unstable();
+    Fields { common, own }
 });
 
 /// The fields every handler takes besides `type`, sorted: `asyncRewake`, `failClosed`, `if`,
@@ -416,5 +435,25 @@ mod tests {
         assert_eq!(handler_fields(HandlerKind::Http), ["allowedEnvVars", "body", "headers", "method", "url"]);
         assert_eq!(handler_fields(HandlerKind::Mcp), ["args", "server", "tool"]);
         assert_eq!(handler_fields(HandlerKind::Deny), ["reason"]);
+    }
+
+    #[test]
+    fn the_field_tables_are_the_schemas_properties() {
+        let names = |schema: &Value| -> Vec<String> {
+            let mut names: Vec<String> = schema["properties"]
+                .as_object()
+                .map(|p| p.keys().filter(|k| *k != "type").cloned().collect())
+                .unwrap_or_default();
+            names.sort();
+            names
+        };
+        let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true);
+        let handler = settings.into_generator().into_root_schema_for::<HandlerSpec>().to_value();
+        assert_eq!(names(&handler), common_handler_fields());
+        let variants = handler["oneOf"].as_array().expect("one schema per kind");
+        for kind in KINDS {
+            let variant = variants.iter().find(|v| v["properties"]["type"]["const"] == kind.config_name());
+            assert_eq!(names(variant.expect("the kind's schema")), handler_fields(kind), "{kind:?}");
+        }
     }
 }

@@ -10,8 +10,8 @@
 //!   (`ShellSpec`, `HttpSpec`, `McpSpec`, `DenySpec`), which the build hands on as it is. It
 //!   derives `Serialize` (its hooks.json form; [`HooksDocument`] is a whole file, which the
 //!   importer writes) and `JsonSchema`: [`hooks_json_schema`] is `aimon-hooks schema`, and
-//!   [`handler_fields`] / [`common_handler_fields`] read the field names back from it for the
-//!   loader and SKILL.md. [`read_handler`] reads one handler as the loader does.
+//!   [`handler_fields`] / [`common_handler_fields`] read the field names back from the types for
+//!   the loader and SKILL.md. [`read_handler`] reads one handler as the loader does.
 //! - [`Diagnostic::pointer`] is the JSON pointer of the value at fault
 //!   (`/hooks/PreToolUse/0/hooks/1/timeout`), so other front ends (SKILL.md) place it themselves.
 //! - [`load_tiers`] reads USER → PROJECT → LOCAL ([`Tier`], [`TierPaths`]) into one

@@ -34,7 +34,7 @@ mod rewake;
 
 pub use crate::{
     chains::{
-        Chained, CompactTrigger, DEFAULT_CONTINUATION_CAP, EventVerdict, HookEngine, PermissionOutcome,
+        BLOCKED_REASON, Chained, CompactTrigger, DEFAULT_CONTINUATION_CAP, EventVerdict, HookEngine, PermissionOutcome,
         PostToolOutcome, PreCompactOutcome, PreToolOutcome, StopOutcome, Verdict,
     },
     context::{HookContext, RewakeInvocation, ToolCall},
