@@ -132,22 +132,27 @@ impl Conversion {
             return None;
         };
         let ty = handler.get("type").and_then(Value::as_str).unwrap_or("");
-        let (kind, required): (HandlerKind, &[&str]) = match ty {
-            "command" => (HandlerKind::Command, &["command"]),
-            "http" => (HandlerKind::Http, &["url"]),
-            "mcp_tool" | "mcp" => (HandlerKind::Mcp, &["server", "tool"]),
-            "prompt" | "agent" => {
+        // `deny` is AIMON's own: a Claude Code file has none.
+        let kind = match (ty, hook_config::handler_kind(ty).filter(|k| *k != HandlerKind::Deny)) {
+            (_, Some(kind)) => kind,
+            ("prompt" | "agent", None) => {
                 self.note("dropped", at, &format!("{ty} handler: AIMON has no {ty} handlers"));
                 return None;
             }
-            "" => {
+            ("", None) => {
                 self.note("dropped", at, "the handler has no \"type\"");
                 return None;
             }
-            other => {
+            (other, None) => {
                 self.note("dropped", at, &format!("unknown handler type '{other}'"));
                 return None;
             }
+        };
+        let required: &[&str] = match kind {
+            HandlerKind::Command => &["command"],
+            HandlerKind::Http => &["url"],
+            HandlerKind::Mcp => &["server", "tool"],
+            HandlerKind::Deny => &[],
         };
         if !event.allows_handler(kind) {
             let text = format!("{ty} handler: AIMON runs only command handlers on {}", event.name());

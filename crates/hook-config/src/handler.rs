@@ -258,8 +258,8 @@ pub fn handler_fields(kind: HandlerKind) -> &'static [&'static str] {
     FIELDS.own.iter().find(|(k, _)| *k == kind).map(|(_, f)| f.as_slice()).unwrap_or_default()
 }
 
-/// The kind a hooks.json `type` names (`mcp_tool` is `mcp`).
-pub(crate) fn kind_named(name: &str) -> Option<HandlerKind> {
+/// The kind a hooks.json `type` names (Claude Code's `mcp_tool` is `mcp`).
+pub fn handler_kind(name: &str) -> Option<HandlerKind> {
     if name == CLAUDE_MCP_TYPE {
         return Some(HandlerKind::Mcp);
     }

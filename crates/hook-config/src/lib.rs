@@ -70,7 +70,7 @@ pub use crate::{
     diagnostic::{Diagnostic, Severity},
     document::{EntryDocument, HooksDocument, hooks_json_schema},
     error::Error,
-    handler::{HandlerAction, HandlerSpec, common_handler_fields, handler_fields},
+    handler::{HandlerAction, HandlerSpec, common_handler_fields, handler_fields, handler_kind},
     ids::HookIds,
     load::{load_tiers, load_tiers_lazily},
     parse::{check_config, parse_config, read_handler},

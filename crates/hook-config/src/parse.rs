@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Error;
 use crate::handler::{
-    CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerSpec, common_handler_fields, handler_fields, kind_named,
+    CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerSpec, common_handler_fields, handler_fields, handler_kind,
 };
 use crate::matcher::{Matcher, MatcherCache};
 use crate::position::{Pos, PositionIndex, push_token};
@@ -316,7 +316,7 @@ impl Parser<'_> {
         };
         let type_ptr = push_token(site.pointer, "type");
         let written = obj.get("type").and_then(Value::as_str);
-        let kind = match (written, written.and_then(kind_named)) {
+        let kind = match (written, written.and_then(handler_kind)) {
             (None, _) => {
                 self.invalid(site, invalid("type", "'type' is required".to_owned()));
                 return Ok(None);
