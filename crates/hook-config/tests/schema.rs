@@ -145,3 +145,14 @@ fn a_diagnostic_carries_the_json_pointer_of_the_field_at_fault() {
         "{diagnostics:#?}"
     );
 }
+
+#[test]
+fn every_event_of_the_table_is_a_known_property_in_both_spellings() {
+    let schema = serde_json::to_value(hooks_json_schema()).expect("the schema is JSON");
+    let events = &schema["properties"]["hooks"]["properties"];
+    for event in HookEventType::ALL {
+        for name in std::iter::once(event.name()).chain(event.claude_name()) {
+            assert!(events.get(name).is_some(), "{name}");
+        }
+    }
+}
