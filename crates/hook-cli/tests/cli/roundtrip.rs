@@ -60,18 +60,13 @@ fn every_handler_kind_and_field_reads_the_same_through_the_schema_the_importer_a
 
         if *claude {
             let sandbox = Sandbox::new();
-            sandbox.write("claude/settings.json", &document("PreToolUse", handler).to_string());
-            let out = Outcome::of(sandbox.cmd().current_dir(sandbox.root()).args([
-                "import-claude",
-                "claude/settings.json",
-                "--output",
-                "-",
-            ]));
+            sandbox.write("project/.claude/settings.json", &document("PreToolUse", handler).to_string());
+            let out = Outcome::of(sandbox.cmd().arg("import-claude"));
             assert_eq!(out.code, 0, "{handler}: {}", out.stderr);
-            let imported = out.json();
+            let written = std::fs::read_to_string(sandbox.project().join(".aimon/hooks.json")).expect("imported");
+            let imported: Value = serde_json::from_str(&written).expect("JSON");
             let errors: Vec<String> = validator.iter_errors(&imported).map(|e| e.to_string()).collect();
             assert!(errors.is_empty(), "{imported}: {errors:?}");
-            sandbox.project_hooks(&imported);
             assert_eq!(listed(&sandbox, &[]), expected, "{handler} through the importer: {imported}");
         }
 
