@@ -394,3 +394,17 @@ fn place(node: &Node, pointer: &str) -> Pos {
     }
     node.pos
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_frontmatter_common_fields_are_handler_fields_of_the_model() {
+        for field in FRONTMATTER_COMMON_FIELDS {
+            assert!(hook_config::common_handler_fields().contains(&field), "{field}");
+        }
+        assert_eq!(action_fields(HandlerKind::Command), ["command", "timeoutMs", "failClosed"]);
+        assert_eq!(action_fields(HandlerKind::Deny), ["reason"]);
+    }
+}
