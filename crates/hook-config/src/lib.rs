@@ -45,7 +45,8 @@
 //! serde-saphyr or higher layers. Unit tests sit next to the code; `tests/corpus.rs` pins the
 //! snapshot corpus (`tests/corpus/*.json`, snapshots in `tests/snapshots/`), `tests/seed_examples.rs`
 //! the seed's six examples, `tests/all_errors.rs` a file with many hard errors, `tests/ids.rs`
-//! id stability, `tests/declarative.rs` matcher/`if`/rewake/failClosed/trust behaviour with real
+//! id stability, `tests/schema.rs` the schema against the loader (the `jsonschema` validator) and
+//! each accepted handler's round trip through its serialized form, `tests/declarative.rs` matcher/`if`/rewake/failClosed/trust behaviour with real
 //! actions, `tests/hot_reload.rs` the end-to-end, storm and `mcp.json` tests on real files;
 //! `benches/reload.rs` measures reload latency and the 1 MB load against serde_json; the fuzz
 //! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.
