@@ -8,8 +8,9 @@ use std::time::Duration;
 use hook_core::{AnswerChannel, DecisionChannel, HookContext, HookEventType, HookFeedback, HookResult, OnFailure};
 use serde_json::{Map, Value};
 
-/// The timeout of a shell, http or mcp action that declares none (R-ACT-SH-4).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// The timeout of a shell, http or mcp action that declares none (R-ACT-SH-4): the executor's
+/// default net, so an action without a timeout and the net around it agree.
+pub const DEFAULT_TIMEOUT: Duration = hook_core::HookExecutionPolicy::DEFAULT_TIMEOUT;
 
 /// An exit-2 stderr reason is cut to this many characters (R-ACT-SH-3); every other text of a
 /// hook answer to [`HookFeedback::MAX_CHARS`] (R-CC-6).

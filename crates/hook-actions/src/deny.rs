@@ -4,6 +4,23 @@ use hook_core::{ExecutionHook, HookContext, HookFuture};
 
 use crate::answer::{self, Answer, Reply, Verdict};
 
+/// A deny hook: its reason (R-ACT-DENY-1). Its serde and schema form is the `deny` handler's own
+/// fields in hooks.json.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[non_exhaustive]
+pub struct DenySpec {
+    /// Why; shown to the model. Must not be blank.
+    #[schemars(pattern(r"\S"))]
+    pub reason: String,
+}
+
+impl DenySpec {
+    /// Denies with `reason`.
+    pub fn new(reason: impl Into<String>) -> Self {
+        DenySpec { reason: reason.into() }
+    }
+}
+
 /// Denies at once with a fixed, non-blank reason.
 ///
 /// ```

@@ -39,7 +39,7 @@ mod template;
 
 pub use crate::{
     answer::{DEFAULT_TIMEOUT, MAX_REASON_CHARS},
-    deny::DenyAction,
+    deny::{DenyAction, DenySpec},
     error::Error,
     http::{HttpAction, HttpBody, HttpSpec},
     mcp::{McpAction, McpServers, McpSpec},

@@ -5,7 +5,10 @@
 //! not need are omitted (never `null`, which its schema check would reject). Advisory events
 //! never block: at most context for the model and a `systemMessage` for the person.
 
-use hook_core::{AnswerChannel, Decision, EventVerdict, FeedbackRoute, HookFeedback, MatchSubject, OnFailure, Verdict};
+use hook_core::{
+    AnswerChannel, BLOCKED_REASON, Decision, EventVerdict, FeedbackRoute, HookFeedback, MatchSubject, OnFailure,
+    Verdict,
+};
 use serde_json::{Map, Value, json};
 
 /// What the process does after evaluating (or failing to evaluate) a Claude Code call.
@@ -34,7 +37,7 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
     match spec.answer {
         // Claude Code reads these refusals from the exit code, with the reason on stderr.
         AnswerChannel::ExitCode | AnswerChannel::Path | AnswerChannel::PassThrough if refused => {
-            return Answer::Stderr(2, verdict.reason.clone().unwrap_or_else(|| "blocked by hook".to_owned()));
+            return Answer::Stderr(2, verdict.reason.clone().unwrap_or_else(|| BLOCKED_REASON.to_owned()));
         }
         AnswerChannel::Path => {
             return match merged.passthrough.get(WORKTREE_PATH).and_then(Value::as_str) {
@@ -129,7 +132,7 @@ fn top_level_block(verdict: &EventVerdict, out: &mut Map<String, Value>) {
             let reasons: Vec<&str> = results().filter_map(|r| r.feedback.as_deref()).collect();
             match (results().next(), reasons.is_empty()) {
                 (None, _) => None,
-                (Some(_), true) => Some("blocked by hook".to_owned()),
+                (Some(_), true) => Some(BLOCKED_REASON.to_owned()),
                 (Some(_), false) => Some(reasons.join("\n")),
             }
         }

@@ -40,7 +40,7 @@ pub fn project_dir(hints: &ProjectHints<'_>, base: &Path, home: Option<&Path>) -
         if home.is_some_and(|h| dir == h) {
             break;
         }
-        if dir.join(".aimon").is_dir() || dir.join(".git").exists() {
+        if hook_core::AimonDir::under(dir).path().is_dir() || dir.join(".git").exists() {
             return dir.to_owned();
         }
     }

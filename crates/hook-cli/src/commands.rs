@@ -271,18 +271,18 @@ fn subject(ctx: &HookContext) -> Option<String> {
 pub(crate) fn import_claude(args: &ImportArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let project = absolute(&cwd, args.project.as_deref().unwrap_or(Path::new(".")));
-    let aimon = project.join(".aimon");
+    let aimon = hook_core::AimonDir::under(&project);
     let jobs: Vec<(Vec<PathBuf>, PathBuf)> = match (&args.output, args.settings.is_empty()) {
         (Some(out), true) => vec![(default_settings(&project)?, out.clone())],
         (Some(out), false) => vec![(args.settings.clone(), out.clone())],
-        (None, false) => vec![(args.settings.clone(), aimon.join("hooks.json"))],
+        (None, false) => vec![(args.settings.clone(), aimon.hooks())],
         (None, true) => {
             let claude = project.join(".claude");
-            let pairs = [("settings.json", "hooks.json"), ("settings.local.json", "hooks.local.json")];
+            let pairs = [("settings.json", aimon.hooks()), ("settings.local.json", aimon.local_hooks())];
             let jobs: Vec<_> = pairs
                 .iter()
                 .filter(|(from, _)| claude.join(from).exists())
-                .map(|(from, to)| (vec![claude.join(from)], aimon.join(to)))
+                .map(|(from, to)| (vec![claude.join(from)], to.clone()))
                 .collect();
             if jobs.is_empty() {
                 bail!(
@@ -343,7 +343,7 @@ fn default_settings(project: &Path) -> anyhow::Result<Vec<PathBuf>> {
 
 /// `schema` (R-CLI-6).
 pub(crate) fn schema() -> anyhow::Result<u8> {
-    println!("{}", serde_json::to_string_pretty(&crate::schema::hooks_json_schema())?);
+    println!("{}", serde_json::to_string_pretty(&hook_config::hooks_json_schema())?);
     Ok(0)
 }
 

@@ -5,11 +5,11 @@
 //! AIMON's would be 30 s), `mcp_tool`/`input` become `mcp`/`args`, and `$VAR` in http headers
 //! becomes `${env.VAR}`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
+use hook_config::{EntryDocument, HandlerSpec, HooksDocument, Severity, Tier};
 use hook_core::{EventNameError, HandlerKind, HookEventType};
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// Claude Code's default handler timeout, in seconds.
@@ -18,7 +18,7 @@ pub(crate) const CLAUDE_DEFAULT_TIMEOUT_SECS: u64 = 600;
 /// The converted file and what the conversion had to say about it.
 #[derive(Debug, Default)]
 pub(crate) struct Conversion {
-    file: HooksFile,
+    file: HooksDocument,
     /// One line per dropped or changed thing, in input order.
     pub(crate) report: Vec<Note>,
     /// Handlers written.
@@ -42,26 +42,6 @@ impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}: {}", self.kind, self.at, self.text)
     }
-}
-
-#[derive(Debug, Default, Serialize)]
-struct HooksFile {
-    hooks: BTreeMap<String, Vec<Entry>>,
-}
-
-#[derive(Debug, Serialize)]
-struct Entry {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    matcher: Option<String>,
-    hooks: Vec<Handler>,
-}
-
-#[derive(Debug, Serialize)]
-struct Handler {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(flatten)]
-    fields: Map<String, Value>,
 }
 
 impl Conversion {
@@ -108,13 +88,13 @@ impl Conversion {
             };
             for (i, entry) in entries.iter().enumerate() {
                 if let Some(entry) = self.entry(event, &format!("{at}[{i}]"), entry) {
-                    self.file.hooks.entry(name.clone()).or_default().push(entry);
+                    self.file.push(name, entry);
                 }
             }
         }
     }
 
-    fn entry(&mut self, event: HookEventType, at: &str, entry: &Value) -> Option<Entry> {
+    fn entry(&mut self, event: HookEventType, at: &str, entry: &Value) -> Option<EntryDocument> {
         let Some(entry) = entry.as_object() else {
             self.note("dropped", at, "the matcher group is not an object");
             return None;
@@ -131,7 +111,7 @@ impl Conversion {
             self.note("dropped", at, &format!("unknown field '{key}'"));
         }
         let handlers = entry.get("hooks").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-        let hooks: Vec<Handler> = handlers
+        let hooks: Vec<HandlerSpec> = handlers
             .iter()
             .enumerate()
             .filter_map(|(j, h)| self.handler(event, &format!("{at}.hooks[{j}]"), h))
@@ -141,31 +121,38 @@ impl Conversion {
             return None;
         }
         self.kept += hooks.len();
-        Some(Entry { matcher, hooks })
+        Some(EntryDocument::new(matcher, hooks))
     }
 
-    fn handler(&mut self, event: HookEventType, at: &str, handler: &Value) -> Option<Handler> {
+    /// One handler, converted and then read by the loader, so what is written is the handler
+    /// model's hooks.json form.
+    fn handler(&mut self, event: HookEventType, at: &str, handler: &Value) -> Option<HandlerSpec> {
         let Some(handler) = handler.as_object() else {
             self.note("dropped", at, "the handler is not an object");
             return None;
         };
         let ty = handler.get("type").and_then(Value::as_str).unwrap_or("");
-        let (kind, required): (HandlerKind, &[&str]) = match ty {
-            "command" => (HandlerKind::Command, &["command"]),
-            "http" => (HandlerKind::Http, &["url"]),
-            "mcp_tool" | "mcp" => (HandlerKind::Mcp, &["server", "tool"]),
-            "prompt" | "agent" => {
+        // `deny` is AIMON's own: a Claude Code file has none.
+        let kind = match (ty, hook_config::handler_kind(ty).filter(|k| *k != HandlerKind::Deny)) {
+            (_, Some(kind)) => kind,
+            ("prompt" | "agent", None) => {
                 self.note("dropped", at, &format!("{ty} handler: AIMON has no {ty} handlers"));
                 return None;
             }
-            "" => {
+            ("", None) => {
                 self.note("dropped", at, "the handler has no \"type\"");
                 return None;
             }
-            other => {
+            (other, None) => {
                 self.note("dropped", at, &format!("unknown handler type '{other}'"));
                 return None;
             }
+        };
+        let required: &[&str] = match kind {
+            HandlerKind::Command => &["command"],
+            HandlerKind::Http => &["url"],
+            HandlerKind::Mcp => &["server", "tool"],
+            HandlerKind::Deny => &[],
         };
         if !event.allows_handler(kind) {
             let text = format!("{ty} handler: AIMON does not run {ty} handlers on {}", event.name());
@@ -183,6 +170,7 @@ impl Conversion {
             return None;
         }
         let mut fields = Map::new();
+        fields.insert("type".into(), kind.config_name().into());
         for (key, value) in handler {
             match (key.as_str(), kind) {
                 ("type", _) => {}
@@ -239,10 +227,19 @@ impl Conversion {
             self.note(
                 "changed",
                 at,
-                &format!("no timeout: wrote Claude Code's default, {CLAUDE_DEFAULT_TIMEOUT_SECS} s (AIMON's own default is 30 s)"),
+                &format!(
+                    "no timeout: wrote Claude Code's default, {CLAUDE_DEFAULT_TIMEOUT_SECS} s (AIMON's own default is {} s)",
+                    hook_actions::DEFAULT_TIMEOUT.as_secs()
+                ),
             );
         }
-        Some(Handler { kind: kind.config_name(), fields })
+        let (spec, diagnostics) = hook_config::read_handler(event, &Value::Object(fields), Tier::Project);
+        if spec.is_none() {
+            let why = diagnostics.iter().find(|d| d.severity == Severity::Error).or(diagnostics.first());
+            let why = why.map_or("the loader does not accept it".to_owned(), |d| d.message.clone());
+            self.note("dropped", at, &format!("the converted handler is not valid: {why}"));
+        }
+        spec
     }
 
     /// `$VAR` and `${VAR}` (Claude Code's header interpolation) → `${env.VAR}`.
@@ -307,9 +304,7 @@ impl Conversion {
 
     /// The hooks.json text: pretty-printed, newline-terminated.
     pub(crate) fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(&self.file).unwrap_or_default();
-        text.push('\n');
-        text
+        self.file.to_json()
     }
 
     /// The report, ending with a reminder about MCP servers when there are any.

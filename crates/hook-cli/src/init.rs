@@ -64,7 +64,7 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
 
 /// The daemon's bearer token from `~/.aimon/serve.token`, created (random, mode 0600) if missing.
 fn token(home: &Path) -> anyhow::Result<String> {
-    let path = home.join(".aimon/serve.token");
+    let path = hook_core::AimonDir::under(home).serve_token();
     match std::fs::read_to_string(&path) {
         Ok(text) if !text.trim().is_empty() => return Ok(text.trim().to_owned()),
         Ok(_) => {}

@@ -22,7 +22,6 @@ mod load;
 mod logging;
 mod payload;
 mod rewake;
-mod schema;
 mod signals;
 mod trust;
 

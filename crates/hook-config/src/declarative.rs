@@ -5,18 +5,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_actions::{
-    DenyAction, HttpAction, HttpBody, HttpSpec, McpAction, McpServers, McpSpec, ShellAction, ShellSpec,
-};
+use hook_actions::{DenyAction, HttpAction, McpAction, McpServers, ShellAction};
 use hook_core::{
     ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject, RewakeSpec,
 };
 use hook_predicate::PathAnchors;
 use serde_json::Value;
 
+use crate::handler::{HandlerAction, HandlerSpec};
 use crate::ids::HookIds;
 use crate::matcher::{Matcher, MatcherCache};
-use crate::spec::{HandlerAction, HandlerSpec, LoadedConfig};
+use crate::spec::LoadedConfig;
 use crate::tier::{Tier, TierPaths};
 use crate::trust::{TrustGate, sha256_hex};
 
@@ -55,7 +54,7 @@ impl BuildEnv {
     /// This environment with the MCP servers of `paths`' two `mcp.json` files read anew; the
     /// project's only when this environment's trust covers its current text (else one WARN).
     pub(crate) fn with_mcp_servers_of(mut self, paths: &TierPaths) -> Self {
-        let mcp = paths.project.join(".aimon").join("mcp.json");
+        let mcp = hook_core::AimonDir::under(&paths.project).mcp();
         self.untrusted_mcp = match std::fs::read(&mcp) {
             Ok(bytes) if !self.trust.is_trusted(Tier::Project, &mcp, &sha256_hex(&bytes)) => {
                 tracing::warn!(
@@ -199,35 +198,25 @@ impl DeclarativeHook {
             Some(_) if !event.supports_if() => IfRule::Unsupported,
             Some(rule) => IfRule::Rule(handler.if_compiled.take_or_new(rule, &anchors)),
         };
-        let fail_closed = handler.fail_closed || env.fail_closed_all;
+        // The handler's common fields complete its action's spec; the spec itself goes on as is.
+        let (timeout, fail_closed) = (handler.timeout, handler.fail_closed || env.fail_closed_all);
         let action: Arc<dyn ExecutionHook> = match &handler.action {
-            HandlerAction::Command { command } => {
-                let mut spec = ShellSpec::new(command.clone()).with_fail_closed(fail_closed);
-                spec.timeout = handler.timeout;
+            HandlerAction::Command(spec) => {
+                let mut spec = spec.clone().with_fail_closed(fail_closed);
+                spec.timeout = timeout;
                 Arc::new(ShellAction::new(id.clone(), source, spec))
             }
-            HandlerAction::Http { url, method, headers, body, allowed_env_vars } => {
-                let mut spec = HttpSpec::new(url.clone())
-                    .with_method(method.clone())
-                    .with_headers(headers.clone())
-                    .with_allowed_env_vars(allowed_env_vars.clone())
-                    .with_fail_closed(fail_closed);
-                spec.timeout = handler.timeout;
-                if let Some(body) = body {
-                    spec = spec.with_body(match body {
-                        Value::String(t) => HttpBody::Template(t.clone()),
-                        other => HttpBody::Structured(other.clone()),
-                    });
-                }
+            HandlerAction::Http(spec) => {
+                let mut spec = spec.clone().with_fail_closed(fail_closed);
+                spec.timeout = timeout;
                 Arc::new(HttpAction::new(id.clone(), source, spec))
             }
-            HandlerAction::Mcp { server, tool, args } => {
-                let mut spec = McpSpec::new(server.clone(), tool.clone()).with_fail_closed(fail_closed);
-                spec.args = args.clone();
-                spec.timeout = handler.timeout;
+            HandlerAction::Mcp(spec) => {
+                let mut spec = spec.clone().with_fail_closed(fail_closed);
+                spec.timeout = timeout;
                 Arc::new(McpAction::new(id.clone(), source, spec, env.mcp_servers.clone()))
             }
-            HandlerAction::Deny { reason } => Arc::new(DenyAction::new(id.clone(), source, reason.clone())),
+            HandlerAction::Deny(spec) => Arc::new(DenyAction::new(id.clone(), source, spec.reason.clone())),
         };
         Arc::new(DeclarativeHook {
             id,

@@ -39,13 +39,23 @@ pub struct Diagnostic {
     pub line: usize,
     /// 1-based column, in characters.
     pub column: usize,
+    /// The JSON pointer of the value (or the key) it is about, such as
+    /// `/hooks/PreToolUse/0/hooks/1/timeout`; empty for the whole document.
+    pub pointer: String,
     /// The message, without location.
     pub message: String,
 }
 
 impl Diagnostic {
-    pub(crate) fn at(severity: Severity, file: &Path, pos: Pos, message: impl Into<String>) -> Self {
-        Diagnostic { severity, file: file.to_owned(), line: pos.line, column: pos.column, message: message.into() }
+    pub(crate) fn at(severity: Severity, file: &Path, pos: Pos, pointer: &str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity,
+            file: file.to_owned(),
+            line: pos.line,
+            column: pos.column,
+            pointer: pointer.to_owned(),
+            message: message.into(),
+        }
     }
 
     /// Emits the diagnostic through `tracing` at its severity (WARN texts exactly as written).

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use hook_core::HookEventType;
 
-use crate::spec::HandlerSpec;
+use crate::handler::HandlerSpec;
 
 /// Allocates ids for one source (one file, one skill). Keeps the repeat counts.
 #[derive(Debug, Default)]

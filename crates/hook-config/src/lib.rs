@@ -6,6 +6,14 @@
 //!   the WARN texts are the seed's troubleshooting table's (R-CFG-3…5, R-EVT-3, R-PRED-4b/5,
 //!   R-CFG-RW-1). Cron, duration and zone checks are hook-rewake's, so the scheduler and the loader
 //!   agree (R-CFG-RW-2…4).
+//! - The handler model: [`HandlerSpec`] with a [`HandlerAction`] holding hook-actions' own spec
+//!   (`ShellSpec`, `HttpSpec`, `McpSpec`, `DenySpec`), which the build hands on as it is. It
+//!   derives `Serialize` (its hooks.json form; [`HooksDocument`] is a whole file, which the
+//!   importer writes) and `JsonSchema`: [`hooks_json_schema`] is `aimon-hooks schema`, and
+//!   [`handler_fields`] / [`common_handler_fields`] read the field names back from the types for
+//!   the loader and SKILL.md. [`read_handler`] reads one handler as the loader does.
+//! - [`Diagnostic::pointer`] is the JSON pointer of the value at fault
+//!   (`/hooks/PreToolUse/0/hooks/1/timeout`), so other front ends (SKILL.md) place it themselves.
 //! - [`load_tiers`] reads USER → PROJECT → LOCAL ([`Tier`], [`TierPaths`]) into one
 //!   [`LoadedConfig`] in dispatch order; missing files are silent; `.claude/` is never read.
 //! - [`DeclarativeHook`] turns one [`HandlerSpec`] into a managed hook (entry matcher + `if` +
@@ -37,14 +45,17 @@
 //! serde-saphyr or higher layers. Unit tests sit next to the code; `tests/corpus.rs` pins the
 //! snapshot corpus (`tests/corpus/*.json`, snapshots in `tests/snapshots/`), `tests/seed_examples.rs`
 //! the seed's six examples, `tests/all_errors.rs` a file with many hard errors, `tests/ids.rs`
-//! id stability, `tests/declarative.rs` matcher/`if`/rewake/failClosed/trust behaviour with real
+//! id stability, `tests/schema.rs` the schema against the loader (the `jsonschema` validator) and
+//! each accepted handler's round trip through its serialized form, `tests/declarative.rs` matcher/`if`/rewake/failClosed/trust behaviour with real
 //! actions, `tests/hot_reload.rs` the end-to-end, storm and `mcp.json` tests on real files;
 //! `benches/reload.rs` measures reload latency and the 1 MB load against serde_json; the fuzz
 //! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.
 
 mod declarative;
 mod diagnostic;
+mod document;
 mod error;
+mod handler;
 mod ids;
 mod load;
 mod matcher;
@@ -58,12 +69,14 @@ mod trust;
 pub use crate::{
     declarative::{BuildEnv, DeclarativeHook, build_hooks},
     diagnostic::{Diagnostic, Severity},
+    document::{EntryDocument, HooksDocument, hooks_json_schema},
     error::Error,
+    handler::{HandlerAction, HandlerSpec, common_handler_fields, handler_fields, handler_kind},
     ids::HookIds,
     load::{load_tiers, load_tiers_lazily},
-    parse::{check_config, parse_config},
+    parse::{check_config, parse_config, read_handler},
     reload::{CONFIG_GROUP, HookHotReloadBootstrap, HotReloadBuilder, HotReloadHandle},
-    spec::{ConfigFile, HandlerAction, HandlerSpec, HookEntrySpec, LoadedConfig},
+    spec::{ConfigFile, HookEntrySpec, LoadedConfig},
     tier::{Tier, TierPaths},
     trust::{TrustDocument, TrustGate, TrustStore, TrustedProject, project_files, sha256_hex},
 };

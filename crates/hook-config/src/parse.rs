@@ -12,6 +12,8 @@
 
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
+
+use hook_actions::{DenySpec, HttpBody, HttpSpec, McpSpec, ShellSpec};
 use std::path::Path;
 use std::time::Duration;
 
@@ -21,16 +23,19 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Error;
+use crate::handler::{
+    CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerSpec, common_handler_fields, handler_fields, handler_kind,
+};
 use crate::matcher::{Matcher, MatcherCache};
 use crate::position::{Pos, PositionIndex, push_token};
-use crate::spec::{ConfigFile, HandlerAction, HandlerSpec, HookEntrySpec};
+use crate::spec::{ConfigFile, HookEntrySpec};
 use crate::tier::Tier;
+
+/// An `mcp` handler's arguments.
+const MCP_ARGS: &str = "args";
 
 /// A `timeout` this large (in seconds) is probably milliseconds (R-CFG-4d).
 const SUSPICIOUS_TIMEOUT_SECS: f64 = 1000.0;
-
-/// Fields every handler may carry.
-const COMMON_HANDLER_FIELDS: &[&str] = &["type", "timeout", "timeoutMs", "failClosed", "if", "asyncRewake"];
 
 /// Parses one hooks.json text of `tier`. `path` is only used in diagnostics.
 ///
@@ -68,6 +73,16 @@ pub fn check_config(
     parse_with(text, path, tier, &Options { declared_mcp_servers, anchors, lazy: false })
 }
 
+/// Reads one handler of `event` in its hooks.json form as the loader does, in a file of `tier`:
+/// the handler when the loader keeps it, and every diagnostic about it (pointers below
+/// `/hooks/<event>/0/hooks/0`).
+pub fn read_handler(event: HookEventType, handler: &Value, tier: Tier) -> (Option<HandlerSpec>, Vec<Diagnostic>) {
+    let document = serde_json::json!({ "hooks": { event.name(): [{ "hooks": [handler] }] } }).to_string();
+    let (file, diagnostics) = check_config(&document, Path::new("<handler>"), tier, None);
+    let handler = file.and_then(|f| f.entries.into_iter().next()).and_then(|e| e.handlers.into_iter().next());
+    (handler, diagnostics)
+}
+
 /// How the loader reads a file beyond its text.
 pub(crate) struct Options<'a> {
     /// When given, `mcp` handlers naming another server are flagged.
@@ -91,7 +106,7 @@ pub(crate) fn parse_with(
             let message =
                 format!("invalid JSON: {e}").replace(&format!(" at line {} column {}", e.line(), e.column()), "");
             let at = Pos { line: e.line().max(1), column: e.column().max(1) };
-            return (None, vec![Diagnostic::at(Severity::Error, path, at, message)]);
+            return (None, vec![Diagnostic::at(Severity::Error, path, at, "", message)]);
         }
     };
     let mut parser = Parser { text, path, tier, index: OnceCell::new(), diagnostics: Vec::new(), options };
@@ -121,6 +136,20 @@ struct Failed;
 enum At<'p> {
     Value(&'p str),
     Key(&'p str),
+    /// Placed on the handler at `handler`, about its field `field` (which may be missing).
+    Field {
+        handler: &'p str,
+        field: &'p str,
+    },
+}
+
+/// Why a handler is invalid: the field at fault (a pointer below the handler, empty for the
+/// handler itself) and the reason.
+type Invalid = (String, String);
+
+/// An [`Invalid`] about `field`.
+fn invalid(field: &str, why: String) -> Invalid {
+    (push_token("", field), why)
 }
 
 struct Parser<'a> {
@@ -143,11 +172,12 @@ struct Site<'a> {
 impl Parser<'_> {
     fn diagnostic(&self, severity: Severity, at: At<'_>, message: String) -> Diagnostic {
         let index = self.index.get_or_init(|| PositionIndex::new(self.text));
-        let pos = match at {
-            At::Value(p) => index.value(p),
-            At::Key(p) => index.key(p),
+        let (pos, pointer) = match at {
+            At::Value(p) => (index.value(p), p.to_owned()),
+            At::Key(p) => (index.key(p), p.to_owned()),
+            At::Field { handler, field } => (index.value(handler), format!("{handler}{field}")),
         };
-        Diagnostic::at(severity, self.path, pos, message)
+        Diagnostic::at(severity, self.path, pos, &pointer, message)
     }
 
     fn warn(&mut self, at: At<'_>, message: String) {
@@ -272,46 +302,39 @@ impl Parser<'_> {
         MatcherCache(Some(matcher))
     }
 
-    fn invalid(&mut self, site: &Site<'_>, why: &str) {
+    /// WARNs that the handler is invalid because of `field` (empty: the handler itself).
+    fn invalid(&mut self, site: &Site<'_>, (field, why): Invalid) {
         let message = format!("hooks: invalid handler in {} on event '{}': {why}", self.tier, site.event_as_written);
-        self.warn(At::Value(site.pointer), message);
+        self.warn(At::Field { handler: site.pointer, field: &field }, message);
     }
 
     /// Parses one handler; `Ok(None)` = skipped with a WARN, `Err` = hard error(s) recorded.
     fn handler(&mut self, site: &Site<'_>, handler: &Value) -> Result<Option<HandlerSpec>, Failed> {
         let Value::Object(obj) = handler else {
-            self.invalid(site, "a handler must be an object");
+            self.invalid(site, (String::new(), "a handler must be an object".to_owned()));
             return Ok(None);
         };
         let type_ptr = push_token(site.pointer, "type");
-        let kind = match obj.get("type").and_then(Value::as_str) {
-            None => {
-                self.invalid(site, "'type' is required");
+        let written = obj.get("type").and_then(Value::as_str);
+        let kind = match (written, written.and_then(handler_kind)) {
+            (None, _) => {
+                self.invalid(site, invalid("type", "'type' is required".to_owned()));
                 return Ok(None);
             }
-            Some("command") => HandlerKind::Command,
-            Some("http") => HandlerKind::Http,
-            Some("mcp" | "mcp_tool") => HandlerKind::Mcp,
-            Some("deny") => HandlerKind::Deny,
-            Some(t @ ("prompt" | "agent")) => {
+            (_, Some(kind)) => kind,
+            (Some(t @ ("prompt" | "agent")), None) => {
                 return Err(self.error(
                     At::Value(&type_ptr),
                     format!("handler type '{t}' is not supported by AIMON (Claude Code's prompt and agent handlers have no equivalent; remove it)"),
                 ));
             }
-            Some(other) => {
+            (Some(other), None) => {
                 return Err(self.error(At::Value(&type_ptr), format!("unknown handler type '{other}'")));
             }
         };
-        let claude_mcp = obj.get("type").and_then(Value::as_str) == Some("mcp_tool");
-        let own: &[&str] = match kind {
-            HandlerKind::Command => &["command"],
-            HandlerKind::Http => &["url", "method", "headers", "body", "allowedEnvVars"],
-            HandlerKind::Mcp if claude_mcp => &["server", "tool", "input"],
-            HandlerKind::Mcp => &["server", "tool", "args"],
-            HandlerKind::Deny => &["reason"],
-        };
-        let known: Vec<&str> = COMMON_HANDLER_FIELDS.iter().chain(own).copied().collect();
+        let claude_mcp = written == Some(CLAUDE_MCP_TYPE);
+        let own = handler_fields(kind).iter().map(|f| if claude_mcp && *f == MCP_ARGS { CLAUDE_MCP_ARGS } else { f });
+        let known: Vec<&str> = ["type"].into_iter().chain(common_handler_fields().iter().copied()).chain(own).collect();
         let suffix = format!(" on event '{}'", site.event_as_written);
         self.unknown_fields(obj, &known, site.pointer, &suffix);
 
@@ -324,7 +347,7 @@ impl Parser<'_> {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
             Some(_) => {
-                self.invalid(site, "'failClosed' must be true or false");
+                self.invalid(site, invalid("failClosed", "'failClosed' must be true or false".to_owned()));
                 return Ok(None);
             }
         };
@@ -333,14 +356,14 @@ impl Parser<'_> {
             None | Some(Value::Null) => None,
             Some(Value::String(rule)) => Some(rule.clone()),
             Some(_) => {
-                self.invalid(site, "'if' must be a string");
+                self.invalid(site, invalid("if", "'if' must be a string".to_owned()));
                 return Ok(None);
             }
         };
         let action = match Self::action(kind, claude_mcp, obj) {
             Ok(action) => action,
             Err(why) => {
-                self.invalid(site, &why);
+                self.invalid(site, why);
                 return Ok(None);
             }
         };
@@ -356,10 +379,10 @@ impl Parser<'_> {
             self.warn(At::Value(&type_ptr), message);
             return Ok(None);
         }
-        if let (HandlerAction::Mcp { server, .. }, Some(declared)) = (&action, self.options.declared_mcp_servers)
-            && !declared.contains(server)
+        if let (HandlerAction::Mcp(spec), Some(declared)) = (&action, self.options.declared_mcp_servers)
+            && !declared.contains(&spec.server)
         {
-            let message = format!("hooks: mcp server '{server}' is not declared in any mcp.json");
+            let message = format!("hooks: mcp server '{}' is not declared in any mcp.json", spec.server);
             self.warn(At::Value(&push_token(site.pointer, "server")), message);
         }
         let mut if_compiled = MatcherCache::default();
@@ -377,32 +400,32 @@ impl Parser<'_> {
     }
 
     /// The kind-specific fields; `Err(why)` makes the handler invalid (R-CFG-4).
-    fn action(kind: HandlerKind, claude_mcp: bool, obj: &Map<String, Value>) -> Result<HandlerAction, String> {
+    fn action(kind: HandlerKind, claude_mcp: bool, obj: &Map<String, Value>) -> Result<HandlerAction, Invalid> {
         let required = |field: &str| match obj.get(field) {
             Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
-            Some(Value::String(_)) => Err(format!("'{field}' must not be blank")),
-            None | Some(Value::Null) => Err(format!("'{field}' is required")),
-            Some(_) => Err(format!("'{field}' must be a string")),
+            Some(Value::String(_)) => Err(invalid(field, format!("'{field}' must not be blank"))),
+            None | Some(Value::Null) => Err(invalid(field, format!("'{field}' is required"))),
+            Some(_) => Err(invalid(field, format!("'{field}' must be a string"))),
         };
         match kind {
-            HandlerKind::Command => Ok(HandlerAction::Command { command: required("command")? }),
-            HandlerKind::Deny => Ok(HandlerAction::Deny { reason: required("reason")? }),
+            HandlerKind::Command => Ok(HandlerAction::Command(ShellSpec::new(required("command")?))),
+            HandlerKind::Deny => Ok(HandlerAction::Deny(DenySpec::new(required("reason")?))),
             HandlerKind::Mcp => {
                 let (server, tool) = (required("server")?, required("tool")?);
-                let field = if claude_mcp { "input" } else { "args" };
+                let field = if claude_mcp { CLAUDE_MCP_ARGS } else { MCP_ARGS };
                 let args = match obj.get(field) {
                     None | Some(Value::Null) => Map::new(),
                     Some(Value::Object(args)) => args.clone(),
-                    Some(_) => return Err(format!("'{field}' must be an object")),
+                    Some(_) => return Err(invalid(field, format!("'{field}' must be an object"))),
                 };
-                Ok(HandlerAction::Mcp { server, tool, args })
+                Ok(HandlerAction::Mcp(McpSpec::new(server, tool).with_args(args)))
             }
             HandlerKind::Http => {
                 let url = required("url")?;
                 let method = match obj.get("method") {
                     None | Some(Value::Null) => "POST".to_owned(),
                     Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_ascii_uppercase(),
-                    Some(_) => return Err("'method' must be a non-blank string".to_owned()),
+                    Some(_) => return Err(invalid("method", "'method' must be a non-blank string".to_owned())),
                 };
                 let headers = match obj.get("headers") {
                     None | Some(Value::Null) => BTreeMap::new(),
@@ -411,29 +434,41 @@ impl Parser<'_> {
                         .map(|(k, v)| {
                             v.as_str()
                                 .map(|v| (k.clone(), v.to_owned()))
-                                .ok_or_else(|| format!("header '{k}' must be a string"))
+                                .ok_or_else(|| (push_token("/headers", k), format!("header '{k}' must be a string")))
                         })
                         .collect::<Result<_, _>>()?,
-                    Some(_) => return Err("'headers' must be an object of strings".to_owned()),
+                    Some(_) => return Err(invalid("headers", "'headers' must be an object of strings".to_owned())),
                 };
-                let body = match obj.get("body") {
-                    None | Some(Value::Null) => None,
-                    Some(b @ (Value::String(_) | Value::Object(_) | Value::Array(_))) => Some(b.clone()),
-                    Some(_) => return Err("'body' must be a string, an object or an array".to_owned()),
-                };
+                let body =
+                    match obj.get("body") {
+                        None | Some(Value::Null) => None,
+                        Some(b) => Some(HttpBody::from_value(b).ok_or_else(|| {
+                            invalid("body", "'body' must be a string, an object or an array".to_owned())
+                        })?),
+                    };
                 let allowed_env_vars = match obj.get("allowedEnvVars") {
                     None | Some(Value::Null) => Vec::new(),
                     Some(Value::Array(names)) => names
                         .iter()
                         .map(|n| {
-                            n.as_str()
-                                .map(str::to_owned)
-                                .ok_or_else(|| "'allowedEnvVars' must be an array of strings".to_owned())
+                            n.as_str().map(str::to_owned).ok_or_else(|| {
+                                invalid("allowedEnvVars", "'allowedEnvVars' must be an array of strings".to_owned())
+                            })
                         })
                         .collect::<Result<_, _>>()?,
-                    Some(_) => return Err("'allowedEnvVars' must be an array of strings".to_owned()),
+                    Some(_) => {
+                        return Err(invalid(
+                            "allowedEnvVars",
+                            "'allowedEnvVars' must be an array of strings".to_owned(),
+                        ));
+                    }
                 };
-                Ok(HandlerAction::Http { url, method, headers, body, allowed_env_vars })
+                let mut spec = HttpSpec::new(url)
+                    .with_method(method)
+                    .with_headers(headers)
+                    .with_allowed_env_vars(allowed_env_vars);
+                spec.body = body;
+                Ok(HandlerAction::Http(spec))
             }
         }
     }

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use hook_core::AimonDir;
+
 /// Where a hook definition comes from. Dispatch order is ascending weight (R-CFG-2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum Tier {
@@ -70,17 +72,17 @@ impl TierPaths {
 
     /// `~/.aimon/hooks.json`.
     pub fn user_file(&self) -> Option<PathBuf> {
-        self.home.as_ref().map(|h| h.join(".aimon").join("hooks.json"))
+        self.home.as_deref().map(|h| AimonDir::under(h).hooks())
     }
 
     /// `<project>/.aimon/hooks.json`.
     pub fn project_file(&self) -> PathBuf {
-        self.project.join(".aimon").join("hooks.json")
+        AimonDir::under(&self.project).hooks()
     }
 
     /// `<project>/.aimon/hooks.local.json`.
     pub fn local_file(&self) -> PathBuf {
-        self.project.join(".aimon").join("hooks.local.json")
+        AimonDir::under(&self.project).local_hooks()
     }
 
     /// The file of `tier` (`None` for SKILL, and for USER without a home directory).
@@ -104,7 +106,7 @@ impl TierPaths {
         [self.home.as_deref(), Some(self.project.as_path())]
             .into_iter()
             .flatten()
-            .map(|root| root.join(".aimon").join("mcp.json"))
+            .map(|root| AimonDir::under(root).mcp())
             .collect()
     }
 

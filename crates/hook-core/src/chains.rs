@@ -461,13 +461,16 @@ fn asks(decision: Decision) -> bool {
     matches!(decision, Decision::Ask | Decision::Defer)
 }
 
+/// The reason of a block whose hooks gave none.
+pub const BLOCKED_REASON: &str = "blocked by hook";
+
 fn blocking_reason(report: &ExecutionReport) -> String {
     if report.interrupted {
         return crate::executor::INTERRUPTED_REASON.to_owned();
     }
     HookFeedback::collect_reasons(report.results())
         .or_else(|| report.results().filter(|r| r.is_blocked()).find_map(|r| r.system_message.clone()))
-        .unwrap_or_else(|| "blocked by hook".to_owned())
+        .unwrap_or_else(|| BLOCKED_REASON.to_owned())
 }
 
 fn ask_reason(report: &ExecutionReport) -> String {

@@ -26,6 +26,7 @@ mod events;
 mod executor;
 mod feedback;
 mod hook;
+mod layout;
 mod policy;
 mod registry;
 mod result;
@@ -33,7 +34,7 @@ mod rewake;
 
 pub use crate::{
     chains::{
-        Chained, CompactTrigger, DEFAULT_CONTINUATION_CAP, EventVerdict, HookEngine, PermissionOutcome,
+        BLOCKED_REASON, Chained, CompactTrigger, DEFAULT_CONTINUATION_CAP, EventVerdict, HookEngine, PermissionOutcome,
         PostToolOutcome, PreCompactOutcome, PreToolOutcome, StopOutcome, Verdict,
     },
     context::{HookContext, RewakeInvocation, ToolCall},
@@ -45,6 +46,7 @@ pub use crate::{
     executor::{ExecutionReport, HookExecutor, HookRun, INTERRUPTED_REASON},
     feedback::{FEEDBACK_REMINDER_KEY, HookFeedback},
     hook::{ExecutionHook, FnHook, HookFuture},
+    layout::AimonDir,
     policy::{ExecutionMode, HookExecutionPolicy, OnException},
     registry::{HookRegistry, RegistrySnapshot},
     result::{Decision, FlowControl, HookResult},

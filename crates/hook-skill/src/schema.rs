@@ -70,14 +70,15 @@ fn frontmatter_events() -> impl Iterator<Item = HookEventType> {
     HookEventType::ALL.iter().copied().filter(|e| e.spec().frontmatter)
 }
 
-/// The fields an action of `kind` takes besides `type`.
-fn action_fields(kind: HandlerKind) -> &'static [&'static str] {
-    match kind {
-        HandlerKind::Command => &["command", "timeoutMs", "failClosed"],
-        HandlerKind::Http => &["url", "method", "headers", "body", "allowedEnvVars", "timeoutMs", "failClosed"],
-        HandlerKind::Mcp => &["server", "tool", "args", "timeoutMs", "failClosed"],
-        HandlerKind::Deny => &["reason"],
-    }
+/// The handler fields common to every kind that frontmatter takes: milliseconds only, and
+/// neither `if` nor `asyncRewake`. A `deny` action takes none of them.
+const FRONTMATTER_COMMON_FIELDS: [&str; 2] = ["timeoutMs", "failClosed"];
+
+/// The fields an action of `kind` takes besides `type`: its own (hook-config's handler model)
+/// and, but for `deny`, the frontmatter's common ones.
+fn action_fields(kind: HandlerKind) -> Vec<&'static str> {
+    let common: &[&str] = if kind == HandlerKind::Deny { &[] } else { &FRONTMATTER_COMMON_FIELDS };
+    hook_config::handler_fields(kind).iter().chain(common).copied().collect()
 }
 
 /// Checks a parsed frontmatter. `origin` names the file in messages; `first_line` is the file
@@ -354,39 +355,56 @@ impl Checker<'_> {
         events.insert(event.name().to_owned(), Json::Array(vec![Json::Object(json_entry)]));
         let doc = serde_json::json!({ "hooks": events }).to_string();
         let parsed = hook_config::parse_config(&doc, Path::new(self.origin), Tier::Skill);
-        let message = match parsed {
+        let diagnostic = match parsed {
             Ok((file, diagnostics)) => match diagnostics.into_iter().next() {
-                Some(d) => d.message,
+                Some(d) => d,
                 None => {
                     let entry_spec = file.entries.into_iter().next().filter(|e| e.handlers.len() == 1);
                     return entry_spec.ok_or_else(|| self.error(action.pos, "the action was not accepted"));
                 }
             },
-            Err(hook_config::Error::Config(d)) => d.message,
-            Err(other) => other.to_string(),
+            Err(hook_config::Error::Config(d)) => d,
+            Err(other) => return Err(self.error(action.pos, other.to_string())),
         };
-        Err(self.error(self.locate(&message, action, entry), message))
-    }
-
-    /// Where a hook-config message points: the matcher, or the action field it quotes (at any
-    /// depth: `header 'X-A' …` points at that header).
-    fn locate(&self, message: &str, action: &Node, entry: &Node) -> Pos {
-        let matcher = || match &entry.value {
-            Value::Map(fields) => {
-                fields.iter().find(|(k, _)| k.value == Value::Str("matcher".to_owned())).map(|(_, v)| v.pos)
-            }
-            _ => None,
+        let entry_pointer = format!("/hooks/{}/0", event.name());
+        let at = match diagnostic.pointer.strip_prefix(&entry_pointer) {
+            Some(rest) if rest.starts_with("/hooks/0") => place(action, &rest["/hooks/0".len()..]),
+            Some(rest) => place(entry, rest),
+            None => action.pos,
         };
-        let found = if message.contains("matcher '") { matcher() } else { quoted_field(action, message) };
-        found.unwrap_or(action.pos)
+        Err(self.error(at, diagnostic.message))
     }
 }
 
-/// The value of the first key under `node` (depth first) that `message` quotes as `'key'`.
-fn quoted_field(node: &Node, message: &str) -> Option<Pos> {
-    let Value::Map(fields) = &node.value else { return None };
-    fields.iter().find_map(|(k, v)| match &k.value {
-        Value::Str(name) if message.contains(&format!("'{name}'")) => Some(v.pos),
-        _ => quoted_field(v, message),
-    })
+/// Where a JSON pointer below `node` lands in the YAML tree: the deepest node it reaches (a
+/// missing field is reported on the mapping that lacks it).
+fn place(node: &Node, pointer: &str) -> Pos {
+    let mut node = node;
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        let next = match &node.value {
+            Value::Map(fields) => fields.iter().find(|(k, _)| k.value == Value::Str(token.clone())).map(|(_, v)| v),
+            Value::Seq(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        };
+        match next {
+            Some(next) => node = next,
+            None => break,
+        }
+    }
+    node.pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_frontmatter_common_fields_are_handler_fields_of_the_model() {
+        for field in FRONTMATTER_COMMON_FIELDS {
+            assert!(hook_config::common_handler_fields().contains(&field), "{field}");
+        }
+        assert_eq!(action_fields(HandlerKind::Command), ["command", "timeoutMs", "failClosed"]);
+        assert_eq!(action_fields(HandlerKind::Deny), ["reason"]);
+    }
 }

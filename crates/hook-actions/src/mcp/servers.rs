@@ -91,7 +91,7 @@ impl McpServers {
         let mut servers = McpServers::empty();
         let mut warnings = Vec::new();
         for root in [home, project].into_iter().flatten() {
-            let path = root.join(".aimon").join("mcp.json");
+            let path = hook_core::AimonDir::under(root).mcp();
             let text = match std::fs::read_to_string(&path) {
                 Ok(text) => text,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

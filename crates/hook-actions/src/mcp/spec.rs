@@ -5,18 +5,27 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 /// An mcp hook: `tool` on the registry's `server` (R-ACT-MCP-1).
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Its serde and schema form is the `mcp` handler's own fields in hooks.json (Claude Code's
+/// `mcp_tool` spells `args` as `input`); `timeout` and `failClosed` are the handler's common
+/// fields, which hook-config owns.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct McpSpec {
-    /// Server name in [`crate::McpServers`].
+    /// The server's name in `.aimon/mcp.json`.
+    #[schemars(pattern(r"\S"))]
     pub server: String,
-    /// Tool name.
+    /// The tool's name.
+    #[schemars(pattern(r"\S"))]
     pub tool: String,
     /// Tool arguments; string values are template-rendered (structurally, so they stay JSON).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub args: Map<String, Value>,
     /// The hook's deadline and declared execution budget; `None` = [`crate::DEFAULT_TIMEOUT`].
+    #[serde(skip)]
     pub timeout: Option<Duration>,
     /// Block on decision events when the hook gives no usable decision (R-CFG-4c).
+    #[serde(skip)]
     pub fail_closed: bool,
 }
 

@@ -108,6 +108,25 @@ fn a_payload_survives_context_and_the_hooks_stdin_unchanged() {
         // FileChanged has its own `event` field: the hook reads the client's value, not AIMON's.
         ("FileChanged", json!({"file_path": "/w/.envrc", "event": "unlink"})),
         ("Elicitation", json!({"mcp_server_name": "m", "message": "?", "requested_schema": {"type": "object"}})),
+        (
+            "PermissionRequest",
+            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf x"}, "permission_suggestions": [{"type": "addRules"}]}),
+        ),
+        (
+            "PostToolUseFailure",
+            json!({"tool_name": "Bash", "tool_input": {"command": "false"}, "tool_use_id": "t2", "error": "exit 1", "is_interrupt": false}),
+        ),
+        ("PreCompact", json!({"trigger": "manual", "custom_instructions": "keep the plan"})),
+        ("PostCompact", json!({"trigger": "auto", "compact_summary": "s"})),
+        ("SessionStart", json!({"source": "resume", "model": "claude-x", "agent_type": "main"})),
+        ("SessionEnd", json!({"reason": "logout"})),
+        ("Notification", json!({"message": "waiting", "title": "Claude", "notification_type": "idle_prompt"})),
+        ("SubagentStart", json!({"agent_id": "a2", "agent_type": "Plan"})),
+        (
+            "InstructionsLoaded",
+            json!({"file_path": "/w/CLAUDE.md", "memory_type": "Project", "load_reason": "session_start"}),
+        ),
+        ("CwdChanged", json!({"old_cwd": "/a", "new_cwd": "/b"})),
     ];
     for (event, extra) in cases {
         let sandbox = Sandbox::new();

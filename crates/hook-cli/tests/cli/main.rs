@@ -9,6 +9,8 @@
 //! - `claude`   — `claude` fed Claude Code payload shapes (R-CLI-2);
 //! - `import`   — `import-claude`, report and output pinned by snapshot (R-CC-3);
 //! - `inspect`  — `validate`, `list`, `explain`, `schema` (R-CLI-3/4/6/9);
+//! - `roundtrip` — every handler kind and field reads the same through the schema, the importer and
+//!   SKILL.md frontmatter;
 //! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7);
 //! - `serve`    — the daemon over real sockets: same answers as `run`/`claude`, auth, limits, reload, shutdown (R-SRV);
 //! - `signals`  — SIGTERM/SIGINT/SIGHUP mid-hook leave no process of the hook's group (R-CLI-11);
@@ -22,6 +24,7 @@ mod import;
 mod init;
 mod inspect;
 mod rewake;
+mod roundtrip;
 mod run;
 mod seeds;
 mod serve;

@@ -61,7 +61,7 @@ pub struct TrustStore {
 impl TrustStore {
     /// `<home>/.aimon/trusted.json`.
     pub fn in_home(home: &Path) -> Self {
-        TrustStore { path: home.join(".aimon").join("trusted.json") }
+        TrustStore { path: hook_core::AimonDir::under(home).trust_store() }
     }
 
     /// The store file.
@@ -189,9 +189,9 @@ fn set_private(_file: &File) -> std::io::Result<()> {
 /// LOCAL tier files, `.aimon/mcp.json`, and every `SKILL.md` inside the directory (symlinked
 /// directories are not followed; `.git/` is skipped).
 pub fn project_files(project: &Path) -> Vec<PathBuf> {
-    let aimon = project.join(".aimon");
+    let aimon = hook_core::AimonDir::under(project);
     let mut files: Vec<PathBuf> =
-        ["hooks.json", "hooks.local.json", "mcp.json"].iter().map(|f| aimon.join(f)).filter(|p| p.is_file()).collect();
+        [aimon.hooks(), aimon.local_hooks(), aimon.mcp()].into_iter().filter(|p| p.is_file()).collect();
     let skills = walkdir::WalkDir::new(project)
         .into_iter()
         .filter_entry(|e| !(e.file_type().is_dir() && e.file_name() == ".git"))

@@ -1,0 +1,90 @@
+//! A hooks.json document in the model's types: what the importer writes and what the JSON Schema
+//! of `aimon-hooks schema` is derived from (R-CLI-6, R-CC-3).
+
+use std::collections::BTreeMap;
+
+use hook_core::HookEventType;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Serialize;
+
+use crate::handler::{HandlerSpec, handler_schema};
+
+/// A hooks.json file: `{"hooks": {"<Event>": [{"matcher": "...", "hooks": [handler, ...]}]}}`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+#[schemars(title = "aimon hooks.json")]
+#[non_exhaustive]
+pub struct HooksDocument {
+    /// Hook entries by event. AIMON (`preTool`) and Claude Code (`PreToolUse`) names are both
+    /// accepted, in any case.
+    #[serde(default)]
+    #[schemars(schema_with = "events_schema")]
+    pub hooks: BTreeMap<String, Vec<EntryDocument>>,
+}
+
+/// One matcher group of a hooks.json file.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[non_exhaustive]
+pub struct EntryDocument {
+    /// Which calls the group applies to: a tool name, `A|B`, a regex, `Bash(command=^git\s+push)`,
+    /// a permission rule such as `Bash(git push:*)` or `Edit(src/**/*.rs)`; `*` or omitted = all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matcher: Option<String>,
+    /// The handlers, run in order.
+    #[serde(default)]
+    #[schemars(schema_with = "handlers_schema")]
+    pub hooks: Vec<HandlerSpec>,
+}
+
+impl EntryDocument {
+    /// A group of `handlers` under `matcher` (`None` = all).
+    pub fn new(matcher: Option<String>, hooks: Vec<HandlerSpec>) -> Self {
+        EntryDocument { matcher, hooks }
+    }
+}
+
+impl HooksDocument {
+    /// Appends `entry` to the entries of the event written `event`.
+    pub fn push(&mut self, event: &str, entry: EntryDocument) {
+        self.hooks.entry(event.to_owned()).or_default().push(entry);
+    }
+
+    /// The pretty-printed, newline-terminated hooks.json text.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+/// The `hooks` object: its known property names come from the events table (both spellings);
+/// an event's list may be `null`, as the loader allows.
+fn events_schema(generator: &mut SchemaGenerator) -> Schema {
+    let entries = generator.subschema_for::<Option<Vec<EntryDocument>>>();
+    let mut properties = serde_json::Map::new();
+    for event in HookEventType::ALL {
+        for name in std::iter::once(event.name()).chain(event.claude_name()) {
+            properties.insert(name.to_owned(), entries.clone().into());
+        }
+    }
+    json_schema!({
+        "type": ["object", "null"],
+        "description": "Hook entries by event name (AIMON or Claude Code spelling, case-insensitive).",
+        "properties": properties,
+        "additionalProperties": entries,
+    })
+}
+
+/// An entry's handlers (the list may be `null`, as the loader allows).
+fn handlers_schema(generator: &mut SchemaGenerator) -> Schema {
+    let handler = handler_schema(generator);
+    json_schema!({
+        "description": "The handlers, run in order.",
+        "type": ["array", "null"],
+        "items": handler,
+    })
+}
+
+/// The JSON Schema of hooks.json, derived from the handler model.
+pub fn hooks_json_schema() -> Schema {
+    schemars::schema_for!(HooksDocument)
+}

@@ -1,0 +1,459 @@
+//! The one handler model: what a hooks.json handler is, built from hook-actions' specs.
+//!
+//! [`HandlerAction`] holds the action's own spec (`ShellSpec`, `HttpSpec`, `McpSpec`,
+//! `DenySpec`), so building a hook hands that spec on as it is; [`HandlerSpec`] adds the fields
+//! every handler carries (`timeout`/`timeoutMs`, `failClosed`, `if`, `asyncRewake`). Both derive
+//! `Serialize` (the hooks.json form a handler is written back in: the importer's output, the
+//! round-trip tests) and `JsonSchema` (the schema `aimon-hooks schema` prints), so the field names
+//! are said once, by these types; [`handler_fields`] reads them back from the serialized form
+//! (a test holds that to the schema) for the loader's unknown-field check and for SKILL.md.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use hook_actions::{DenySpec, HttpSpec, McpSpec, ShellSpec};
+use hook_core::{HandlerKind, RewakeSpec, RewakeTrigger};
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::matcher::MatcherCache;
+
+/// The handler kinds, in the order the schema lists them.
+pub(crate) const KINDS: [HandlerKind; 4] =
+    [HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny];
+
+/// Claude Code's spelling of an `mcp` handler, whose arguments are `input` (read as `mcp`/`args`).
+pub(crate) const CLAUDE_MCP_TYPE: &str = "mcp_tool";
+/// Claude Code's name of an `mcp_tool` handler's arguments.
+pub(crate) const CLAUDE_MCP_ARGS: &str = "input";
+
+/// What a handler does: its kind's spec, as hook-actions runs it.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum HandlerAction {
+    /// Runs `command` verbatim under `sh -c` (R-ACT-SH-1).
+    Command(ShellSpec),
+    /// Calls a webhook (R-ACT-HTTP-1).
+    Http(HttpSpec),
+    /// Calls a tool on an MCP server declared in `.aimon/mcp.json` (R-ACT-MCP-1). Claude Code's
+    /// `mcp_tool` with `input` is read as `mcp` with `args`.
+    Mcp(McpSpec),
+    /// Denies at once with `reason` (R-ACT-DENY-1).
+    Deny(DenySpec),
+}
+
+impl HandlerAction {
+    /// The handler kind.
+    pub fn kind(&self) -> HandlerKind {
+        match self {
+            HandlerAction::Command(_) => HandlerKind::Command,
+            HandlerAction::Http(_) => HandlerKind::Http,
+            HandlerAction::Mcp(_) => HandlerKind::Mcp,
+            HandlerAction::Deny(_) => HandlerKind::Deny,
+        }
+    }
+}
+
+/// One validated handler. Constructible from outside (hook-skill builds its frontmatter
+/// handlers this way) with the constructors and `with_*` setters.
+///
+/// Serializes to its hooks.json form, which the loader reads back to an equal handler.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(transform = timeout_ms_property)]
+#[non_exhaustive]
+pub struct HandlerSpec {
+    /// What it does.
+    #[serde(flatten)]
+    pub action: HandlerAction,
+    /// Its own deadline (`timeout` seconds or `timeoutMs`; `None` = the action's default).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "seconds")]
+    #[schemars(with = "Option<f64>", extend("exclusiveMinimum" = 0))]
+    pub timeout: Option<Duration>,
+    /// Failures block on the decision events instead of failing open (R-CFG-4c).
+    #[serde(rename = "failClosed", default, skip_serializing_if = "std::ops::Not::not")]
+    pub fail_closed: bool,
+    /// The asyncRewake block, when valid on the event (R-CFG-RW-1).
+    #[serde(rename = "asyncRewake", skip_serializing_if = "Option::is_none", serialize_with = "rewake_block")]
+    #[schemars(with = "Option<AsyncRewake>")]
+    pub rewake: Option<RewakeSpec>,
+    /// Claude Code's handler-level `if` rule (R-CFG-3b): one permission rule (`Bash(git *)`,
+    /// `Edit(*.ts)`), honoured on tool events.
+    #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
+    pub if_rule: Option<String>,
+    /// The loader's compiled `if` rule, reused by the build (PERF-6).
+    #[serde(skip)]
+    pub(crate) if_compiled: MatcherCache,
+}
+
+/// The millisecond spelling of a handler's timeout, which wins over `timeout`.
+const TIMEOUT_MS: &str = "timeoutMs";
+
+/// Adds `timeoutMs` beside `timeout` to the handler's schema: the model holds one deadline,
+/// the file may spell it either way.
+fn timeout_ms_property(schema: &mut Schema) {
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        let ms = json_schema!({
+            "description": "Timeout in milliseconds; wins over `timeout`; positive.",
+            "type": ["number", "null"],
+            "exclusiveMinimum": 0,
+        });
+        properties.insert(TIMEOUT_MS.to_owned(), ms.into());
+    }
+}
+
+/// A deadline in seconds: an integer when whole (as people write it), else a fraction.
+fn seconds<S: Serializer>(timeout: &Option<Duration>, serializer: S) -> Result<S::Ok, S::Error> {
+    match timeout {
+        Some(d) if d.subsec_nanos() == 0 => serializer.serialize_u64(d.as_secs()),
+        Some(d) => serializer.serialize_f64(d.as_secs_f64()),
+        None => serializer.serialize_none(),
+    }
+}
+
+fn rewake_block<S: Serializer>(rewake: &Option<RewakeSpec>, serializer: S) -> Result<S::Ok, S::Error> {
+    rewake.as_ref().map(AsyncRewake::from).serialize(serializer)
+}
+
+/// `asyncRewake`: one trigger and its limits (R-CFG-RW-1…4), as written in hooks.json.
+#[derive(Serialize, JsonSchema)]
+struct AsyncRewake {
+    /// Exactly one of `delay`, `cron`, `event`.
+    trigger: Trigger,
+    /// How long the envelope lives (`1h`, `PT30M`); default 1h.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    timeout: Option<String>,
+    /// At least 1; default 3.
+    #[serde(default, rename = "maxAttempts", skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u32", range(min = 1))]
+    max_attempts: Option<u32>,
+    /// String → string payload handed to the re-invocation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "BTreeMap<String, String>")]
+    payload: Option<BTreeMap<String, String>>,
+    /// Why (required, non-blank).
+    #[schemars(pattern(r"\S"))]
+    reason: String,
+}
+
+/// A rewake trigger: exactly one of its forms (a second form's key is not allowed).
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged, deny_unknown_fields)]
+enum Trigger {
+    /// One shot after a duration (`30s`, `5m`, `1h30m`, `PT5M`).
+    Delay {
+        /// The delay.
+        delay: String,
+    },
+    /// A five-field cron expression (Sunday = 0), in an IANA zone (default UTC).
+    Cron {
+        /// The expression.
+        cron: String,
+        /// The zone.
+        #[serde(default)]
+        zone: Option<String>,
+    },
+    /// Fires when `resolve(type, key, payload)` arrives.
+    Event {
+        /// The event type and key.
+        event: EventTrigger,
+    },
+}
+
+/// An external event key.
+#[derive(Serialize, JsonSchema)]
+struct EventTrigger {
+    /// The event type.
+    #[serde(rename = "type")]
+    #[schemars(pattern(r"\S"))]
+    kind: String,
+    /// The literal key.
+    #[schemars(pattern(r"\S"))]
+    key: String,
+}
+
+/// A duration as the loader reads it back: whole seconds, else milliseconds.
+fn duration_text(d: Duration) -> String {
+    if d.subsec_nanos() == 0 { format!("{}s", d.as_secs()) } else { format!("{}ms", d.as_millis()) }
+}
+
+impl From<&RewakeSpec> for AsyncRewake {
+    fn from(spec: &RewakeSpec) -> Self {
+        let trigger = match &spec.trigger {
+            RewakeTrigger::Delay(d) => Trigger::Delay { delay: duration_text(*d) },
+            RewakeTrigger::Cron { expr, zone } => Trigger::Cron { cron: expr.clone(), zone: Some(zone.clone()) },
+            RewakeTrigger::Event { kind, key } => {
+                Trigger::Event { event: EventTrigger { kind: kind.clone(), key: key.clone() } }
+            }
+        };
+        AsyncRewake {
+            trigger,
+            timeout: Some(duration_text(spec.timeout)),
+            max_attempts: Some(spec.max_attempts),
+            payload: (!spec.payload.is_empty()).then(|| spec.payload.clone()),
+            reason: spec.reason.clone(),
+        }
+    }
+}
+
+/// The fields a handler of any kind takes, and each kind's own, read from the types: a handler of
+/// each kind with every field set, serialized, names them (cheap enough for every `run`; a test
+/// holds the tables to the schema's properties).
+struct Fields {
+    common: Vec<&'static str>,
+    own: Vec<(HandlerKind, Vec<&'static str>)>,
+}
+
+static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
+    let keys = |action: HandlerAction| -> Vec<&'static str> {
+        let full = HandlerSpec::new(action)
+            .with_timeout(Duration::from_secs(1))
+            .with_fail_closed(true)
+            .with_rewake(RewakeSpec::new(RewakeTrigger::Delay(Duration::from_secs(1)), "r"))
+            .with_if("r");
+        let value = serde_json::to_value(full).unwrap_or_default();
+        let mut keys: Vec<&'static str> =
+            value.as_object().into_iter().flat_map(|o| o.keys()).map(|k| &*k.clone().leak()).collect();
+        keys.sort_unstable();
+        keys
+    };
+    let mut args = serde_json::Map::new();
+    args.insert("a".into(), Value::Null);
+    let samples = [
+        HandlerAction::Command(ShellSpec::new("c")),
+        HandlerAction::Http(
+            HttpSpec::new("u")
+                .with_method("PUT")
+                .with_header("h", "v")
+                .with_body(hook_actions::HttpBody::Template("b".into()))
+                .with_allowed_env_vars(vec!["A".into()]),
+        ),
+        HandlerAction::Mcp(McpSpec::new("s", "t").with_args(args)),
+        HandlerAction::Deny(DenySpec::new("r")),
+    ];
+    let all: Vec<(HandlerKind, Vec<&'static str>)> = samples.into_iter().map(|a| (a.kind(), keys(a))).collect();
+    let mut common: Vec<&'static str> =
+        all[0].1.iter().copied().filter(|k| all.iter().all(|(_, ks)| ks.contains(k))).collect();
+    let own =
+        all.iter().map(|(kind, ks)| (*kind, ks.iter().copied().filter(|k| !common.contains(k)).collect())).collect();
+    common.retain(|k| *k != "type");
+    common.push(TIMEOUT_MS);
+    common.sort_unstable();
+    Fields { common, own }
+});
+
+/// The fields every handler takes besides `type`, sorted: `asyncRewake`, `failClosed`, `if`,
+/// `timeout`, `timeoutMs`.
+pub fn common_handler_fields() -> &'static [&'static str] {
+    &FIELDS.common
+}
+
+/// The fields a handler of `kind` takes besides `type` and the common ones, sorted
+/// (`allowedEnvVars`, `body`, `headers`, `method`, `url` for `http`).
+pub fn handler_fields(kind: HandlerKind) -> &'static [&'static str] {
+    FIELDS.own.iter().find(|(k, _)| *k == kind).map(|(_, f)| f.as_slice()).unwrap_or_default()
+}
+
+/// The kind a hooks.json `type` names (Claude Code's `mcp_tool` is `mcp`).
+pub fn handler_kind(name: &str) -> Option<HandlerKind> {
+    if name == CLAUDE_MCP_TYPE {
+        return Some(HandlerKind::Mcp);
+    }
+    KINDS.into_iter().find(|k| k.config_name() == name)
+}
+
+/// The schema of one handler: the model's, plus Claude Code's `mcp_tool` spelling.
+pub(crate) fn handler_schema(generator: &mut SchemaGenerator) -> Schema {
+    let model = generator.subschema_for::<HandlerSpec>();
+    let mcp = generator.subschema_for::<McpSpec>();
+    json_schema!({
+        "anyOf": [
+            model,
+            {
+                "description": "Claude Code's spelling of an `mcp` handler: `input` is read as `args`.",
+                "type": "object",
+                "properties": {
+                    "type": {"const": CLAUDE_MCP_TYPE},
+                    CLAUDE_MCP_ARGS: {"type": ["object", "null"]},
+                },
+                "required": ["type"],
+                "allOf": [mcp],
+            },
+        ],
+    })
+}
+
+impl HandlerSpec {
+    /// A handler doing `action`, with no timeout, `if` or rewake, failing open.
+    pub fn new(action: HandlerAction) -> Self {
+        HandlerSpec {
+            action,
+            timeout: None,
+            fail_closed: false,
+            rewake: None,
+            if_rule: None,
+            if_compiled: MatcherCache::default(),
+        }
+    }
+
+    /// A `command` handler.
+    pub fn command(command: impl Into<String>) -> Self {
+        Self::new(HandlerAction::Command(ShellSpec::new(command)))
+    }
+
+    /// A `deny` handler.
+    pub fn deny(reason: impl Into<String>) -> Self {
+        Self::new(HandlerAction::Deny(DenySpec::new(reason)))
+    }
+
+    /// An `http` handler posting to `url` with no headers or body.
+    pub fn http(url: impl Into<String>) -> Self {
+        Self::new(HandlerAction::Http(HttpSpec::new(url)))
+    }
+
+    /// An `mcp` handler calling `tool` on `server` with `args`.
+    pub fn mcp(server: impl Into<String>, tool: impl Into<String>, args: serde_json::Map<String, Value>) -> Self {
+        Self::new(HandlerAction::Mcp(McpSpec::new(server, tool).with_args(args)))
+    }
+
+    /// Sets the timeout.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Sets `failClosed`.
+    pub fn with_fail_closed(mut self, fail_closed: bool) -> Self {
+        self.fail_closed = fail_closed;
+        self
+    }
+
+    /// Attaches an asyncRewake spec.
+    pub fn with_rewake(mut self, rewake: RewakeSpec) -> Self {
+        self.rewake = Some(rewake);
+        self
+    }
+
+    /// Sets the `if` rule.
+    pub fn with_if(mut self, rule: impl Into<String>) -> Self {
+        self.if_rule = Some(rule.into());
+        self
+    }
+
+    /// The handler kind.
+    pub fn kind(&self) -> HandlerKind {
+        self.action.kind()
+    }
+
+    /// A one-line, deterministic summary (`command "echo hi" timeout=5s`), used by `list`,
+    /// `explain` and the snapshot tests. It is also the content the hook id is derived from.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        let q = |v: &str| Value::String(v.to_owned()).to_string();
+        match &self.action {
+            HandlerAction::Command(spec) => {
+                let _ = write!(s, "command {}", q(&spec.command));
+            }
+            HandlerAction::Http(spec) => {
+                let _ = write!(s, "http {} {}", spec.method, q(&spec.url));
+                if !spec.headers.is_empty() {
+                    let _ =
+                        write!(s, " headers={}", canonical(&serde_json::to_value(&spec.headers).unwrap_or_default()));
+                }
+                if let Some(body) = &spec.body {
+                    let _ = write!(s, " body={}", canonical(&body.to_value()));
+                }
+                if !spec.allowed_env_vars.is_empty() {
+                    let _ = write!(s, " allowedEnvVars={}", canonical(&Value::from(spec.allowed_env_vars.clone())));
+                }
+            }
+            HandlerAction::Mcp(spec) => {
+                let _ = write!(s, "mcp {}/{}", q(&spec.server), q(&spec.tool));
+                if !spec.args.is_empty() {
+                    let _ = write!(s, " args={}", canonical(&Value::Object(spec.args.clone())));
+                }
+            }
+            HandlerAction::Deny(spec) => {
+                let _ = write!(s, "deny {}", q(&spec.reason));
+            }
+        }
+        if let Some(t) = self.timeout {
+            let _ = write!(s, " timeout={t:?}");
+        }
+        if self.fail_closed {
+            s.push_str(" failClosed");
+        }
+        if let Some(rule) = &self.if_rule {
+            let _ = write!(s, " if={}", q(rule));
+        }
+        if let Some(rw) = &self.rewake {
+            let trigger = match &rw.trigger {
+                RewakeTrigger::Delay(d) => format!("delay {d:?}"),
+                RewakeTrigger::Cron { expr, zone } => format!("cron {} {zone}", q(expr)),
+                RewakeTrigger::Event { kind, key } => format!("event {}/{}", q(kind), q(key)),
+            };
+            let payload = canonical(&serde_json::to_value(&rw.payload).unwrap_or_default());
+            let _ = write!(
+                s,
+                " asyncRewake=({trigger}, timeout {:?}, maxAttempts {}, payload {payload}, reason {})",
+                rw.timeout,
+                rw.max_attempts,
+                q(&rw.reason)
+            );
+        }
+        s
+    }
+}
+
+/// JSON text with object keys sorted at every level, whatever serde_json's map order is.
+pub(crate) fn canonical(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let fields: Vec<String> =
+                keys.into_iter().map(|k| format!("{}:{}", Value::String(k.clone()), canonical(&map[k]))).collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(canonical).collect::<Vec<_>>().join(",")),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_field_tables_are_read_from_the_types() {
+        assert_eq!(common_handler_fields(), ["asyncRewake", "failClosed", "if", "timeout", "timeoutMs"]);
+        assert_eq!(handler_fields(HandlerKind::Command), ["command"]);
+        assert_eq!(handler_fields(HandlerKind::Http), ["allowedEnvVars", "body", "headers", "method", "url"]);
+        assert_eq!(handler_fields(HandlerKind::Mcp), ["args", "server", "tool"]);
+        assert_eq!(handler_fields(HandlerKind::Deny), ["reason"]);
+    }
+
+    #[test]
+    fn the_field_tables_are_the_schemas_properties() {
+        let names = |schema: &Value| -> Vec<String> {
+            let mut names: Vec<String> = schema["properties"]
+                .as_object()
+                .map(|p| p.keys().filter(|k| *k != "type").cloned().collect())
+                .unwrap_or_default();
+            names.sort();
+            names
+        };
+        let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true);
+        let handler = settings.into_generator().into_root_schema_for::<HandlerSpec>().to_value();
+        assert_eq!(names(&handler), common_handler_fields());
+        let variants = handler["oneOf"].as_array().expect("one schema per kind");
+        for kind in KINDS {
+            let variant = variants.iter().find(|v| v["properties"]["type"]["const"] == kind.config_name());
+            assert_eq!(names(variant.expect("the kind's schema")), handler_fields(kind), "{kind:?}");
+        }
+    }
+}
