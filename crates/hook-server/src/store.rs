@@ -5,7 +5,8 @@
 //! and tries the store again every [`RETRY`] until rewake starts (then one INFO line). Meanwhile
 //! a hook that asks for a rewake gets hook-core's WARN that no rewake service is wired (its
 //! rewake is not scheduled) and answers carry no session mail (it waits in the database). Any
-//! other failure (a SQLite file that cannot be created, a bad URL) stops the daemon at start.
+//! other failure (a SQLite file that cannot be created, a bad URL, a postgres URL in a build
+//! without the `postgres` feature) stops the daemon at start.
 
 use std::time::Duration;
 
@@ -29,6 +30,8 @@ pub(crate) async fn start_rewake(
     let shared = matches!(location, StoreLocation::Postgres(_));
     let err = match try_start(service, &location, poll).await {
         Ok(()) => return Ok(None),
+        // A build without the store's feature will not grow it by waiting.
+        Err(err @ Error::Rewake(hook_host::Error::StoreUrl(_))) => return Err(err),
         Err(err) if shared => err,
         Err(err) => return Err(err),
     };
@@ -64,4 +67,40 @@ async fn try_start(service: &HookService, location: &StoreLocation, poll: Durati
         .await
         .map_err(|e| Error::Rewake(hook_host::Error::StoreUrl(format!("opening the store stopped: {e}"))))??;
     service.start_rewake(store, poll)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routes::ServiceOptions;
+
+    fn service() -> HookService {
+        HookService::new(ServiceOptions::new(None, std::env::temp_dir()))
+    }
+
+    #[cfg(not(feature = "postgres"))]
+    #[tokio::test]
+    async fn without_the_postgres_feature_a_postgres_store_stops_the_daemon_with_a_sentence_naming_the_feature() {
+        let location = StoreLocation::select(Some("postgres://aimon@127.0.0.1:1/aimon"), None).expect("url");
+        let err = start_rewake(&service(), location, Duration::from_secs(1)).await.expect_err("refused at start");
+        assert!(err.to_string().contains("cargo feature `postgres`"), "{err}");
+    }
+
+    #[cfg(feature = "postgres")]
+    #[tokio::test]
+    async fn an_unreachable_postgres_store_leaves_the_daemon_running_and_waiting_for_it() {
+        // Port 1 on loopback: nothing listens there.
+        let location = StoreLocation::select(Some("postgres://aimon@127.0.0.1:1/aimon"), None).expect("url");
+        let waiting = start_rewake(&service(), location, Duration::from_secs(1)).await.expect("the daemon starts");
+        let task = waiting.expect("a task keeps trying the store");
+        assert!(!task.is_finished());
+        task.abort();
+    }
+
+    #[tokio::test]
+    async fn a_sqlite_store_that_cannot_be_created_stops_the_daemon() {
+        let location = StoreLocation::select(Some("sqlite:/proc/no/such/dir/rewake.db"), None).expect("url");
+        let err = start_rewake(&service(), location, Duration::from_secs(1)).await.expect_err("refused at start");
+        assert!(err.to_string().contains("cannot create the rewake store directory"), "{err}");
+    }
 }
