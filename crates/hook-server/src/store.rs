@@ -50,7 +50,7 @@ pub(crate) async fn start_rewake(
             tokio::time::sleep(RETRY).await;
             match try_start(&service, &location, poll).await {
                 Ok(()) => {
-                    tracing::warn!("hooks: rewake runs: the store {location} is back");
+                    tracing::info!("hooks: rewake runs: the store {location} is back");
                     return;
                 }
                 Err(err) => tracing::debug!("hooks: rewake still cannot start: {err}"),
