@@ -131,7 +131,11 @@ fn a_daemon_killed_with_sigkill_and_the_database_restarted_under_load_lose_no_fi
     let (by_b, by_a2) = (after(b.pid()), after(a2.pid()));
     assert!(by_b > 0 && by_a2 > 0, "both daemons fired after the restart: b {by_b}, a2 {by_a2}");
     let outage = "rewake calls fail until it is back";
-    assert!(b.stderr().contains(outage), "b said the store was unreachable: {}", b.stderr());
+    assert!(
+        b.stderr().contains(outage) || a2.stderr().contains(outage),
+        "a daemon said the store was unreachable: {}",
+        b.stderr()
+    );
     eprintln!(
         "kill -9 + restart: {TOTAL} envelopes, 0 lost; {} in flight in the killed daemon, {} leased when the \
          database came back, {} repeated; after the restart b fired {by_b}, a2 {by_a2}; outage WARNs: b {}, a2 {}",
