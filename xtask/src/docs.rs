@@ -13,7 +13,14 @@ pub(crate) fn table(graph: &Graph) -> String {
     rows.sort_by_key(|(name, l)| (l.layer, name.to_string()));
     let mut out = String::from("| layer | crate | owns | must not pull in |\n|---|---|---|---|\n");
     for (name, l) in rows {
-        let forbid = if l.forbid.is_empty() { "—".to_owned() } else { l.forbid.join(", ") };
+        let mut parts = Vec::new();
+        if !l.forbid.is_empty() {
+            parts.push(l.forbid.join(", "));
+        }
+        if !l.feature_only.is_empty() {
+            parts.push(format!("without a cargo feature: {}", l.feature_only.join(", ")));
+        }
+        let forbid = if parts.is_empty() { "—".to_owned() } else { parts.join("; ") };
         out.push_str(&format!("| {} | `{name}` | {} | {forbid} |\n", l.layer, l.role));
     }
     out

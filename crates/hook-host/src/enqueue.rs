@@ -34,7 +34,7 @@ impl EnqueueSink {
             .get_or_init(|| match self.location.open() {
                 Ok(store) => Some(store),
                 Err(err) => {
-                    tracing::warn!("hooks: cannot open the rewake store {}: {err}; rewake dropped", self.location);
+                    tracing::warn!("hooks: {err}; rewake dropped");
                     None
                 }
             })

@@ -57,13 +57,31 @@ impl StoreLocation {
                         Error::StoreUrl(format!("cannot create the rewake store directory {}: {e}", dir.display()))
                     })?;
                 }
-                Ok(Arc::new(SqliteStore::open(path)?))
+                match SqliteStore::open(path) {
+                    Ok(store) => Ok(Arc::new(store)),
+                    Err(source) => Err(Error::Open { store: self.to_string(), source }),
+                }
             }
-            StoreLocation::Postgres(_) => Err(Error::StoreUrl(format!(
-                "the PostgreSQL rewake store ({self}) is not part of this build yet: it comes with the \
-                 postgres store crate; use sqlite:PATH meanwhile"
-            ))),
+            StoreLocation::Postgres(url) => self.open_postgres(url),
         }
+    }
+
+    /// Connects to the PostgreSQL store (migrating its schema); fails when it cannot be reached.
+    #[cfg(feature = "postgres")]
+    fn open_postgres(&self, url: &str) -> Result<Arc<dyn RewakeStore>, Error> {
+        match hook_rewake_postgres::PgStore::connect(url) {
+            Ok(store) => Ok(Arc::new(store)),
+            Err(source) => Err(Error::Open { store: self.to_string(), source }),
+        }
+    }
+
+    /// This build has no PostgreSQL client: say which feature brings it.
+    #[cfg(not(feature = "postgres"))]
+    fn open_postgres(&self, _url: &str) -> Result<Arc<dyn RewakeStore>, Error> {
+        Err(Error::StoreUrl(format!(
+            "this build has no PostgreSQL rewake store ({self}): build it with the cargo feature `postgres` \
+             (on by default for the aimon-hooks binary), or use sqlite:PATH"
+        )))
     }
 
     /// Opens the store only if it can hold anything: a SQLite file that does not exist yet has
@@ -123,11 +141,22 @@ mod tests {
         }
     }
 
+    #[cfg(not(feature = "postgres"))]
     #[test]
-    fn a_postgres_store_says_it_needs_the_postgres_store_and_hides_the_password() {
+    fn without_the_postgres_feature_a_postgres_store_names_the_feature_and_hides_the_password() {
         let location = StoreLocation::select(Some("postgres://me:secret@db/aimon"), None).expect("url");
         let err = location.open().expect_err("not in this build").to_string();
-        assert!(err.contains("postgres store crate"), "{err}");
+        assert!(err.contains("cargo feature `postgres`"), "{err}");
+        assert!(!err.contains("secret"), "{err}");
+    }
+
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn an_unreachable_postgres_store_fails_to_open_with_a_sentence_that_hides_the_password() {
+        // Port 1 on loopback: nothing listens there, the connection is refused at once.
+        let location = StoreLocation::select(Some("postgres://me:secret@127.0.0.1:1/aimon"), None).expect("url");
+        let err = location.open().expect_err("nothing listens on port 1").to_string();
+        assert!(err.starts_with("cannot open the rewake store postgres://me:***@127.0.0.1:1/aimon: "), "{err}");
         assert!(!err.contains("secret"), "{err}");
     }
 }

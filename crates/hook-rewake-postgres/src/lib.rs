@@ -12,8 +12,9 @@
 //!   transaction, the mailbox in the same database;
 //! - `LISTEN/NOTIFY` on the `aimon_rewake` channel: [`hook_rewake::RewakeStore::wake_signal`]
 //!   is raised when another process inserts or advances an envelope;
-//! - a connection pool; calls during an outage fail with [`hook_rewake::Error::Store`], and the
-//!   pool and the `LISTEN` connection reconnect by themselves.
+//! - a connection pool; calls during an outage fail with [`hook_rewake::Error::Store`] (at once,
+//!   but for one probe a second; one WARN per outage), and the pool and the `LISTEN` connection
+//!   reconnect by themselves.
 //!
 //! ```no_run
 //! # fn wire() -> Result<(), hook_rewake::Error> {
@@ -30,6 +31,7 @@
 //! (`tests/support`); `benches/fires.rs` measures fires/s with two stores.
 
 mod bridge;
+mod health;
 mod listen;
 mod schema;
 mod store;

@@ -29,6 +29,7 @@ use tokio::sync::Notify;
 use tokio_postgres::{NoTls, Row};
 
 use crate::bridge::Bridge;
+use crate::health::Health;
 use crate::{listen, schema};
 use hook_rewake::{
     decode_envelope as decode, decode_mail, encode_envelope as encode, encode_mail, stored_micros as micros,
@@ -51,13 +52,16 @@ const COLUMNS: &str = "id, body, lease_owner, lease_until_us";
 /// 30 s), so the methods may be called from a tokio runtime and from plain threads alike.
 ///
 /// When the server is unreachable every method fails with [`Error::Store`] ("unreachable"), and
-/// nothing is dropped: the service keeps its in-memory table and the caller sees the error. Once
-/// the server is back, the next call opens a fresh connection and the `LISTEN` connection
-/// re-subscribes by itself (and raises the [wake signal](RewakeStore::wake_signal) once, since
-/// notifications sent during the outage are lost).
+/// nothing is dropped: the service keeps its in-memory table and the caller sees the error. The
+/// store logs one WARN when an outage begins and one INFO when it ends; in between, one call
+/// every second tries the server and the others fail at once. Once the server is back, the next
+/// call opens a fresh connection and the `LISTEN` connection re-subscribes by itself (and raises
+/// the [wake signal](RewakeStore::wake_signal) once, since notifications sent during the outage
+/// are lost).
 #[derive(Debug)]
 pub struct PgStore {
     pool: Pool,
+    health: Health,
     signal: Arc<Notify>,
     bridge: Bridge,
 }
@@ -85,18 +89,36 @@ impl PgStore {
         bridge.call(schema::migrate(pool.clone()))?;
         let signal = Arc::new(Notify::new());
         bridge.handle().spawn(listen::listen(config, signal.clone()));
-        Ok(PgStore { pool, signal, bridge })
+        Ok(PgStore { pool, health: Health::default(), signal, bridge })
     }
 
-    /// Runs `call` with a pooled connection on the store's runtime.
+    /// Runs `call` with a pooled connection on the store's runtime. While the server is
+    /// unreachable, calls fail at once except one probe every few seconds (see `health.rs`).
     fn run<T, F, Fut>(&self, call: F) -> Result<T, Error>
     where
         T: Send + 'static,
         F: FnOnce(deadpool_postgres::Object) -> Fut + Send + 'static,
         Fut: Future<Output = Result<T, Error>> + Send,
     {
+        self.health.admit()?;
         let pool = self.pool.clone();
-        self.bridge.call(async move { call(pool.get().await.map_err(pool_error)?).await })
+        // The outer result says whether a connection was had; the inner one is the call's.
+        let answer = self.bridge.call(async move {
+            match pool.get().await {
+                Ok(client) => Ok(call(client).await),
+                Err(err) => Err(pool_error(err)),
+            }
+        });
+        match answer {
+            Ok(answer) => {
+                self.health.up();
+                answer
+            }
+            Err(err) => {
+                self.health.down(&err);
+                Err(err)
+            }
+        }
     }
 }
 
@@ -109,7 +131,26 @@ pub(crate) fn store_error(err: tokio_postgres::Error) -> Error {
 }
 
 pub(crate) fn pool_error(err: PoolError) -> Error {
-    Error::Store(format!("the PostgreSQL rewake store is unreachable: {err}"))
+    let cause = match &err {
+        PoolError::Backend(err) => with_causes(err),
+        other => other.to_string(),
+    };
+    Error::Store(format!("the PostgreSQL rewake store is unreachable: {cause}"))
+}
+
+/// `err` and its causes, `: `-separated ("error connecting to server: Connection refused …").
+fn with_causes(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        let more = cause.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = cause.source();
+    }
+    text
 }
 
 fn int(n: u32) -> i64 {

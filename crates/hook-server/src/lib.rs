@@ -9,7 +9,9 @@
 //!   gives the routes (`/v1/run/{event}`, `/v1/claude`, `/v1/health`, `/v1/hooks`, `/metrics`)
 //!   with their limits as layers, so an embedder can mount them in its own server.
 //! - [`serve`]: the daemon — a Unix socket (mode 0600) and optional loopback TCP behind the bearer
-//!   token of [`ensure_token`], slow clients cut off, graceful shutdown on [`ShutdownSignals`].
+//!   token of [`ensure_token`], slow clients cut off, graceful shutdown on [`ShutdownSignals`];
+//!   rewake on the store of `--store` (a shared PostgreSQL store with the `postgres` feature,
+//!   waited for when it is down at start).
 //! - [`forward_claude`]: the `claude` command's client for the socket.
 //! - [`RunOutput`], [`Printed`] and the functions of `evaluate`: how `run` and `claude` answer,
 //!   shared with the CLI so the daemon's bytes are the command's bytes; [`with_trust_notice`]:
@@ -29,6 +31,7 @@ mod metrics;
 mod output;
 mod projects;
 mod routes;
+mod store;
 mod trust_notice;
 
 pub use crate::{

@@ -44,7 +44,8 @@ pub struct ServeOptions {
     pub socket: PathBuf,
     /// The TCP address, when TCP is wanted.
     pub listen: Option<SocketAddr>,
-    /// The rewake store URL (`sqlite:PATH`); default `$AIMON_REWAKE_STORE`, else `~/.aimon/rewake.db`.
+    /// The rewake store URL (`sqlite:PATH`, or `postgres://…` with the `postgres` feature);
+    /// default `$AIMON_REWAKE_STORE`, else `~/.aimon/rewake.db`.
     pub store: Option<String>,
     /// How long in-flight requests may run on after the shutdown signal.
     pub grace: Duration,
@@ -126,10 +127,10 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
     tracing::info!("hooks: serve listens on {}", options.socket.display());
     // Rewake: the store named by --store, else $AIMON_REWAKE_STORE, else ~/.aimon/rewake.db —
     // the one `run` and `claude` write to. Every store write is committed when it returns, so
-    // nothing is left to flush at shutdown.
+    // nothing is left to flush at shutdown. A shared store that is down is waited for (store.rs).
     let url = options.store.clone().or_else(|| std::env::var(hook_host::STORE_ENV).ok());
-    let store = hook_host::StoreLocation::select(url.as_deref(), options.service.home.as_deref())?.open()?;
-    service.start_rewake(store, REWAKE_POLL)?;
+    let location = hook_host::StoreLocation::select(url.as_deref(), options.service.home.as_deref())?;
+    let waiting_for_store = crate::store::start_rewake(&service, location, REWAKE_POLL).await?;
     let local = service.router();
     let graceful = GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
@@ -150,6 +151,9 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
             },
             Some(_) = connections.join_next() => {}
         }
+    }
+    if let Some(task) = waiting_for_store {
+        task.abort();
     }
     drop(unix);
     drop(tcp);
