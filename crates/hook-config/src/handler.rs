@@ -9,7 +9,7 @@
 //! (a test holds that to the schema) for the loader's unknown-field check and for SKILL.md.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::fmt::{self, Write};
 use std::sync::LazyLock;
 use std::time::Duration;
 
@@ -353,74 +353,120 @@ impl HandlerSpec {
     /// `explain` and the snapshot tests. It is also the content the hook id is derived from.
     pub fn summary(&self) -> String {
         let mut s = String::new();
-        let q = |v: &str| Value::String(v.to_owned()).to_string();
+        let _ = self.write_summary(&mut s);
+        s
+    }
+
+    /// Writes [`Self::summary`] into `out` (the hook id hashes it without building the string).
+    pub(crate) fn write_summary(&self, s: &mut impl Write) -> fmt::Result {
         match &self.action {
             HandlerAction::Command(spec) => {
-                let _ = write!(s, "command {}", q(&spec.command));
+                s.write_str("command ")?;
+                quoted(s, &spec.command)?;
             }
             HandlerAction::Http(spec) => {
-                let _ = write!(s, "http {} {}", spec.method, q(&spec.url));
+                write!(s, "http {} ", spec.method)?;
+                quoted(s, &spec.url)?;
                 if !spec.headers.is_empty() {
-                    let _ =
-                        write!(s, " headers={}", canonical(&serde_json::to_value(&spec.headers).unwrap_or_default()));
+                    s.write_str(" headers=")?;
+                    canonical(s, &serde_json::to_value(&spec.headers).unwrap_or_default())?;
                 }
                 if let Some(body) = &spec.body {
-                    let _ = write!(s, " body={}", canonical(&body.to_value()));
+                    s.write_str(" body=")?;
+                    canonical(s, &body.to_value())?;
                 }
                 if !spec.allowed_env_vars.is_empty() {
-                    let _ = write!(s, " allowedEnvVars={}", canonical(&Value::from(spec.allowed_env_vars.clone())));
+                    s.write_str(" allowedEnvVars=")?;
+                    canonical(s, &Value::from(spec.allowed_env_vars.clone()))?;
                 }
             }
             HandlerAction::Mcp(spec) => {
-                let _ = write!(s, "mcp {}/{}", q(&spec.server), q(&spec.tool));
+                s.write_str("mcp ")?;
+                quoted(s, &spec.server)?;
+                s.write_str("/")?;
+                quoted(s, &spec.tool)?;
                 if !spec.args.is_empty() {
-                    let _ = write!(s, " args={}", canonical(&Value::Object(spec.args.clone())));
+                    s.write_str(" args=")?;
+                    canonical(s, &Value::Object(spec.args.clone()))?;
                 }
             }
             HandlerAction::Deny(spec) => {
-                let _ = write!(s, "deny {}", q(&spec.reason));
+                s.write_str("deny ")?;
+                quoted(s, &spec.reason)?;
             }
         }
         if let Some(t) = self.timeout {
-            let _ = write!(s, " timeout={t:?}");
+            write!(s, " timeout={t:?}")?;
         }
         if self.fail_closed {
-            s.push_str(" failClosed");
+            s.write_str(" failClosed")?;
         }
         if let Some(rule) = &self.if_rule {
-            let _ = write!(s, " if={}", q(rule));
+            s.write_str(" if=")?;
+            quoted(s, rule)?;
         }
         if let Some(rw) = &self.rewake {
-            let trigger = match &rw.trigger {
-                RewakeTrigger::Delay(d) => format!("delay {d:?}"),
-                RewakeTrigger::Cron { expr, zone } => format!("cron {} {zone}", q(expr)),
-                RewakeTrigger::Event { kind, key } => format!("event {}/{}", q(kind), q(key)),
-            };
-            let payload = canonical(&serde_json::to_value(&rw.payload).unwrap_or_default());
-            let _ = write!(
-                s,
-                " asyncRewake=({trigger}, timeout {:?}, maxAttempts {}, payload {payload}, reason {})",
-                rw.timeout,
-                rw.max_attempts,
-                q(&rw.reason)
-            );
+            s.write_str(" asyncRewake=(")?;
+            match &rw.trigger {
+                RewakeTrigger::Delay(d) => write!(s, "delay {d:?}")?,
+                RewakeTrigger::Cron { expr, zone } => {
+                    s.write_str("cron ")?;
+                    quoted(s, expr)?;
+                    write!(s, " {zone}")?;
+                }
+                RewakeTrigger::Event { kind, key } => {
+                    s.write_str("event ")?;
+                    quoted(s, kind)?;
+                    s.write_str("/")?;
+                    quoted(s, key)?;
+                }
+            }
+            write!(s, ", timeout {:?}, maxAttempts {}, payload ", rw.timeout, rw.max_attempts)?;
+            canonical(s, &serde_json::to_value(&rw.payload).unwrap_or_default())?;
+            s.write_str(", reason ")?;
+            quoted(s, &rw.reason)?;
+            s.write_str(")")?;
         }
-        s
+        Ok(())
     }
 }
 
-/// JSON text with object keys sorted at every level, whatever serde_json's map order is.
-pub(crate) fn canonical(value: &Value) -> String {
+/// `text` as a JSON string literal.
+fn quoted(out: &mut impl Write, text: &str) -> fmt::Result {
+    match serde_json::to_string(text) {
+        Ok(literal) => out.write_str(&literal),
+        Err(_) => Err(fmt::Error),
+    }
+}
+
+/// A JSON value with object keys sorted, so equal values summarise equally.
+pub(crate) fn canonical(out: &mut impl Write, value: &Value) -> fmt::Result {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
-            let fields: Vec<String> =
-                keys.into_iter().map(|k| format!("{}:{}", Value::String(k.clone()), canonical(&map[k]))).collect();
-            format!("{{{}}}", fields.join(","))
+            out.write_str("{")?;
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.write_str(",")?;
+                }
+                quoted(out, k)?;
+                out.write_str(":")?;
+                canonical(out, &map[k])?;
+            }
+            out.write_str("}")
         }
-        Value::Array(items) => format!("[{}]", items.iter().map(canonical).collect::<Vec<_>>().join(",")),
-        other => other.to_string(),
+        Value::Array(items) => {
+            out.write_str("[")?;
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.write_str(",")?;
+                }
+                canonical(out, item)?;
+            }
+            out.write_str("]")
+        }
+        other => write!(out, "{other}"),
     }
 }
 

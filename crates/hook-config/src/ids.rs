@@ -12,6 +12,7 @@
 //! hasher), and two identical handlers still differ by their `.k` suffix.
 
 use std::collections::HashMap;
+use std::fmt::{self, Write as _};
 
 use hook_core::HookEventType;
 
@@ -31,8 +32,11 @@ impl HookIds {
 
     /// The id of the next handler with this content.
     pub fn next(&mut self, event: HookEventType, matcher: &str, handler: &HandlerSpec, source: &str) -> String {
-        let content = format!("{}\0{}\0{}\0{}", event.name(), matcher, handler.summary(), source);
-        let base = format!("{}@{}#{:016x}", handler.kind().config_name(), source, fnv1a64(content.as_bytes()));
+        let mut hash = Fnv1a64::default();
+        let _ = write!(hash, "{}\0{matcher}\0", event.name());
+        let _ = handler.write_summary(&mut hash);
+        let _ = write!(hash, "\0{source}");
+        let base = format!("{}@{}#{:016x}", handler.kind().config_name(), source, hash.0);
         let count = self.seen.entry(base.clone()).or_insert(0);
         let id = if *count == 0 { base } else { format!("{base}.{count}") };
         *count += 1;
@@ -40,9 +44,27 @@ impl HookIds {
     }
 }
 
-/// FNV-1a, 64 bit: tiny, stable across Rust releases and platforms.
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+/// FNV-1a, 64 bit (tiny, stable across Rust releases and platforms), fed as text is written:
+/// the id's content is never built as one string.
+struct Fnv1a64(u64);
+
+impl Default for Fnv1a64 {
+    fn default() -> Self {
+        Fnv1a64(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv1a64 {
+    fn add(&mut self, bytes: &[u8]) {
+        self.0 = bytes.iter().fold(self.0, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3));
+    }
+}
+
+impl fmt::Write for Fnv1a64 {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.add(s.as_bytes());
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -51,9 +73,24 @@ mod tests {
 
     #[test]
     fn fnv1a64_matches_the_published_test_vectors() {
+        let fnv1a64 = |bytes: &[u8]| {
+            let mut hash = Fnv1a64::default();
+            hash.add(bytes);
+            hash.0
+        };
         assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn the_hash_is_of_event_matcher_summary_and_source_nul_separated_as_documented() {
+        let h = HandlerSpec::command("echo hi").with_fail_closed(true);
+        let content = format!("preTool\0Bash\0{}\0project#0", h.summary());
+        let mut hash = Fnv1a64::default();
+        hash.add(content.as_bytes());
+        let expected = format!("command@project#0#{:016x}", hash.0);
+        assert_eq!(HookIds::new().next(HookEventType::PRE_TOOL, "Bash", &h, "project#0"), expected);
     }
 
     #[test]
