@@ -157,6 +157,7 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
         tracing::debug!("hooks: cannot remove {}: {e}", options.socket.display());
     }
     tracing::info!("hooks: serve stops: finishing {} connection(s)", connections.len());
+    service.end_streams();
     if tokio::time::timeout(options.grace, graceful.shutdown()).await.is_err() {
         tracing::warn!("hooks: requests still running after {:?}; stopping them and their hooks", options.grace);
     }

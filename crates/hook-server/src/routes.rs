@@ -3,7 +3,7 @@
 //! `POST /v1/run/{event}` answers exactly `run`'s JSON object (exit code in `X-Aimon-Exit`);
 //! `POST /v1/claude` answers what `claude` prints, as an `http` handler reads it (always 200) or,
 //! with `X-Aimon-Form: command`, in the command form the forwarding `claude` prints verbatim;
-//! `GET /v1/health`, `GET /v1/hooks`, `GET /metrics`. Limits are layers around the router.
+//! `GET /v1/health`, `GET /v1/hooks`, `GET /metrics`, `GET /v1/stream` (fires, see `stream`). Limits are layers around the router.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt as _;
@@ -23,11 +23,12 @@ use hook_config::{BuildEnv, DeclarativeHook, TierPaths, build_hooks, load_tiers}
 use hook_core::{
     CancellationToken, EventVerdict, ExecutionHook as _, HookContext, HookEngine, HookEventType, HookExecutionPolicy,
 };
-use hook_host::{FireHost, ProjectRegistries};
+use hook_host::{FireEvent, FireHost, ProjectRegistries};
 use hook_rewake::RewakeStore;
 use http_body_util::BodyExt as _;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
+use tokio::sync::broadcast;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
@@ -86,6 +87,8 @@ struct Inner {
     projects: Projects,
     metrics: Arc<Metrics>,
     rewake: OnceLock<Rewake>,
+    /// Cancelled when the daemon shuts down: open fire streams end.
+    closing: CancellationToken,
 }
 
 /// Rewake in the daemon: the store the session mailboxes live in and the service firing it.
@@ -115,7 +118,13 @@ impl HookService {
             options.global_slots,
             metrics.clone(),
         );
-        HookService { inner: Arc::new(Inner { base: options.base, projects, metrics, rewake: OnceLock::new() }) }
+        HookService { inner: Arc::new(Inner {
+            base: options.base,
+            projects,
+            metrics,
+            rewake: OnceLock::new(),
+            closing: CancellationToken::new(),
+        }) }
     }
 
     /// Runs rewake on `store` (call once, inside the runtime): the rewakes hooks ask for are
@@ -144,10 +153,22 @@ impl HookService {
             .route("/v1/health", get(health))
             .route("/v1/hooks", get(hooks))
             .route("/metrics", get(metrics))
+            .route("/v1/stream", get(crate::stream::stream))
             .route_layer(middleware::from_fn_with_state(self.clone(), count))
             .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
             .layer(CatchPanicLayer::new())
             .with_state(self.clone())
+    }
+
+    /// Ends every open `/v1/stream` (call when shutting down: a stream never ends by itself).
+    pub fn end_streams(&self) {
+        self.inner.closing.cancel();
+    }
+
+    /// A subscription to the fires, ended by [`HookService::end_streams`]; `None` without rewake.
+    pub(crate) fn fire_subscription(&self) -> Option<(broadcast::Receiver<FireEvent>, CancellationToken)> {
+        let rewake = self.inner.rewake.get()?;
+        Some((rewake.host.subscribe(), self.inner.closing.clone()))
     }
 
     /// Unloads every project: hot reload stops and MCP sessions close once no call holds them.
@@ -157,7 +178,7 @@ impl HookService {
 
     /// The project of a call (R-SRV-2): `project` parameter, else the `X-Claude-Project-Dir`
     /// header, else the payload's `cwd` walked up to its project root.
-    fn project_dir(&self, explicit: Option<&Path>, headers: &HeaderMap, cwd: Option<&str>) -> PathBuf {
+    pub(crate) fn project_dir(&self, explicit: Option<&Path>, headers: &HeaderMap, cwd: Option<&str>) -> PathBuf {
         let header = headers.get(PROJECT_HEADER).map(|v| Path::new(OsStr::from_bytes(v.as_bytes())));
         let hints = ProjectHints { explicit, claude_project_dir: header, cwd: cwd.map(Path::new) };
         let dir = hook_claude::project_dir(&hints, &self.inner.base, self.inner.projects.home());
@@ -254,7 +275,7 @@ async fn count(State(service): State<HookService>, request: Request, next: Next)
 }
 
 /// A JSON error answer: `{"error": sentence}`.
-fn error(status: StatusCode, sentence: impl Into<String>) -> Response {
+pub(crate) fn error(status: StatusCode, sentence: impl Into<String>) -> Response {
     (status, axum::Json(json!({"error": sentence.into()}))).into_response()
 }
 
