@@ -58,7 +58,8 @@ async fn a_fire_reaches_the_next_post_tool_call_of_its_session_exactly_once() {
     let host = FireHost::start(store.clone(), registries, Duration::from_millis(20)).expect("host starts");
     let mut fires = host.subscribe();
     host.ready();
-    let event = tokio::time::timeout(Duration::from_secs(10), fires.recv()).await.expect("fired in time").expect("fire");
+    let event =
+        tokio::time::timeout(Duration::from_secs(10), fires.recv()).await.expect("fired in time").expect("fire");
     assert_eq!(event.fire.envelope.session_id(), Some("s1"));
     assert_eq!(event.fire.envelope.project_dir(), Some(project.as_path()));
     let run = event.run.expect("the hook ran");

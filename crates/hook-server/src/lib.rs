@@ -22,6 +22,7 @@
 
 mod auth;
 mod client;
+mod delivery;
 mod error;
 mod evaluate;
 mod listen;

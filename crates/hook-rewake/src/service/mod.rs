@@ -125,7 +125,9 @@ impl RewakeServiceBuilder {
     }
 
     /// Looks for rows other processes wrote to the store every `every` (R-RW-12: one-shot
-    /// processes enqueue, the daemon fires). Default: only at start and on
+    /// processes enqueue, the daemon fires). Independently, a store with a
+    /// [`RewakeStore::wake_signal`] (SQLite, PostgreSQL) is read as soon as it raises it, so
+    /// `every` is only the fallback. Default: at start, on the wake signal and on
     /// [`DefaultRewakeService::sync`].
     pub fn poll_store(mut self, every: Duration) -> Self {
         self.poll = Some(every);
@@ -146,6 +148,7 @@ impl RewakeServiceBuilder {
             this: this.clone(),
             state: Mutex::new(state),
             wake: Arc::new(Notify::new()),
+            closed: Arc::new(Notify::new()),
             clock,
             owner: owner_id(Utc::now()),
             store: self.store,
@@ -155,8 +158,10 @@ impl RewakeServiceBuilder {
         });
         service.reload()?;
         service.runtime.spawn(fire::drive(Arc::downgrade(&service), service.wake.clone()));
-        if let Some(every) = self.poll {
-            service.runtime.spawn(fire::poll(Arc::downgrade(&service), every));
+        let signal = service.store.as_ref().and_then(|store| store.wake_signal());
+        if self.poll.is_some() || signal.is_some() {
+            let watch = fire::watch(Arc::downgrade(&service), self.poll, signal, service.closed.clone());
+            service.runtime.spawn(watch);
         }
         Ok(service)
     }
@@ -168,6 +173,8 @@ pub struct DefaultRewakeService {
     this: Weak<DefaultRewakeService>,
     state: Mutex<State>,
     wake: Arc<Notify>,
+    /// Notified once when the service is dropped (ends the store watch).
+    closed: Arc<Notify>,
     clock: Clock,
     owner: String,
     store: Option<Arc<dyn RewakeStore>>,
@@ -191,6 +198,7 @@ impl fmt::Debug for DefaultRewakeService {
 impl Drop for DefaultRewakeService {
     fn drop(&mut self) {
         self.wake.notify_one();
+        self.closed.notify_one();
     }
 }
 
