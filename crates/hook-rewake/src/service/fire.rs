@@ -108,7 +108,7 @@ impl DefaultRewakeService {
                 fires.push(Fire::new(envelope, now));
             }
         }
-        let next = state.timers.first_key_value().map(|(key, _)| key.0);
+        let next = state.next_deadline();
         drop(state);
         self.deliver(fires);
         next
@@ -254,13 +254,13 @@ impl DefaultRewakeService {
             },
             _ => None,
         };
-        let id = envelope.id.clone();
-        state.take(&id);
-        let mut at = state.insert(envelope, cron).unwrap_or(now);
+        state.take(&envelope.id);
+        let (position, due) = state.insert(envelope, cron);
+        let mut at = due.unwrap_or(now);
         if let Some(lease) = lease.filter(|l| l.until > now && l.owner != self.owner) {
             at = at.max(lease.until);
         }
-        state.arm(&id, self.clock.deadline(at))
+        state.arm_at(position, self.clock.deadline(at))
     }
 
     /// Loads the whole store (start).
