@@ -56,6 +56,15 @@ impl Daemon {
         self.child.wait().expect("reap serve");
     }
 
+    /// SIGTERM; waits for the exit and returns how long it took.
+    pub(crate) fn terminate(mut self) -> Duration {
+        let sent = Instant::now();
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(self.child.id()).expect("pid"));
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).expect("SIGTERM serve");
+        self.child.wait().expect("reap serve");
+        sent.elapsed()
+    }
+
     /// Opens `path` on TCP with `auth` as the Authorization header (none when `None`).
     pub(crate) fn get_tcp(&self, path: &str, auth: Option<&str>) -> Response {
         let stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
@@ -142,12 +151,19 @@ impl Response {
             return n > 0;
         }
         let mut size = String::new();
-        self.reader.read_line(&mut size).expect("chunk size");
+        if self.reader.read_line(&mut size).expect("chunk size") == 0 {
+            return false;
+        }
         let size = usize::from_str_radix(size.trim(), 16).unwrap_or_else(|_| panic!("chunk size: {size:?}"));
         let mut chunk = vec![0u8; size + 2];
         self.reader.read_exact(&mut chunk).expect("chunk");
         self.text.push_str(&String::from_utf8_lossy(&chunk[..size]));
         size > 0
+    }
+
+    /// Reads until the body ends or the connection closes (a stuck body fails the read timeout).
+    pub(crate) fn read_to_end(&mut self) {
+        while self.read_more() {}
     }
 
     /// The whole remaining body.

@@ -92,6 +92,18 @@ fn the_stream_needs_the_bearer_token_on_tcp() {
 }
 
 #[test]
+fn sigterm_ends_open_streams_and_the_daemon_exits_without_waiting_out_its_grace() {
+    let sandbox = Sandbox::new();
+    let daemon = Daemon::start(&sandbox, &sandbox.root().join("rewake.db"));
+    let mut stream = daemon.get_tcp("/v1/stream", Some(&format!("Bearer {}", daemon.token)));
+    assert_eq!(stream.status, 200);
+    let took = daemon.terminate();
+    stream.read_to_end();
+    // The grace for requests in flight is 5 s; a stream that never ended would hold it all.
+    assert!(took < Duration::from_secs(4), "serve took {took:?} to stop with a stream open");
+}
+
+#[test]
 fn a_rewake_a_one_shot_run_writes_to_the_store_fires_well_before_the_daemons_fallback_poll() {
     let sandbox = Sandbox::new();
     let hook = r#"if [ -n "$AIMON_REWAKE_ID" ]; then echo "woken"; fi"#;
