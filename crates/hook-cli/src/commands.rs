@@ -72,11 +72,16 @@ pub(crate) async fn claude(args: &ClaudeArgs) -> u8 {
     }
     match evaluate_for_claude(event, payload, &project).await {
         Ok((answer, mail)) => {
-            let code = Printed::new(answer).emit();
-            if let Some(mail) = mail {
-                crate::rewake::ack(mail);
+            let printed = Printed::new(answer);
+            match (printed.write(), mail) {
+                (Ok(()), Some(mail)) => crate::rewake::ack(mail),
+                (Err(e), Some(_)) => {
+                    tracing::warn!("hooks: cannot write the answer ({e}); its session mail is delivered again later");
+                }
+                (Err(e), None) => tracing::debug!("hooks: cannot write the answer: {e}"),
+                (Ok(()), None) => {}
             }
-            code
+            printed.exit
         }
         Err(e) => Printed::new(hook_server::claude_answer(event, Err(&format!("{e:#}")))).emit(),
     }

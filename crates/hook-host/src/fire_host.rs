@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
-use hook_core::{HookExecutionPolicy, HookRegistry};
+use hook_core::{HookExecutionPolicy, HookRegistry, HookRun};
 use hook_rewake::{
     DefaultRewakeFireListener, DefaultRewakeService, Envelope, Fire, FireFuture, MailboxRuntime, RewakeFireListener,
     RewakeStore, RuntimeRegistry,
@@ -23,6 +23,24 @@ pub type ProjectRegistries = Arc<dyn Fn(Option<&Path>) -> Option<Arc<HookRegistr
 /// How many fires a slow stream subscriber may lag behind before it misses some.
 const FIRE_BACKLOG: usize = 1024;
 
+/// One fire as its subscribers see it: the fire and what its hook did.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct FireEvent {
+    /// The envelope that fired, its payload and the instant.
+    pub fire: Fire,
+    /// The re-invoked hook's run; `None` when the fire was dropped (its project has no hooks
+    /// loaded, the hook is gone, or its event cannot be re-dispatched — each with a WARN).
+    pub run: Option<HookRun>,
+}
+
+impl FireEvent {
+    /// The event of `fire`, whose hook run is `run`.
+    pub fn new(fire: Fire, run: Option<HookRun>) -> Self {
+        FireEvent { fire, run }
+    }
+}
+
 /// A running rewake service for a host that serves many projects and sessions.
 ///
 /// Built by [`FireHost::start`] inside a tokio runtime. Fires are held until [`FireHost::ready`]
@@ -34,7 +52,7 @@ const FIRE_BACKLOG: usize = 1024;
 pub struct FireHost {
     service: Arc<DefaultRewakeService>,
     runtimes: Arc<RuntimeRegistry>,
-    fires: broadcast::Sender<Fire>,
+    fires: broadcast::Sender<FireEvent>,
 }
 
 impl FireHost {
@@ -70,8 +88,10 @@ impl FireHost {
         &self.runtimes
     }
 
-    /// Every fire from now on, sent once its hook has run (for `GET /v1/stream`).
-    pub fn subscribe(&self) -> broadcast::Receiver<Fire> {
+    /// Every fire from now on, sent once its hook has run (for `GET /v1/stream`). Sending never
+    /// waits for a subscriber: one that falls more than 1,024 fires behind misses the oldest and
+    /// is told how many ([`broadcast::error::RecvError::Lagged`]).
+    pub fn subscribe(&self) -> broadcast::Receiver<FireEvent> {
         self.fires.subscribe()
     }
 }
@@ -81,7 +101,7 @@ struct ProjectListener {
     registries: ProjectRegistries,
     runtimes: Arc<RuntimeRegistry>,
     service: OnceLock<Weak<DefaultRewakeService>>,
-    fires: broadcast::Sender<Fire>,
+    fires: broadcast::Sender<FireEvent>,
 }
 
 impl fmt::Debug for ProjectListener {
@@ -105,17 +125,19 @@ impl RewakeFireListener for ProjectListener {
     fn on_fire(self: Arc<Self>, fire: Fire) -> FireFuture {
         Box::pin(async move {
             let envelope = &fire.envelope;
-            let Some(listener) = self.listener_for(envelope) else {
-                tracing::warn!(
-                    hook = %envelope.hook_id,
-                    "rewake: project '{}' has no hooks loaded; fire of hook '{}' dropped",
-                    envelope.project_dir().map(|p| p.display().to_string()).unwrap_or_default(),
-                    envelope.hook_id
-                );
-                return;
+            let run = match self.listener_for(envelope) {
+                Some(listener) => listener.fire(fire.clone()).await,
+                None => {
+                    tracing::warn!(
+                        hook = %envelope.hook_id,
+                        "rewake: project '{}' has no hooks loaded; fire of hook '{}' dropped",
+                        envelope.project_dir().map(|p| p.display().to_string()).unwrap_or_default(),
+                        envelope.hook_id
+                    );
+                    None
+                }
             };
-            listener.on_fire(fire.clone()).await;
-            let _ = self.fires.send(fire);
+            let _ = self.fires.send(FireEvent { fire, run });
         })
     }
 

@@ -26,7 +26,7 @@ mod store;
 pub use crate::{
     enqueue::EnqueueSink,
     error::Error,
-    fire_host::{FireHost, ProjectRegistries},
+    fire_host::{FireEvent, FireHost, ProjectRegistries},
     mail::{MAIL_CLAIM, TakenMail, answer_with_mail, take_mail},
     store::{STORE_ENV, StoreLocation},
 };

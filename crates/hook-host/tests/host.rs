@@ -58,9 +58,12 @@ async fn a_fire_reaches_the_next_post_tool_call_of_its_session_exactly_once() {
     let host = FireHost::start(store.clone(), registries, Duration::from_millis(20)).expect("host starts");
     let mut fires = host.subscribe();
     host.ready();
-    let fire = tokio::time::timeout(Duration::from_secs(10), fires.recv()).await.expect("fired in time").expect("fire");
-    assert_eq!(fire.envelope.session_id(), Some("s1"));
-    assert_eq!(fire.envelope.project_dir(), Some(project.as_path()));
+    let event =
+        tokio::time::timeout(Duration::from_secs(10), fires.recv()).await.expect("fired in time").expect("fire");
+    assert_eq!(event.fire.envelope.session_id(), Some("s1"));
+    assert_eq!(event.fire.envelope.project_dir(), Some(project.as_path()));
+    let run = event.run.expect("the hook ran");
+    assert_eq!(run.result.feedback.as_deref(), Some("CI is green (attempt 1)"), "subscribers see what the hook said");
 
     assert!(take_mail(&store, &call("s2", &project)).expect("take").is_none(), "another session gets nothing");
     let mut pre_tool = call("s1", &project);

@@ -14,14 +14,16 @@
 //!   every fire takes a [`Lease`] on (id, attempt) and only a finished fire deletes or advances
 //!   the envelope, so a killed process's fires are taken over after the lease expires
 //!   (at-least-once, R-RW-9); overdue envelopes can wait for [`DefaultRewakeService::ready`];
-//!   [`DefaultRewakeService::sync`] / `poll_store` pick up envelopes other processes enqueued
-//!   (R-RW-12);
+//!   [`DefaultRewakeService::sync`], the store's [`RewakeStore::wake_signal`] (SQLite: a watcher
+//!   of the file's data version, every 20 ms) and `poll_store` pick up envelopes other
+//!   processes enqueued (R-RW-12);
 //! - [`RewakeStore`]: envelopes with leases plus session mailboxes ([`Mail`], R-RW-11/11b), in
 //!   [`MemoryStore`] and [`SqliteStore`] (versioned schema, migrated on open);
 //! - [`DefaultRewakeFireListener`]: re-hydrates the context from a [`RuntimeRegistry`] (a
 //!   registered runtime, else its fallback such as [`MailboxRuntime`], else for engine-level
 //!   envelopes the snapshot itself), re-invokes only the originating hook with `ctx.rewake`
-//!   set and chains follow-ups (R-RW-4/5);
+//!   set and chains follow-ups (R-RW-4/5); [`DefaultRewakeFireListener::fire`] also returns the
+//!   hook's run (for a host's stream of fires);
 //! - the config-time parsers [`parse_duration`], [`validate_cron`], [`validate_zone`] and
 //!   [`CronSchedule`] (R-CFG-RW-3/4/5).
 //!

@@ -175,7 +175,10 @@ impl DefaultRewakeFireListener {
         self.service.set(weak).is_ok()
     }
 
-    async fn handle(&self, fire: Fire) {
+    /// Fires `fire`: re-invokes its hook, delivers the run to the envelope's runtime and chains
+    /// follow-ups. Returns the hook's run, or `None` when the fire was dropped (with a WARN
+    /// saying why: no runtime, an event that cannot be re-dispatched, the hook is gone).
+    pub async fn fire(&self, fire: Fire) -> Option<HookRun> {
         let envelope = &fire.envelope;
         let hook_id = envelope.hook_id.as_str();
         let Some(runtime) = self.runtimes.runtime_for(envelope) else {
@@ -184,7 +187,7 @@ impl DefaultRewakeFireListener {
                 "rewake: context '{}' is no longer registered; fire of hook '{hook_id}' dropped",
                 envelope.context_id.as_deref().unwrap_or_default()
             );
-            return;
+            return None;
         };
         if !envelope.event.spec().rewake {
             tracing::warn!(
@@ -192,7 +195,7 @@ impl DefaultRewakeFireListener {
                 "rewake: event '{}' cannot be re-dispatched; fire of hook '{hook_id}' dropped",
                 envelope.event
             );
-            return;
+            return None;
         }
         let Some(mut ctx) = runtime.rehydrate(&envelope.context) else {
             tracing::warn!(
@@ -200,7 +203,7 @@ impl DefaultRewakeFireListener {
                 "rewake: context '{}' is not rewake-capable; fire of hook '{hook_id}' dropped",
                 envelope.context_id.as_deref().unwrap_or_default()
             );
-            return;
+            return None;
         };
         let snapshot = self.hooks.snapshot();
         let Some(hook) = snapshot.hooks(envelope.event).find(|h| h.id() == hook_id) else {
@@ -209,7 +212,7 @@ impl DefaultRewakeFireListener {
                 "rewake: hook '{hook_id}' is no longer registered on '{}'; fire dropped",
                 envelope.event
             );
-            return;
+            return None;
         };
         ctx.event = envelope.event;
         ctx.context_id.clone_from(&envelope.context_id);
@@ -226,10 +229,11 @@ impl DefaultRewakeFireListener {
                 hook = hook_id,
                 "rewake: hook '{hook_id}' does not match the re-hydrated context; fire dropped"
             );
-            return;
+            return None;
         };
         runtime.deliver(&fire, run);
         self.chain(envelope, &run.result.rewake_specs);
+        report.runs.into_iter().next()
     }
 
     /// Schedules follow-ups (R-RW-5): never for cron envelopes; otherwise attempt + 1 while it
@@ -274,7 +278,9 @@ impl DefaultRewakeFireListener {
 
 impl RewakeFireListener for DefaultRewakeFireListener {
     fn on_fire(self: Arc<Self>, fire: Fire) -> FireFuture {
-        Box::pin(async move { self.handle(fire).await })
+        Box::pin(async move {
+            self.fire(fire).await;
+        })
     }
 
     /// The originating hook's declared budget, at least the policy's timeout (the hook is

@@ -125,15 +125,23 @@ impl Printed {
 
     /// Writes the text to its stream and returns the exit code.
     pub fn emit(&self) -> u8 {
-        use std::io::Write as _;
-        let written = match self.stream {
-            Stream::Stdout => std::io::stdout().lock().write_all(self.text.as_bytes()),
-            Stream::Stderr => std::io::stderr().lock().write_all(self.text.as_bytes()),
-        };
-        if let Err(e) = written {
+        if let Err(e) = self.write() {
             tracing::debug!("hooks: cannot write the answer: {e}");
         }
         self.exit
+    }
+
+    /// Writes and flushes the text to its stream; `Ok` once it is written (session mail it
+    /// carries may then be acknowledged).
+    pub fn write(&self) -> std::io::Result<()> {
+        fn put(mut out: impl std::io::Write, text: &str) -> std::io::Result<()> {
+            out.write_all(text.as_bytes())?;
+            out.flush()
+        }
+        match self.stream {
+            Stream::Stdout => put(std::io::stdout().lock(), &self.text),
+            Stream::Stderr => put(std::io::stderr().lock(), &self.text),
+        }
     }
 }
 

@@ -6,7 +6,8 @@
 //!   hook-claude's one derivation), kept current by hook-config's hot reload (tiers) and a stamp
 //!   check of `mcp.json`, evicted least-recently-used past 64; MCP sessions stay open between
 //!   calls; hook work is bounded per project and in all, excess waits. [`HookService::router`]
-//!   gives the routes (`/v1/run/{event}`, `/v1/claude`, `/v1/health`, `/v1/hooks`, `/metrics`)
+//!   gives the routes (`/v1/run/{event}`, `/v1/claude`, `/v1/health`, `/v1/hooks`, `/metrics`,
+//!   `/v1/stream`: rewake fires as server-sent events)
 //!   with their limits as layers, so an embedder can mount them in its own server.
 //! - [`serve`]: the daemon — a Unix socket (mode 0600) and optional loopback TCP behind the bearer
 //!   token of [`ensure_token`], slow clients cut off, graceful shutdown on [`ShutdownSignals`];
@@ -24,6 +25,7 @@
 
 mod auth;
 mod client;
+mod delivery;
 mod error;
 mod evaluate;
 mod listen;
@@ -32,6 +34,7 @@ mod output;
 mod projects;
 mod routes;
 mod store;
+mod stream;
 mod trust_notice;
 
 pub use crate::{

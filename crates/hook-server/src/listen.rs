@@ -107,8 +107,10 @@ async fn bind_socket(path: &Path) -> Result<UnixListener, Error> {
     Ok(listener)
 }
 
-/// How often the daemon looks in the rewake store for envelopes one-shot processes wrote.
-const REWAKE_POLL: Duration = Duration::from_secs(1);
+/// How often the daemon looks in the rewake store for envelopes one-shot processes wrote, in
+/// case the store's wake signal missed one: the signal (SQLite's data version read every 20 ms,
+/// PostgreSQL's NOTIFY) picks them up at once.
+const REWAKE_POLL: Duration = Duration::from_secs(10);
 
 /// Runs the daemon until `shutdown` completes, then shuts down gracefully.
 pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
@@ -161,6 +163,7 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
         tracing::debug!("hooks: cannot remove {}: {e}", options.socket.display());
     }
     tracing::info!("hooks: serve stops: finishing {} connection(s)", connections.len());
+    service.end_streams();
     if tokio::time::timeout(options.grace, graceful.shutdown()).await.is_err() {
         tracing::warn!("hooks: requests still running after {:?}; stopping them and their hooks", options.grace);
     }

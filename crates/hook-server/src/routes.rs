@@ -3,7 +3,7 @@
 //! `POST /v1/run/{event}` answers exactly `run`'s JSON object (exit code in `X-Aimon-Exit`);
 //! `POST /v1/claude` answers what `claude` prints, as an `http` handler reads it (always 200) or,
 //! with `X-Aimon-Form: command`, in the command form the forwarding `claude` prints verbatim;
-//! `GET /v1/health`, `GET /v1/hooks`, `GET /metrics`. Limits are layers around the router.
+//! `GET /v1/health`, `GET /v1/hooks`, `GET /metrics`, `GET /v1/stream` (fires, see `stream`). Limits are layers around the router.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt as _;
@@ -24,15 +24,17 @@ use hook_config::{BuildEnv, DeclarativeHook, TierPaths, TrustGate, build_hooks, 
 use hook_core::{
     CancellationToken, EventVerdict, ExecutionHook as _, HookContext, HookEngine, HookEventType, HookExecutionPolicy,
 };
-use hook_host::{FireHost, ProjectRegistries};
+use hook_host::{FireEvent, FireHost, ProjectRegistries, TakenMail};
 use hook_rewake::RewakeStore;
 use http_body_util::BodyExt as _;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
+use tokio::sync::broadcast;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
+use crate::delivery::AckOnWritten;
 use crate::error::Error;
 use crate::evaluate::{self, Printed};
 use crate::metrics::Metrics;
@@ -87,6 +89,8 @@ struct Inner {
     projects: Projects,
     metrics: Arc<Metrics>,
     rewake: OnceLock<Rewake>,
+    /// Cancelled when the daemon shuts down: open fire streams end.
+    closing: CancellationToken,
 }
 
 /// Rewake in the daemon: the store the session mailboxes live in and the service firing it.
@@ -116,7 +120,15 @@ impl HookService {
             options.global_slots,
             metrics.clone(),
         );
-        HookService { inner: Arc::new(Inner { base: options.base, projects, metrics, rewake: OnceLock::new() }) }
+        HookService {
+            inner: Arc::new(Inner {
+                base: options.base,
+                projects,
+                metrics,
+                rewake: OnceLock::new(),
+                closing: CancellationToken::new(),
+            }),
+        }
     }
 
     /// Runs rewake on `store` (call once, inside the runtime): the rewakes hooks ask for are
@@ -145,10 +157,22 @@ impl HookService {
             .route("/v1/health", get(health))
             .route("/v1/hooks", get(hooks))
             .route("/metrics", get(metrics))
+            .route("/v1/stream", get(crate::stream::stream))
             .route_layer(middleware::from_fn_with_state(self.clone(), count))
             .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
             .layer(CatchPanicLayer::new())
             .with_state(self.clone())
+    }
+
+    /// Ends every open `/v1/stream` (call when shutting down: a stream never ends by itself).
+    pub fn end_streams(&self) {
+        self.inner.closing.cancel();
+    }
+
+    /// A subscription to the fires, ended by [`HookService::end_streams`]; `None` without rewake.
+    pub(crate) fn fire_subscription(&self) -> Option<(broadcast::Receiver<FireEvent>, CancellationToken)> {
+        let rewake = self.inner.rewake.get()?;
+        Some((rewake.host.subscribe(), self.inner.closing.clone()))
     }
 
     /// Unloads every project: hot reload stops and MCP sessions close once no call holds them.
@@ -158,7 +182,7 @@ impl HookService {
 
     /// The project of a call (R-SRV-2): `project` parameter, else the `X-Claude-Project-Dir`
     /// header, else the payload's `cwd` walked up to its project root.
-    fn project_dir(&self, explicit: Option<&Path>, headers: &HeaderMap, cwd: Option<&str>) -> PathBuf {
+    pub(crate) fn project_dir(&self, explicit: Option<&Path>, headers: &HeaderMap, cwd: Option<&str>) -> PathBuf {
         let header = headers.get(PROJECT_HEADER).map(|v| Path::new(OsStr::from_bytes(v.as_bytes())));
         let hints = ProjectHints { explicit, claude_project_dir: header, cwd: cwd.map(Path::new) };
         let dir = hook_claude::project_dir(&hints, &self.inner.base, self.inner.projects.home());
@@ -186,15 +210,21 @@ impl HookService {
         }
     }
 
-    /// `/v1/claude`'s evaluation: the event (when known) and Claude Code's answer.
-    async fn claude(&self, headers: &HeaderMap, uri: &Uri, body: Body) -> (Option<HookEventType>, Answer) {
+    /// `/v1/claude`'s evaluation: the event (when known), Claude Code's answer, and the session
+    /// mail the answer carries (to acknowledge once it is written).
+    async fn claude(
+        &self,
+        headers: &HeaderMap,
+        uri: &Uri,
+        body: Body,
+    ) -> (Option<HookEventType>, Answer, Option<TakenMail>) {
         let unreadable = |prefix: &[u8], error: String| {
             let event = sniff_event(prefix);
             let answer = match event {
                 Some(event) => evaluate::claude_answer(event, Err(&error)),
                 None => Answer::Stderr(1, format!("aimon-hooks: {error}")),
             };
-            (event, answer)
+            (event, answer, None)
         };
         let bytes = match read_limited(body).await {
             Ok(bytes) => bytes,
@@ -209,19 +239,19 @@ impl HookService {
         };
         let event = match evaluate::claude_event(&payload) {
             Ok(Some(event)) => event,
-            Ok(None) => return (None, Answer::Silent),
-            Err(answer) => return (None, answer),
+            Ok(None) => return (None, Answer::Silent, None),
+            Err(answer) => return (None, answer, None),
         };
         let params = Query::<Params>::try_from_uri(uri).map(|q| q.0).unwrap_or_default();
         let cwd = payload.get("cwd").and_then(Value::as_str).map(str::to_owned);
         let dir = self.project_dir(params.project.as_deref(), headers, cwd.as_deref());
         let project = match self.usable_project(&dir) {
             Ok(project) => project,
-            Err(error) => return (Some(event), evaluate::claude_answer(event, Err(&error))),
+            Err(error) => return (Some(event), evaluate::claude_answer(event, Err(&error)), None),
         };
         let ctx = match evaluate::claude_context(event, payload, &dir) {
             Ok(ctx) => ctx,
-            Err(e) => return (Some(event), evaluate::claude_answer(event, Err(&e.to_string()))),
+            Err(e) => return (Some(event), evaluate::claude_answer(event, Err(&e.to_string())), None),
         };
         let verdict = self.dispatch(&project, &ctx, HookExecutionPolicy::default()).await;
         let mut answer = evaluate::claude_answer(event, Ok(&verdict));
@@ -229,23 +259,19 @@ impl HookService {
             let home = self.inner.projects.home();
             answer = with_trust_notice(answer, &dir, &TrustGate::for_agent(home, &dir).command());
         }
-        (Some(event), self.with_mail(answer, &ctx))
+        let (answer, mail) = self.with_mail(answer, &ctx);
+        (Some(event), answer, mail)
     }
 
-    /// `answer` carrying the session's rewake mail where the event can. The mail is deleted
-    /// as the answer is handed to the connection; a store error is a WARN, never a refusal.
-    fn with_mail(&self, answer: Answer, ctx: &HookContext) -> Answer {
-        let Some(rewake) = self.inner.rewake.get() else { return answer };
+    /// `answer` carrying the session's rewake mail where the event can, and that mail: it is
+    /// deleted once the answer is written (`delivery`); a store error is a WARN, never a refusal.
+    fn with_mail(&self, answer: Answer, ctx: &HookContext) -> (Answer, Option<TakenMail>) {
+        let Some(rewake) = self.inner.rewake.get() else { return (answer, None) };
         match hook_host::answer_with_mail(&rewake.store, answer.clone(), ctx) {
-            Ok((answer, mail)) => {
-                if let Some(Err(err)) = mail.map(hook_host::TakenMail::ack) {
-                    tracing::warn!("hooks: delivered mail could not be removed from the mailbox: {err}");
-                }
-                answer
-            }
+            Ok(with_mail) => with_mail,
             Err(err) => {
                 tracing::warn!("hooks: cannot read the session mailbox: {err}");
-                answer
+                (answer, None)
             }
         }
     }
@@ -260,7 +286,7 @@ async fn count(State(service): State<HookService>, request: Request, next: Next)
 }
 
 /// A JSON error answer: `{"error": sentence}`.
-fn error(status: StatusCode, sentence: impl Into<String>) -> Response {
+pub(crate) fn error(status: StatusCode, sentence: impl Into<String>) -> Response {
     (status, axum::Json(json!({"error": sentence.into()}))).into_response()
 }
 
@@ -319,19 +345,29 @@ async fn run(
 /// `POST /v1/claude`: always 200.
 async fn claude(State(service): State<HookService>, headers: HeaderMap, uri: Uri, body: Body) -> Response {
     let command_form = headers.get(FORM_HEADER).is_some_and(|v| v.as_bytes() == b"command");
-    let (event, answer) = service.claude(&headers, &uri, body).await;
-    if command_form {
+    let (event, answer, mail) = service.claude(&headers, &uri, body).await;
+    let mut response = Response::new(Body::empty());
+    let data = if command_form {
         let printed = Printed::new(answer);
-        let mut response = printed.text.into_response();
         let map = response.headers_mut();
+        map.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
         map.insert(EXIT_HEADER, HeaderValue::from(u16::from(printed.exit)));
         map.insert(STREAM_HEADER, HeaderValue::from_static(printed.stream.as_str()));
-        return response;
-    }
-    match event.and_then(|event| hook_claude::http_body(event, &answer)) {
-        Some(body) => axum::Json(body).into_response(),
-        None => StatusCode::OK.into_response(),
-    }
+        Bytes::from(printed.text)
+    } else {
+        match event.and_then(|event| hook_claude::http_body(event, &answer)) {
+            Some(json) => {
+                response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                Bytes::from(json.to_string())
+            }
+            None => Bytes::new(),
+        }
+    };
+    *response.body_mut() = match mail {
+        Some(mail) => AckOnWritten::body(data, mail),
+        None => Body::from(data),
+    };
+    response
 }
 
 /// `GET /v1/health`.

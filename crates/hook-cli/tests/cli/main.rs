@@ -16,19 +16,27 @@
 //! - `signals`  — SIGTERM/SIGINT/SIGHUP mid-hook leave no process of the hook's group (R-CLI-11);
 //! - `trust`    — trust for project hooks: the gate under `claude`, the store, `trust` (R-CLI-12).
 //! - `rewake`   — envelopes of `run`/`claude` in the store, `rewake list|cancel`, session mail.
+//! - `daemon`   — a `serve` on a chosen rewake store, SIGKILL, and a server-sent-event reader;
+//! - `stream`   — `GET /v1/stream`: fires as server-sent events, the bearer token;
+//! - `mail_ack` — mail is deleted only once the answer carrying it is written;
+//! - `rewake_crash` — kill -9 of `serve` mid-fire: nothing lost, only in-flight fires repeat.
 
 mod channels;
 mod claude;
+mod daemon;
 mod demo;
 mod import;
 mod init;
 mod inspect;
+mod mail_ack;
 mod rewake;
+mod rewake_crash;
 mod roundtrip;
 mod run;
 mod seeds;
 mod serve;
 mod signals;
+mod stream;
 mod support;
 mod trust;
 mod usage;

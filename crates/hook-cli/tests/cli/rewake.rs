@@ -54,7 +54,7 @@ fn stored(path: &Path) -> Vec<Envelope> {
 }
 
 /// Mail for `session` as a fire of a hook would leave it.
-fn mail(path: &Path, session: &str, text: &str) {
+pub(crate) fn mail(path: &Path, session: &str, text: &str) {
     let mut ctx = HookContext::new(HookEventType::POST_TOOL);
     ctx.session_id = Some(session.to_owned());
     let spec = RewakeSpec::new(RewakeTrigger::Delay(Duration::from_secs(1)), "check CI");

@@ -37,9 +37,32 @@ pub(super) async fn drive(service: Weak<DefaultRewakeService>, wake: Arc<Notify>
     }
 }
 
-pub(super) async fn poll(service: Weak<DefaultRewakeService>, every: Duration) {
+/// Reads what other processes wrote to the store: every `every`, and whenever the store's wake
+/// signal is raised (R-RW-12). Ends once `closed` is notified (the service was dropped).
+pub(super) async fn watch(
+    service: Weak<DefaultRewakeService>,
+    every: Option<Duration>,
+    signal: Option<Arc<Notify>>,
+    closed: Arc<Notify>,
+) {
     loop {
-        tokio::time::sleep(every).await;
+        let tick = async {
+            match every {
+                Some(every) => tokio::time::sleep(every).await,
+                None => std::future::pending().await,
+            }
+        };
+        let woken = async {
+            match &signal {
+                Some(signal) => signal.notified().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = closed.notified() => return,
+            () = tick => {}
+            () = woken => {}
+        }
         let Some(service) = service.upgrade() else { return };
         if let Err(err) = service.sync() {
             tracing::warn!("rewake: could not read new envelopes from the store: {err}");
@@ -85,7 +108,7 @@ impl DefaultRewakeService {
                 fires.push(Fire::new(envelope, now));
             }
         }
-        let next = state.timers.first_key_value().map(|(key, _)| key.0);
+        let next = state.next_deadline();
         drop(state);
         self.deliver(fires);
         next
@@ -231,13 +254,13 @@ impl DefaultRewakeService {
             },
             _ => None,
         };
-        let id = envelope.id.clone();
-        state.take(&id);
-        let mut at = state.insert(envelope, cron).unwrap_or(now);
+        state.take(&envelope.id);
+        let (position, due) = state.insert(envelope, cron);
+        let mut at = due.unwrap_or(now);
         if let Some(lease) = lease.filter(|l| l.until > now && l.owner != self.owner) {
             at = at.max(lease.until);
         }
-        state.arm(&id, self.clock.deadline(at))
+        state.arm_at(position, self.clock.deadline(at))
     }
 
     /// Loads the whole store (start).

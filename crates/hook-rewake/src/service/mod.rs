@@ -27,6 +27,7 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use self::state::{Clock, State, context_key};
+use crate::cron::CronSchedule;
 use crate::envelope::{Envelope, Fire};
 use crate::error::Error;
 use crate::quota::{NoopQuota, RewakeQuotaManager};
@@ -70,6 +71,10 @@ pub trait RewakeFireListener: Send + Sync + fmt::Debug {
         let _ = envelope;
         HookExecutionPolicy::DEFAULT_TIMEOUT
     }
+}
+
+fn already_pending(id: &str) -> Error {
+    Error::Rejected(format!("envelope '{id}' is already pending"))
 }
 
 pub(crate) fn add(t: DateTime<Utc>, d: Duration) -> Result<DateTime<Utc>, Error> {
@@ -125,7 +130,9 @@ impl RewakeServiceBuilder {
     }
 
     /// Looks for rows other processes wrote to the store every `every` (R-RW-12: one-shot
-    /// processes enqueue, the daemon fires). Default: only at start and on
+    /// processes enqueue, the daemon fires). Independently, a store with a
+    /// [`RewakeStore::wake_signal`] (SQLite, PostgreSQL) is read as soon as it raises it, so
+    /// `every` is only the fallback. Default: at start, on the wake signal and on
     /// [`DefaultRewakeService::sync`].
     pub fn poll_store(mut self, every: Duration) -> Self {
         self.poll = Some(every);
@@ -146,6 +153,7 @@ impl RewakeServiceBuilder {
             this: this.clone(),
             state: Mutex::new(state),
             wake: Arc::new(Notify::new()),
+            closed: Arc::new(Notify::new()),
             clock,
             owner: owner_id(Utc::now()),
             store: self.store,
@@ -155,8 +163,10 @@ impl RewakeServiceBuilder {
         });
         service.reload()?;
         service.runtime.spawn(fire::drive(Arc::downgrade(&service), service.wake.clone()));
-        if let Some(every) = self.poll {
-            service.runtime.spawn(fire::poll(Arc::downgrade(&service), every));
+        let signal = service.store.as_ref().and_then(|store| store.wake_signal());
+        if self.poll.is_some() || signal.is_some() {
+            let watch = fire::watch(Arc::downgrade(&service), self.poll, signal, service.closed.clone());
+            service.runtime.spawn(watch);
         }
         Ok(service)
     }
@@ -168,6 +178,8 @@ pub struct DefaultRewakeService {
     this: Weak<DefaultRewakeService>,
     state: Mutex<State>,
     wake: Arc<Notify>,
+    /// Notified once when the service is dropped (ends the store watch).
+    closed: Arc<Notify>,
     clock: Clock,
     owner: String,
     store: Option<Arc<dyn RewakeStore>>,
@@ -191,6 +203,7 @@ impl fmt::Debug for DefaultRewakeService {
 impl Drop for DefaultRewakeService {
     fn drop(&mut self) {
         self.wake.notify_one();
+        self.closed.notify_one();
     }
 }
 
@@ -258,6 +271,13 @@ impl DefaultRewakeService {
         true
     }
 
+    /// Puts a stamped, admitted envelope in the table and arms its timer; `true` when it is now
+    /// the earliest (wake the driver).
+    fn arm_new(&self, state: &mut State, envelope: Envelope, cron: Option<CronSchedule>, now: DateTime<Utc>) -> bool {
+        let (position, due) = state.insert(envelope, cron);
+        state.arm_at(position, self.clock.deadline(due.unwrap_or(now)))
+    }
+
     /// How many envelopes are pending (in flight included); cheap, for metrics.
     pub fn pending_count(&self) -> usize {
         self.state().len()
@@ -265,43 +285,55 @@ impl DefaultRewakeService {
 }
 
 impl RewakeService for DefaultRewakeService {
-    fn schedule(&self, envelope: Envelope) -> Result<Option<String>, Error> {
-        Ok(self.schedule_batch(vec![envelope])?.pop().flatten())
+    fn schedule(&self, mut envelope: Envelope) -> Result<Option<String>, Error> {
+        let now = self.now();
+        let cron = envelope.stamp(now)?;
+        let mut state = self.state();
+        if state.contains(envelope.id.as_str()) {
+            return Err(already_pending(&envelope.id));
+        }
+        if self.over_quota(&state, &envelope, &mut HashMap::new()) {
+            return Ok(None);
+        }
+        if let Some(store) = &self.store {
+            store.insert(&envelope)?;
+        }
+        let id = envelope.id.clone();
+        let wake = self.arm_new(&mut state, envelope, cron, now);
+        drop(state);
+        if wake {
+            self.wake.notify_one();
+        }
+        Ok(Some(id))
     }
 
-    fn schedule_batch(&self, envelopes: Vec<Envelope>) -> Result<Vec<Option<String>>, Error> {
+    fn schedule_batch(&self, mut envelopes: Vec<Envelope>) -> Result<Vec<Option<String>>, Error> {
         let now = self.now();
-        let mut stamped = Vec::with_capacity(envelopes.len());
-        for mut envelope in envelopes {
-            let cron = envelope.stamp(now)?;
-            stamped.push((envelope, cron));
-        }
+        let crons = envelopes.iter_mut().map(|e| e.stamp(now)).collect::<Result<Vec<_>, _>>()?;
         let mut state = self.state();
-        let mut accepted = Vec::with_capacity(stamped.len());
-        let mut ids = Vec::with_capacity(stamped.len());
+        let mut accepted = Vec::with_capacity(envelopes.len());
+        let mut accepted_crons = Vec::with_capacity(envelopes.len());
+        let mut ids = Vec::with_capacity(envelopes.len());
         let mut batch_ids = HashSet::new();
-        let several = stamped.len() > 1;
         let mut per_context = HashMap::new();
-        for (envelope, cron) in stamped {
-            if state.contains(envelope.id.as_str()) || (several && !batch_ids.insert(envelope.id.clone())) {
-                return Err(Error::Rejected(format!("envelope '{}' is already pending", envelope.id)));
+        for (envelope, cron) in envelopes.into_iter().zip(crons) {
+            if state.contains(envelope.id.as_str()) || !batch_ids.insert(envelope.id.clone()) {
+                return Err(already_pending(&envelope.id));
             }
             if self.over_quota(&state, &envelope, &mut per_context) {
                 ids.push(None);
                 continue;
             }
             ids.push(Some(envelope.id.clone()));
-            accepted.push((envelope, cron));
+            accepted.push(envelope);
+            accepted_crons.push(cron);
         }
         if let Some(store) = &self.store {
-            let rows: Vec<Envelope> = accepted.iter().map(|(e, _)| e.clone()).collect();
-            store.insert_batch(&rows)?;
+            store.insert_batch(&accepted)?;
         }
         let mut wake = false;
-        for (envelope, cron) in accepted {
-            let id = envelope.id.clone();
-            let due = state.insert(envelope, cron).unwrap_or(now);
-            wake |= state.arm(&id, self.clock.deadline(due));
+        for (envelope, cron) in accepted.into_iter().zip(accepted_crons) {
+            wake |= self.arm_new(&mut state, envelope, cron, now);
         }
         drop(state);
         if wake {

@@ -5,13 +5,14 @@
 //! is interned: envelopes that share it share one `Arc`. The full [`Envelope`] is rebuilt
 //! when it fires or is listed.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use hashbrown::HashSet;
 use hook_core::{HookContext, HookEventType, RewakeTrigger};
 
 use super::state::TimerKey;

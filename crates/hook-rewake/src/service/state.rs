@@ -1,13 +1,19 @@
 //! The service's in-memory table: one slot per pending envelope and ONE timer structure (a
-//! deadline-ordered `BTreeMap`) that a single driver task sleeps on (PERF-7): no task, no
+//! binary min-heap of deadlines) that a single driver task sleeps on (PERF-7): no task, no
 //! tokio timer per envelope.
+//!
+//! The heap is lazy: re-arming or removing a slot leaves its old entry behind, and an entry
+//! counts only while its slot still holds that exact key (keys are unique). Pushing is O(1) on
+//! average for scattered deadlines, where a search tree pays a cache-missing descent per insert.
+//! Stale entries are skipped when they surface and swept when they outnumber the live ones.
 
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasher, RandomState};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::hash::BuildHasher;
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use hashbrown::HashTable;
+use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 use tokio::time::Instant;
 
 use super::slot::{Interner, Slot};
@@ -43,15 +49,18 @@ impl Clock {
 pub(super) type TimerKey = (Instant, u64);
 
 /// The table: slots in a slab (freed entries are reused), an id index holding slab positions
-/// only, and the timers mapping deadlines to slab positions.
+/// only, and the timer heap of (deadline key, slab position).
 #[derive(Default)]
 pub(super) struct State {
     slots: Vec<Option<Slot>>,
     free: Vec<u32>,
     index: HashTable<u32>,
-    hasher: RandomState,
+    /// foldhash, randomly seeded: ids come from other processes too, so not a fixed hasher.
+    hasher: DefaultHashBuilder,
     interner: Interner,
-    pub(super) timers: BTreeMap<TimerKey, u32>,
+    timers: BinaryHeap<Reverse<(TimerKey, u32)>>,
+    /// Slots whose `timer` is set (the live heap entries).
+    armed: usize,
     per_context: HashMap<String, usize>,
     sequence: u64,
     /// The store's change cursor this table is current to.
@@ -99,37 +108,63 @@ impl State {
         true
     }
 
-    /// Removes the earliest timer if it is due at `now`; returns its envelope's id.
+    /// Removes the earliest timer if it is due at `now`; returns its envelope's id (`None` for
+    /// an entry that is no longer live).
     pub(super) fn pop_due(&mut self, now: Instant) -> Option<Option<String>> {
-        let entry = self.timers.first_entry()?;
-        if entry.key().0 > now {
+        let Reverse((key, _)) = self.timers.peek()?;
+        if key.0 > now {
             return None;
         }
-        let position = entry.remove();
-        let slot = self.slots.get_mut(position as usize).and_then(Option::as_mut);
+        let Reverse((key, position)) = self.timers.pop()?;
+        let slot = self.slots.get_mut(position as usize).and_then(Option::as_mut).filter(|s| s.timer == Some(key));
         Some(slot.map(|slot| {
             slot.timer = None;
+            self.armed -= 1;
             slot.id.to_string()
         }))
+    }
+
+    /// The earliest deadline in the heap (possibly of a stale entry: the driver then wakes
+    /// early and finds nothing, never late).
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        self.timers.peek().map(|Reverse((key, _))| key.0)
     }
 
     /// (Re-)arms `id`'s timer at `deadline`; `true` if it is now the earliest (wake the driver).
     pub(super) fn arm(&mut self, id: &str, deadline: Instant) -> bool {
         let Some(position) = self.position(id) else { return false };
+        self.arm_at(position, deadline)
+    }
+
+    /// [`State::arm`] for the slot at slab `position`.
+    pub(super) fn arm_at(&mut self, position: u32, deadline: Instant) -> bool {
         let Some(slot) = self.slots.get_mut(position as usize).and_then(Option::as_mut) else { return false };
-        if let Some(old) = slot.timer.take() {
-            self.timers.remove(&old);
-        }
         self.sequence += 1;
         let key = (deadline, self.sequence);
-        slot.timer = Some(key);
-        let earliest = self.timers.first_key_value().is_none_or(|(first, _)| key < *first);
-        self.timers.insert(key, position);
+        if slot.timer.replace(key).is_none() {
+            self.armed += 1;
+        }
+        let earliest = self.timers.peek().is_none_or(|Reverse((first, _))| key < *first);
+        self.timers.push(Reverse((key, position)));
+        self.sweep();
         earliest
     }
 
-    /// Adds `envelope` (its id must not be pending); returns the instant its timer is for.
-    pub(super) fn insert(&mut self, envelope: Envelope, cron: Option<CronSchedule>) -> Option<DateTime<Utc>> {
+    /// Rebuilds the heap from the live timers once stale entries outnumber them.
+    fn sweep(&mut self) {
+        if self.timers.len() <= 2 * self.armed + 1024 {
+            return;
+        }
+        let live: Vec<_> = (0u32..)
+            .zip(&self.slots)
+            .filter_map(|(position, slot)| Some(Reverse((slot.as_ref()?.timer?, position))))
+            .collect();
+        self.timers = BinaryHeap::from(live);
+    }
+
+    /// Adds `envelope` (its id must not be pending); returns its slab position and the instant
+    /// its timer is for.
+    pub(super) fn insert(&mut self, envelope: Envelope, cron: Option<CronSchedule>) -> (u32, Option<DateTime<Utc>>) {
         let slot = Slot::new(&mut self.interner, envelope, cron);
         let due = slot.timer_instant();
         let key = slot.context_key();
@@ -154,7 +189,7 @@ impl State {
         self.index.insert_unique(hash, position, |&i| {
             slots.get(i as usize).and_then(Option::as_ref).map_or(0, |s| hasher.hash_one(&*s.id))
         });
-        due
+        (position, due)
     }
 
     pub(super) fn take(&mut self, id: &str) -> Option<Slot> {
@@ -167,8 +202,8 @@ impl State {
         let (position, _) = entry.remove();
         let slot = self.slots.get_mut(position as usize)?.take()?;
         self.free.push(position);
-        if let Some(key) = slot.timer {
-            self.timers.remove(&key);
+        if slot.timer.is_some() {
+            self.armed -= 1;
         }
         let key = slot.context_key();
         if let Some(n) = self.per_context.get_mut(key) {

@@ -4,12 +4,19 @@
 //! `project_dir`, `seq`) sit beside the JSON body, so the same schema maps one-to-one onto a
 //! server database. WAL with `synchronous = NORMAL` survives a killed process (every commit is
 //! in the log). The schema is versioned with `PRAGMA user_version` and migrated on open.
+//!
+//! Other processes' writes (a one-shot `claude` enqueueing) are noticed by a watcher thread,
+//! started by the first [`RewakeStore::wake_signal`] call: on its own connection it reads
+//! `PRAGMA data_version` (which changes when another connection commits) every 20 ms and raises
+//! the signal, so a service reads new rows within about 20 ms plus one query.
 
-use std::path::Path;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
+use tokio::sync::Notify;
 
 use super::record::{decode, decode_mail, encode, encode_mail, micros};
 use super::{Lease, LeaseOutcome, Mail, RewakeStore, StoreSnapshot, StoredEnvelope};
@@ -70,27 +77,58 @@ const V2: &str = "
 
 const COLUMNS: &str = "id, body, lease_owner, lease_until_us";
 
+/// How often the wake-signal watcher reads the file's data version.
+const WATCH_EVERY: Duration = Duration::from_millis(20);
+
 /// Pending envelopes and mailboxes in a SQLite file. An unreadable row is skipped with a WARN
 /// (and left in place for inspection), never fatal.
 #[derive(Debug)]
 pub struct SqliteStore {
     conn: Mutex<Connection>,
+    path: PathBuf,
+    signal: OnceLock<Arc<Notify>>,
 }
 
 impl SqliteStore {
     /// Opens (creating if needed) the store at `path` and migrates its schema to this build's.
     /// A file written by a newer build is refused.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Error> {
-        let mut conn = Connection::open(path)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let path = path.as_ref().to_owned();
+        let mut conn = Connection::open(&path)?;
+        conn.busy_timeout(Duration::from_secs(5))?;
         conn.execute_batch(PRAGMAS)?;
         migrate(&mut conn)?;
-        Ok(SqliteStore { conn: Mutex::new(conn) })
+        Ok(SqliteStore { conn: Mutex::new(conn), path, signal: OnceLock::new() })
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// Raises `signal` whenever another connection commits to the file at `path`, until the signal
+/// is dropped. Runs on a thread of its own with its own connection.
+fn watch(path: &Path, signal: Weak<Notify>) -> Result<(), Error> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(Duration::from_secs(5))?;
+    let version = |conn: &Connection| conn.query_row("PRAGMA data_version", [], |row| row.get::<_, i64>(0));
+    let mut last = version(&conn)?;
+    let spawned = std::thread::Builder::new().name("rewake-sqlite-watch".into()).spawn(move || {
+        loop {
+            std::thread::sleep(WATCH_EVERY);
+            let Some(signal) = signal.upgrade() else { return };
+            match version(&conn) {
+                Ok(now) if now != last => {
+                    last = now;
+                    signal.notify_waiters();
+                    signal.notify_one();
+                }
+                Ok(_) => {}
+                Err(err) => tracing::debug!("rewake: cannot read the store's data version: {err}"),
+            }
+        }
+    });
+    spawned.map(drop).map_err(|e| Error::Store(format!("cannot start the store watcher: {e}")))
 }
 
 fn migrate(conn: &mut Connection) -> Result<(), Error> {
@@ -346,6 +384,22 @@ impl RewakeStore for SqliteStore {
     fn mail_depth(&self) -> Result<usize, Error> {
         let n: i64 = self.conn().query_row("SELECT count(*) FROM rewake_mail", [], |r| r.get(0))?;
         Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    /// Raised within about 20 ms of any commit to the file by another connection or process
+    /// (this store's own writes included); the watcher starts on the first call.
+    fn wake_signal(&self) -> Option<Arc<Notify>> {
+        let signal = self.signal.get_or_init(|| {
+            let signal = Arc::new(Notify::new());
+            if let Err(err) = watch(&self.path, Arc::downgrade(&signal)) {
+                tracing::warn!(
+                    "rewake: cannot watch {} for other processes' envelopes; they are read at the next poll: {err}",
+                    self.path.display()
+                );
+            }
+            signal
+        });
+        Some(signal.clone())
     }
 }
 

@@ -281,3 +281,49 @@ async fn envelopes_sharing_parts_come_back_whole_from_pending_and_from_their_fir
         assert_eq!((&fire.envelope.hook_id, &fire.envelope.trigger), (&case.hook_id, &case.trigger));
     }
 }
+
+/// The timer heap keeps stale entries for cancelled and re-armed envelopes and sweeps them once
+/// they outnumber the live ones: thousands of cancels later, what is left fires once, in order,
+/// on time, and nothing cancelled fires.
+#[tokio::test(start_paused = true)]
+async fn after_thousands_of_cancels_the_rest_fire_once_in_order_and_on_time() {
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener).clock_start(t0()).start().expect("start");
+    let mut kept = Vec::new();
+    for n in 0..5_000u32 {
+        let minutes = 1 + (n * 7919) % 600;
+        let id = service
+            .schedule(envelope(&format!("h{n}"), "c", spec(delay(MIN * minutes), 24 * HOUR, 1)))
+            .expect("schedule")
+            .expect("id");
+        if n % 50 == 0 {
+            kept.push((minutes, id));
+        } else {
+            assert!(service.cancel(&id));
+        }
+    }
+    // More scheduling after the cancels: the sweep runs while these are armed.
+    for n in 0..2_000u32 {
+        let id = service
+            .schedule(envelope(&format!("late{n}"), "c", spec(delay(MIN * (601 + n % 60)), 24 * HOUR, 1)))
+            .expect("schedule")
+            .expect("id");
+        kept.push((601 + n % 60, id));
+    }
+    assert_eq!(service.pending_count(), kept.len());
+    kept.sort();
+    let mut fired = Vec::new();
+    while fired.len() < kept.len() {
+        let fire = rx.recv().await.expect("fire");
+        let minutes = (fire.fired_at - t0()).num_minutes();
+        fired.push((u32::try_from(minutes).expect("after start"), fire.envelope.id));
+    }
+    let order = |v: &[(u32, String)]| v.iter().map(|(m, _)| *m).collect::<Vec<_>>();
+    assert_eq!(order(&fired), order(&kept), "each fired at its own minute, in deadline order");
+    let mut ids: Vec<&String> = fired.iter().map(|(_, id)| id).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), kept.len(), "each kept envelope fired once");
+    sleep(24 * HOUR).await;
+    assert!(drain(&mut rx).is_empty(), "nothing cancelled fired");
+}

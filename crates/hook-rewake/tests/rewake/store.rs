@@ -143,3 +143,28 @@ async fn an_unreadable_row_is_skipped_and_the_service_still_starts_with_the_rest
     assert_eq!(pending, ["good"]);
     assert_eq!(rx.recv().await.expect("fire").envelope.hook_id, "good");
 }
+
+/// Another process's insert (a second connection to the file, as `aimon-hooks claude` has) is
+/// read through the store's wake signal: this service polls never, so nothing else could.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_envelope_another_connection_writes_to_sqlite_fires_without_any_poll() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rewake.db");
+    let (listener, mut rx) = recorder();
+    let service = DefaultRewakeService::builder(listener)
+        .store(Arc::new(SqliteStore::open(&path).expect("open")))
+        .start()
+        .expect("start");
+    let other = SqliteStore::open(&path).expect("a second connection");
+    let mut due_now = envelope("from-elsewhere", "c", spec(delay(std::time::Duration::ZERO), HOUR, 1));
+    due_now.stamp(chrono::Utc::now()).expect("stamp");
+    let written = std::time::Instant::now();
+    other.insert(&due_now).expect("insert through the other connection");
+    let fire = tokio::time::timeout(std::time::Duration::from_secs(5), rx.recv())
+        .await
+        .expect("picked up within 5 s with no poll")
+        .expect("a fire");
+    assert_eq!(fire.envelope.id, due_now.id);
+    eprintln!("picked up and fired {:?} after the other connection's commit", written.elapsed());
+    drop(service);
+}
