@@ -31,7 +31,7 @@ impl StoreLocation {
                     "no rewake store: $HOME is not set and {STORE_ENV} does not name one (e.g. sqlite:/path/rewake.db)"
                 ))
             })?;
-            return Ok(StoreLocation::Sqlite(home.join(".aimon").join("rewake.db")));
+            return Ok(StoreLocation::Sqlite(hook_core::AimonDir::under(home).rewake_db()));
         };
         if let Some(path) = url.strip_prefix("sqlite:") {
             let path = path.strip_prefix("//").unwrap_or(path);

@@ -35,12 +35,6 @@ fn stamp(path: &Path) -> Stamp {
     std::fs::metadata(path).ok().map(|m| (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len()))
 }
 
-fn mcp_files(paths: &TierPaths) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = paths.home.iter().map(|h| h.join(".aimon").join("mcp.json")).collect();
-    files.push(paths.project.join(".aimon").join("mcp.json"));
-    files
-}
-
 /// The configuration error of the tiers as they are on disk now, if any.
 fn current_error(paths: &TierPaths) -> Option<String> {
     load_tiers(paths).err().map(|e| config_error_sentence(&e))
@@ -64,7 +58,7 @@ pub(crate) struct Project {
 impl Project {
     fn load(dir: &Path, home: Option<&Path>, slots: usize, metrics: &Arc<Metrics>) -> Result<Project, Error> {
         let paths = TierPaths::new(home.map(Path::to_owned), dir.to_owned());
-        let mut stamped_files = mcp_files(&paths);
+        let mut stamped_files = paths.mcp_files();
         stamped_files.extend(home.map(|h| TrustStore::in_home(h).path().to_owned()));
         let stamps = stamped_files.iter().map(|p| stamp(p)).collect();
         let error = Arc::new(RwLock::new(current_error(&paths)));
