@@ -11,6 +11,8 @@
 //! - `inspect`  — `validate`, `list`, `explain`, `schema` (R-CLI-3/4/6/9);
 //! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7);
 //! - `serve`    — the daemon over real sockets: same answers as `run`/`claude`, auth, limits, reload, shutdown (R-SRV);
+//! - `soak`     — 1,000 slow, garbage and decision connections: health answered throughout (R-SRV-7);
+//! - `traffic`  — the soak's daemon and load, shared with `benches/soak.rs`;
 //! - `signals`  — SIGTERM/SIGINT/SIGHUP mid-hook leave no process of the hook's group (R-CLI-11);
 //! - `trust`    — trust for project hooks: the gate under `claude`, the store, `trust` (R-CLI-12).
 //! - `rewake`   — envelopes of `run`/`claude` in the store, `rewake list|cancel`, session mail.
@@ -26,7 +28,9 @@ mod run;
 mod seeds;
 mod serve;
 mod signals;
+mod soak;
 mod support;
+mod traffic;
 mod trust;
 mod usage;
 mod watch;
