@@ -315,7 +315,9 @@ mod tests {
 
     #[test]
     fn only_a_plain_claude_command_line_skips_clap() {
-        let cases: [(&[&str], Option<(bool, Option<&str>)>); 10] = [
+        // A command line, and the (no_serve, socket) it reads as, if it skips clap.
+        type Case = (&'static [&'static str], Option<(bool, Option<&'static str>)>);
+        let cases: [Case; 10] = [
             (&["claude"], Some((false, None))),
             (&["claude", "--no-serve"], Some((true, None))),
             (&["claude", "--socket", "/s"], Some((false, Some("/s")))),

@@ -198,6 +198,7 @@ fn main() {
     std::fs::write(&script, lua).unwrap_or_else(|e| fail(&e.to_string()));
     let url = format!("http://127.0.0.1:{port}/v1/claude");
 
+    let forwarded_fresh = spawn_ms(&bin, &["claude"], &home, &payload, &[], 500);
     let _warm = wrk(&script, &url, 8, 3);
     let rss_before = rss_kib();
     let one = wrk(&script, &url, 1, 10);
@@ -240,8 +241,9 @@ fn main() {
         spawned * 1000.0 / one.p50_us.max(f64::MIN_POSITIVE)
     );
     println!(
-        "  `aimon-hooks claude` forwarding over the socket: median {forwarded:.2} ms (goal ≤ {GOAL_FORWARD_MS} ms: {})",
-        verdict(forwarded <= GOAL_FORWARD_MS)
+        "  `aimon-hooks claude` forwarding over the socket: median {forwarded_fresh:.2} ms before the load, \
+         {forwarded:.2} ms after it (goal ≤ {GOAL_FORWARD_MS} ms: {})",
+        verdict(forwarded_fresh.max(forwarded) <= GOAL_FORWARD_MS)
     );
     println!(
         "  spawning `{}` the same way: median {baseline:.2} ms, so forwarding costs {:.2} ms above a process start",

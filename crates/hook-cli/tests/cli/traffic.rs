@@ -449,8 +449,7 @@ async fn garbage_client(target: Target, mut seed: u64, pace: Option<Duration>, u
             7 => (target.post("/v1/claude", br#"{"hook_event_name": "PreToolUse", "tool_input": {"#), false),
             // No token.
             _ => (
-                format!("POST /v1/claude HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{{}}")
-                    .into_bytes(),
+                b"POST /v1/claude HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}".to_vec(),
                 false,
             ),
         };
