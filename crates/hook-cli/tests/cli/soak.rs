@@ -1,7 +1,8 @@
 //! The short soak of the normal suite (R-SRV-7): 1,000 concurrent connections of slow, garbage
 //! and decision clients against a real `aimon-hooks serve` process for 11 s; `/v1/health`
-//! answers within 1 s every time, the daemon cuts the slow clients off, never panics, and shuts
-//! down cleanly afterwards. The RSS bound is the bench's (`cargo bench -p hook-cli --bench soak`):
+//! answers within 1 s every time, the daemon cuts the slow clients off, never panics, keeps its
+//! request metric's labels bounded (unknown paths and events add none), and shuts down cleanly
+//! afterwards. The RSS bound is the bench's (`cargo bench -p hook-cli --bench soak`):
 //! 11 s on a shared test machine is too short to judge memory.
 
 use std::time::Duration;
@@ -22,6 +23,9 @@ fn under_a_thousand_slow_and_garbage_connections_health_is_answered_throughout_a
     // The checks are sequential: at least one a second means it asked throughout.
     assert!(report.checks >= 10, "the health thread must have asked throughout:\n{report}");
     assert!(!report.panicked(), "the daemon panicked:\n{}", report.stderr);
+    // Five routes times a few statuses; unknown paths and events add no series.
+    let series = report.request_series;
+    assert!((1..=16).contains(&series), "the request metric's labels must stay bounded:\n{report}");
     assert!(report.slow_cut > 0, "the daemon must cut slow clients off (header/body timeouts):\n{report}");
     assert!(report.decisions > 0 && report.garbage > 0, "the traffic must have been answered:\n{report}");
     assert_eq!(

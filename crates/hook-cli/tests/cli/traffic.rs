@@ -57,6 +57,9 @@ pub(crate) struct Report {
     pub(crate) rss_end: u64,
     /// How long after the traffic drained the RSS was read (see [`SETTLE`]).
     pub(crate) settled: Duration,
+    /// The `hook_server_requests_total` series in `/metrics` after the traffic (unknown paths and
+    /// events must not add any).
+    pub(crate) request_series: usize,
     /// The daemon's exit code after SIGTERM (128 + 15 when it shut down cleanly).
     pub(crate) exit: Option<i32>,
     /// What the daemon wrote to stderr.
@@ -104,6 +107,7 @@ impl std::fmt::Display for Report {
             self.settled,
             self.rss_growth_mib()
         )?;
+        writeln!(f, "  /metrics: {} hook_server_requests_total series", self.request_series)?;
         write!(f, "  exit after SIGTERM: {:?}; panicked: {}", self.exit, self.panicked())
     }
 }
@@ -175,6 +179,7 @@ pub(crate) fn soak(bin: &Path, plan: &Plan) -> Report {
     while daemon.open_files() > fds_start + 4 && Instant::now() < drained {
         std::thread::sleep(Duration::from_millis(100));
     }
+    let request_series = request_series(&target);
     let (rss_end, settled) = if plan.settle { settle(&daemon, rss_start) } else { (daemon.rss_kib(), Duration::ZERO) };
     let exit = daemon.stop();
     Report {
@@ -189,6 +194,7 @@ pub(crate) fn soak(bin: &Path, plan: &Plan) -> Report {
         rss_peak: peak.load(Ordering::Relaxed).max(rss_end),
         rss_end,
         settled,
+        request_series,
         exit,
         stderr: std::fs::read_to_string(&stderr_path).unwrap_or_default(),
     }
@@ -336,6 +342,19 @@ fn blocking_decision(target: &Target) -> bool {
     stream.write_all(&target.post("/v1/claude", target.payload.as_bytes())).is_ok()
         && stream.read_to_end(&mut reply).is_ok()
         && reply.starts_with(b"HTTP/1.1 200")
+}
+
+/// How many `hook_server_requests_total` series `/metrics` shows.
+fn request_series(target: &Target) -> usize {
+    let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", target.port)) else { return 0 };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let mut reply = String::new();
+    if stream.write_all(&target.request("GET", "/metrics", "Connection: close\r\n", 0)).is_err()
+        || stream.read_to_string(&mut reply).is_err()
+    {
+        return 0;
+    }
+    reply.lines().filter(|l| l.starts_with("hook_server_requests_total{")).count()
 }
 
 /// Asks `/v1/health` every 100 ms until `until`: (checks, misses, slowest).
