@@ -33,9 +33,9 @@ use clap::error::ErrorKind;
 
 use crate::cli::{Cli, Command};
 
-/// jemalloc with its background purging thread instead of the system allocator: `serve` hands
-/// the memory of a burst of connections back to the system once they close, where glibc's
-/// allocator keeps it (docs/decisions.md, "The daemon's allocator").
+/// jemalloc instead of the system allocator: `serve` (which starts jemalloc's background purging
+/// thread) hands the memory of a burst of connections back to the system once they close, where
+/// glibc's allocator keeps it (docs/decisions.md, "The daemon's allocator").
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
