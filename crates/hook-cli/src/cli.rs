@@ -269,6 +269,30 @@ pub(crate) struct ClaudeArgs {
     pub(crate) socket: Option<PathBuf>,
 }
 
+/// The arguments of `claude` when the command line is `claude [--no-serve] [--socket PATH]` and
+/// nothing else, read without clap (the hook call's fast path); `None` sends it through clap,
+/// which also answers `--help`, `-v` and every mistake.
+pub(crate) fn plain_claude(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<ClaudeArgs> {
+    if args.next()? != "claude" {
+        return None;
+    }
+    let mut claude = ClaudeArgs { no_serve: false, socket: None };
+    while let Some(arg) = args.next() {
+        if arg == "--no-serve" {
+            claude.no_serve = true;
+        } else if arg == "--socket" && claude.socket.is_none() {
+            claude.socket = Some(PathBuf::from(args.next()?));
+        } else if let Some(path) =
+            arg.to_str().and_then(|a| a.strip_prefix("--socket=")).filter(|_| claude.socket.is_none())
+        {
+            claude.socket = Some(PathBuf::from(path));
+        } else {
+            return None;
+        }
+    }
+    Some(claude)
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
     /// Also answer HTTP/1.1 on this TCP address (bearer token required) [default address: 127.0.0.1:7787].
@@ -283,4 +307,32 @@ pub(crate) struct ServeArgs {
     /// Where rewake envelopes are stored (a SQLite path or a postgres:// URL).
     #[arg(long, value_name = "URL")]
     pub(crate) store: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_plain_claude_command_line_skips_clap() {
+        // A command line, and the (no_serve, socket) it reads as, if it skips clap.
+        type Case = (&'static [&'static str], Option<(bool, Option<&'static str>)>);
+        let cases: [Case; 10] = [
+            (&["claude"], Some((false, None))),
+            (&["claude", "--no-serve"], Some((true, None))),
+            (&["claude", "--socket", "/s"], Some((false, Some("/s")))),
+            (&["claude", "--socket=/s", "--no-serve"], Some((true, Some("/s")))),
+            (&["claude", "--socket"], None),
+            (&["claude", "--socket", "/a", "--socket", "/b"], None),
+            (&["claude", "-v"], None),
+            (&["claude", "--help"], None),
+            (&["run", "preTool"], None),
+            (&[], None),
+        ];
+        for (line, expected) in cases {
+            let parsed = plain_claude(line.iter().map(std::ffi::OsString::from));
+            let got = parsed.map(|a| (a.no_serve, a.socket));
+            assert_eq!(got, expected.map(|(n, s)| (n, s.map(PathBuf::from))), "{line:?}");
+        }
+    }
 }

@@ -42,7 +42,12 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
 
 /// `claude` (R-CLI-2): never an `Err`; every failure is answered in Claude Code's terms. When
 /// `serve` accepts on its socket, it answers (R-SRV-5); once sent, the call is never re-run here.
-pub(crate) async fn claude(args: &ClaudeArgs) -> u8 {
+///
+/// Called before anything else is built (PERF-SRV-2): the forwarding path needs only the
+/// payload, the project and one request over the socket, on a runtime of its own with no signal
+/// handlers (no hook runs in this process then). Logging, the signal handlers and the runtime of
+/// an in-process evaluation are set up only when no daemon answers.
+pub(crate) fn claude(args: &ClaudeArgs, verbose: u8) -> u8 {
     let payload = match payload::read(None) {
         Ok(p) => p,
         Err(e) => return Printed::new(Answer::Stderr(1, format!("{e:#}"))).emit(),
@@ -61,7 +66,7 @@ pub(crate) async fn claude(args: &ClaudeArgs) -> u8 {
     let socket = args.socket.clone().or_else(|| home.as_deref().map(hook_server::default_socket));
     if let (false, Some(socket)) = (no_serve, socket) {
         let body = serde_json::to_vec(&payload).unwrap_or_default();
-        match hook_server::forward_claude(&socket, &project, body).await {
+        match hook_server::forward_claude_blocking(&socket, &project, body) {
             Forwarded::Answered(printed) => return printed.emit(),
             Forwarded::Failed(e) => {
                 let error = format!("aimon-hooks serve did not answer: {e}");
@@ -70,19 +75,35 @@ pub(crate) async fn claude(args: &ClaudeArgs) -> u8 {
             Forwarded::NotRunning => {}
         }
     }
-    match evaluate_for_claude(event, payload, &project).await {
-        Ok((answer, mail)) => {
-            let printed = Printed::new(answer);
-            match (printed.write(), mail) {
-                (Ok(()), Some(mail)) => crate::rewake::ack(mail),
-                (Err(e), Some(_)) => {
-                    tracing::warn!("hooks: cannot write the answer ({e}); its session mail is delivered again later");
-                }
-                (Err(e), None) => tracing::debug!("hooks: cannot write the answer: {e}"),
-                (Ok(()), None) => {}
-            }
-            printed.exit
+    crate::logging::init(verbose);
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            let error = format!("cannot start the async runtime: {e}");
+            return Printed::new(hook_server::claude_answer(event, Err(&error))).emit();
         }
+    };
+    let evaluated = runtime.block_on(crate::signals::or_terminated(async {
+        Ok(match evaluate_for_claude(event, payload, &project).await {
+            Ok((answer, mail)) => {
+                let printed = Printed::new(answer);
+                match (printed.write(), mail) {
+                    (Ok(()), Some(mail)) => crate::rewake::ack(mail),
+                    (Err(e), Some(_)) => {
+                        tracing::warn!(
+                            "hooks: cannot write the answer ({e}); its session mail is delivered again later"
+                        );
+                    }
+                    (Err(e), None) => tracing::debug!("hooks: cannot write the answer: {e}"),
+                    (Ok(()), None) => {}
+                }
+                printed.exit
+            }
+            Err(e) => Printed::new(hook_server::claude_answer(event, Err(&format!("{e:#}")))).emit(),
+        })
+    }));
+    match evaluated {
+        Ok(code) => code,
         Err(e) => Printed::new(hook_server::claude_answer(event, Err(&format!("{e:#}")))).emit(),
     }
 }
@@ -373,6 +394,11 @@ pub(crate) async fn watch(args: &WatchArgs) -> anyhow::Result<u8> {
 
 /// `serve` (R-SRV-1): runs the daemon until SIGTERM, SIGINT or SIGHUP; exits 128 + the signal.
 pub(crate) async fn serve(args: ServeArgs) -> anyhow::Result<u8> {
+    // jemalloc's background thread hands the memory of a burst of connections back to the system
+    // (docs/decisions.md); only the daemon lives long enough to need it.
+    if let Err(e) = tikv_jemalloc_ctl::background_thread::write(true) {
+        tracing::warn!("hooks: cannot start the allocator's background thread ({e}); freed memory may stay with serve");
+    }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let tiers = crate::cli::TierArgs { project: None, home: args.home.clone() };
     let home = tiers.home_dir().context("no home directory: pass --home or set HOME")?;

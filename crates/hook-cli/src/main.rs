@@ -32,7 +32,18 @@ use clap::error::ErrorKind;
 
 use crate::cli::{Cli, Command};
 
+/// jemalloc instead of the system allocator: `serve` (which starts jemalloc's background purging
+/// thread) hands the memory of a burst of connections back to the system once they close, where
+/// glibc's allocator keeps it (docs/decisions.md, "The daemon's allocator").
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> ExitCode {
+    // `claude` runs on every Claude Code hook call: it forwards to `serve` before clap, logging
+    // or a runtime is built (PERF-SRV-2). Anything else on its command line goes through clap.
+    if let Some(args) = cli::plain_claude(std::env::args_os().skip(1)) {
+        return ExitCode::from(commands::claude(&args, 0));
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
@@ -44,6 +55,9 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if let Command::Claude(args) = &cli.command {
+        return ExitCode::from(commands::claude(args, cli.verbose));
+    }
     logging::init(cli.verbose);
     let mut builder = match cli.command {
         Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
@@ -68,7 +82,7 @@ fn main() -> ExitCode {
 async fn dispatch(command: Command) -> anyhow::Result<u8> {
     match command {
         Command::Run(args) => signals::or_terminated(commands::run(args)).await,
-        Command::Claude(args) => signals::or_terminated(async { Ok(commands::claude(&args).await) }).await,
+        Command::Claude(_) => unreachable!("claude is answered before the runtime is built"),
         Command::Validate(args) => commands::validate(&args),
         Command::List(args) => commands::list(&args),
         Command::Explain(args) => commands::explain(&args),

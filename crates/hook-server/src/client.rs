@@ -28,6 +28,18 @@ pub enum Forwarded {
     Failed(String),
 }
 
+/// [`forward_claude`] on a runtime of its own (current thread, I/O and timers only), for a
+/// caller that has none yet: the forwarding `claude` builds nothing else before it.
+pub fn forward_claude_blocking(socket: &Path, project: &Path, body: Vec<u8>) -> Forwarded {
+    match tokio::runtime::Builder::new_current_thread().enable_io().enable_time().build() {
+        Ok(runtime) => runtime.block_on(forward_claude(socket, project, body)),
+        Err(e) => {
+            tracing::debug!("hooks: no runtime to forward with: {e}");
+            Forwarded::NotRunning
+        }
+    }
+}
+
 /// Sends a Claude Code payload (`body`, as read) of the call in `project` to the daemon on `socket`.
 pub async fn forward_claude(socket: &Path, project: &Path, body: Vec<u8>) -> Forwarded {
     let stream = match tokio::time::timeout(CONNECT_TIMEOUT, UnixStream::connect(socket)).await {

@@ -38,7 +38,7 @@ mod stream;
 mod trust_notice;
 
 pub use crate::{
-    client::{CONNECT_TIMEOUT, Forwarded, forward_claude},
+    client::{CONNECT_TIMEOUT, Forwarded, forward_claude, forward_claude_blocking},
     error::Error,
     evaluate::{Printed, Stream, claude_answer, claude_context, claude_event, evaluate, policy},
     listen::{DEFAULT_LISTEN, ServeOptions, ShutdownSignals, default_socket, ensure_token, serve, token_path},

@@ -19,7 +19,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::{TcpListener, UnixListener};
+use tokio::net::{TcpListener, TcpSocket, UnixListener};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tower_http::validate_request::ValidateRequestHeaderLayer;
@@ -34,6 +34,15 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:7787";
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Open connections at most; more wait to be accepted.
 const MAX_CONNECTIONS: usize = 4096;
+/// The accept queue of each listener (the kernel caps it at `net.core.somaxconn`). A short queue
+/// overflowing under a burst of connections drops SYNs, and a dropped SYN is retried only after a
+/// second: a health check would wait that long.
+const BACKLOG: u32 = 4096;
+/// The open-file limit the daemon raises its soft limit to, when the hard limit allows.
+const OPEN_FILES: u64 = 16_384;
+/// How long the accept loop pauses after a failed accept (out of files, most likely), so it does
+/// not spin.
+const ACCEPT_PAUSE: Duration = Duration::from_millis(20);
 
 /// How `serve` runs.
 #[derive(Debug, Clone)]
@@ -101,10 +110,39 @@ async fn bind_socket(path: &Path) -> Result<UnixListener, Error> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| io("create the directory of", e))?;
     }
-    let listener = UnixListener::bind(path).map_err(|e| io("bind the socket", e))?;
+    let listener = tokio::net::UnixSocket::new_stream()
+        .and_then(|socket| {
+            socket.bind(path)?;
+            socket.listen(BACKLOG)
+        })
+        .map_err(|e| io("bind the socket", e))?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
         .map_err(|e| io("restrict the permissions of", e))?;
     Ok(listener)
+}
+
+/// Binds `addr` with the deep accept queue of [`BACKLOG`].
+fn bind_tcp(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
+
+/// Raises the soft limit of open files to the hard one (at most [`OPEN_FILES`]): every
+/// connection is a file, and the usual soft default of 1024 is below R-SRV-7's 1,000 clients
+/// plus the daemon's own files.
+fn raise_open_files() {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    match getrlimit(Resource::RLIMIT_NOFILE) {
+        Ok((soft, hard)) if soft < OPEN_FILES.min(hard) => {
+            if let Err(e) = setrlimit(Resource::RLIMIT_NOFILE, OPEN_FILES.min(hard), hard) {
+                tracing::warn!("hooks: cannot raise the open-file limit from {soft}: {e}");
+            }
+        }
+        Ok(_) => {}
+        Err(e) => tracing::warn!("hooks: cannot read the open-file limit: {e}"),
+    }
 }
 
 /// How often the daemon looks in the rewake store for envelopes one-shot processes wrote, in
@@ -114,13 +152,14 @@ const REWAKE_POLL: Duration = Duration::from_secs(10);
 
 /// Runs the daemon until `shutdown` completes, then shuts down gracefully.
 pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
+    raise_open_files();
     let service = HookService::new(options.service.clone());
     let unix = bind_socket(&options.socket).await?;
     let tcp = match options.listen {
         Some(addr) => {
             let home = options.service.home.as_deref().ok_or(Error::NoHome)?;
             let token = ensure_token(home)?;
-            let listener = TcpListener::bind(addr).await.map_err(|source| Error::Listen { addr, source })?;
+            let listener = bind_tcp(addr).map_err(|source| Error::Listen { addr, source })?;
             tracing::info!("hooks: serve listens on http://{}", listener.local_addr().unwrap_or(addr));
             Some((listener, service.router().layer(ValidateRequestHeaderLayer::custom(Bearer::new(&token)))))
         }
@@ -144,11 +183,11 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
             () = &mut shutdown => break,
             accepted = unix.accept() => match accepted {
                 Ok((stream, _)) => spawn(&mut connections, &graceful, stream, local.clone(), slot),
-                Err(e) => tracing::warn!("hooks: cannot accept on the socket: {e}"),
+                Err(e) => accept_failed("the socket", &e).await,
             },
             accepted = accept_tcp(tcp.as_ref().map(|(l, _)| l)) => match (accepted, &tcp) {
                 (Ok(stream), Some((_, app))) => spawn(&mut connections, &graceful, stream, app.clone(), slot),
-                (Err(e), _) => tracing::warn!("hooks: cannot accept on TCP: {e}"),
+                (Err(e), _) => accept_failed("TCP", &e).await,
                 (Ok(_), None) => {}
             },
             Some(_) = connections.join_next() => {}
@@ -172,6 +211,12 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
     connections.shutdown().await;
     service.unload();
     Ok(())
+}
+
+/// Logs a failed accept and pauses: the error (out of files, most likely) is not the client's.
+async fn accept_failed(on: &str, error: &std::io::Error) {
+    tracing::warn!("hooks: cannot accept on {on}: {error}");
+    tokio::time::sleep(ACCEPT_PAUSE).await;
 }
 
 async fn accept_tcp(listener: Option<&TcpListener>) -> std::io::Result<tokio::net::TcpStream> {

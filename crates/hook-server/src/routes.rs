@@ -226,7 +226,8 @@ impl HookService {
             };
             (event, answer, None)
         };
-        let bytes = match read_limited(body).await {
+        let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+        let bytes = match read_limited(body, declared).await {
             Ok(bytes) => bytes,
             Err((prefix, error)) => return unreadable(&prefix, error),
         };
@@ -417,22 +418,33 @@ async fn metrics(State(service): State<HookService>) -> Response {
     ([(header::CONTENT_TYPE, content_type)], service.inner.metrics.render()).into_response()
 }
 
+/// How much of a body announced over [`BODY_LIMIT`] is read to find the event it names.
+const SNIFF_LIMIT: usize = 64 << 10;
+
 /// Reads a body of at most [`BODY_LIMIT`] bytes; otherwise what was read and why it stopped.
-async fn read_limited(mut body: Body) -> Result<Vec<u8>, (Vec<u8>, String)> {
-    let mut buf = Vec::new();
+/// The buffer is sized by the `declared` Content-Length; a body announced over the limit is read
+/// only as far as [`SNIFF_LIMIT`], so refusing it costs no megabyte buffer.
+async fn read_limited(mut body: Body, declared: Option<u64>) -> Result<Vec<u8>, (Vec<u8>, String)> {
+    let too_large = "the request body is larger than 1 MiB";
+    let declared = declared.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let keep = if declared > BODY_LIMIT { SNIFF_LIMIT } else { BODY_LIMIT };
+    let mut buf = Vec::with_capacity(declared.min(keep));
     while let Some(frame) = body.frame().await {
         let frame = match frame {
             Ok(frame) => frame,
             Err(e) => return Err((buf, format!("cannot read the request body: {e}"))),
         };
         if let Ok(data) = frame.into_data() {
-            if buf.len() + data.len() > BODY_LIMIT {
-                let room = BODY_LIMIT - buf.len();
+            if buf.len() + data.len() > keep {
+                let room = keep - buf.len();
                 buf.extend_from_slice(&data[..room]);
-                return Err((buf, "the request body is larger than 1 MiB".to_owned()));
+                return Err((buf, too_large.to_owned()));
             }
             buf.extend_from_slice(&data);
         }
+    }
+    if declared > BODY_LIMIT {
+        return Err((buf, too_large.to_owned()));
     }
     Ok(buf)
 }

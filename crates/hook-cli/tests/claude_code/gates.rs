@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::hooks::{answering, command, deny, on};
 use crate::model::Turn;
-use crate::runner::Scenario;
+use crate::runner::{Route, Scenario, on_both_routes};
 
 /// Where the row's hooks live.
 enum Hooks {
@@ -33,13 +33,17 @@ struct Row {
 
 const NO_FILES: &[(&str, bool)] = &[];
 
+/// One test per row and route (`gates::command::<row>`, `gates::http::<row>`), and per route for
+/// each test function named after `@also`.
 macro_rules! rows {
-    ($($name:ident: $row:expr;)*) => {$(
-        #[tokio::test(flavor = "multi_thread")]
-        async fn $name() {
-            check($row).await;
-        }
-    )*};
+    ($($name:ident: $row:expr;)* @also $($test:ident),*) => {
+        $(
+            async fn $name(route: Route) {
+                check(route, $row).await;
+            }
+        )*
+        on_both_routes!($($name,)* $($test),*);
+    };
 }
 
 fn push_rule(reason: &str) -> Value {
@@ -119,10 +123,11 @@ rows! {
         turns: |_| vec![Turn::bash("git push origin main")],
         git: None, denied: true, model_sees: &["the-user-tier-says-no"], files: NO_FILES,
     };
+    @also a_hooks_json_that_does_not_parse_refuses_the_prompt_with_the_error
 }
 
-async fn check(row: Row) {
-    let scenario = Scenario::new();
+async fn check(route: Route, row: Row) {
+    let scenario = Scenario::new(route);
     let turns = (row.turns)(&scenario.project());
     let scenario = match row.hooks {
         Hooks::Project(hooks) => scenario.project_hooks(&hooks),
@@ -157,9 +162,8 @@ async fn check(row: Row) {
 
 /// A broken hooks.json must not open the gate: Claude Code asks UserPromptSubmit first, which
 /// refuses the prompt with the error, so no tool runs and the person reads which file is broken.
-#[tokio::test(flavor = "multi_thread")]
-async fn a_hooks_json_that_does_not_parse_refuses_the_prompt_with_the_error() {
-    let scenario = Scenario::new().project_hooks_text("{\"hooks\": {\"PreToolUse\": [");
+async fn a_hooks_json_that_does_not_parse_refuses_the_prompt_with_the_error(route: Route) {
+    let scenario = Scenario::new(route).project_hooks_text("{\"hooks\": {\"PreToolUse\": [");
     let run = scenario.model(vec![Turn::bash("git status")]).run().await;
     run.check(run.git_calls().is_empty(), "no tool may run under a broken configuration");
     run.check(run.agent_requests().is_empty(), "the refused prompt must never reach the model");

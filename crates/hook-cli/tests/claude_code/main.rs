@@ -1,14 +1,18 @@
 //! The real client is the test: these tests drive the real Claude Code CLI (npm
 //! `@anthropic-ai/claude-code`, pinned in `install::CLAUDE_CODE_VERSION`, headless `-p`) against a
-//! scripted Anthropic Messages API on 127.0.0.1, with `.claude/settings.json` routing Claude
-//! Code's events to `aimon-hooks claude`, and check what Claude Code sent back to the model and
-//! what its tools did. The first run installs Claude Code with npm into
+//! scripted Anthropic Messages API on 127.0.0.1, with `aimon-hooks serve` running for the
+//! sandbox, and check what Claude Code sent back to the model and what its tools did. Every test
+//! runs on both routes (`runner::Route`): `command::…` routes Claude Code's events to
+//! `aimon-hooks claude` (`init claude --project`), which forwards to the daemon; `http::…` routes
+//! them to the daemon's `/v1/claude` with `http` handlers (`init claude --project --http`). Each
+//! session checks that the daemon answered its calls. The first run installs Claude Code with npm into
 //! `target/npm-cache/claude-code-<version>` (Node.js and npm must be installed).
 //!
 //! - `install` — the pinned Claude Code, installed once under a lock;
 //! - `model`   — the scripted Messages API (streaming SSE), recording every request;
-//! - `runner`  — the sandbox (temp HOME, project routed by `aimon-hooks init claude --project`, fake `git` on PATH),
-//!   one `claude -p` session with a timeout, and what it saw;
+//! - `runner`  — the routes, the daemon, the sandbox (temp HOME, project routed by
+//!   `aimon-hooks init claude --project [--http]`, fake `git` on PATH), one `claude -p` session
+//!   with a timeout, and what it saw;
 //! - `hooks`   — hooks.json building blocks;
 //! - `gates`   — today's behaviour, one session per table row: deny, chained deny, an unmatched
 //!   call, updatedInput, exit 2, failClosed, a path rule on Write, the USER tier, a broken

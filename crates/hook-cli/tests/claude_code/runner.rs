@@ -1,6 +1,7 @@
-//! One headless Claude Code session in a sandbox: a temp HOME, a temp project whose
-//! `.claude/settings.json` routes Claude Code's events to `aimon-hooks claude`, a fake `git` first
-//! on PATH that records its calls, and a [`ScriptedModel`] behind `ANTHROPIC_BASE_URL`.
+//! One headless Claude Code session in a sandbox: a temp HOME, a temp project whose Claude Code
+//! settings route its events to aimon-hooks along one [`Route`] (both with `aimon-hooks serve`
+//! running for that HOME), a fake `git` first on PATH that records its calls, and a
+//! [`ScriptedModel`] behind `ANTHROPIC_BASE_URL`. [`on_both_routes`] makes one test per route.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -20,21 +21,123 @@ use crate::model::{Recorded, ScriptedModel, Turn};
 /// machine; the margin is for a loaded 2-core CI runner.
 const RUN_TIMEOUT: Duration = Duration::from_secs(240);
 
-/// Routes every Claude Code event of `project` to the binary under test the way a person does:
-/// `aimon-hooks init claude --project`, run in the project with `home` as HOME.
-pub(crate) fn route_events_to_aimon(project: &Path, home: &Path) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
-        .args(["init", "claude", "--project"])
-        .current_dir(project)
-        .env("HOME", home)
-        .output()
-        .expect("aimon-hooks init claude runs");
+/// How Claude Code reaches the hooks; each test runs once per route ([`on_both_routes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// `command` handlers running `aimon-hooks claude` (`init claude --project`), which forwards
+    /// each call to the running `serve` over its socket.
+    Command,
+    /// `http` handlers posting to the running `serve` over TCP with its token
+    /// (`init claude --project --http`).
+    Http,
+}
+
+/// One `#[tokio::test]` per [`Route`] for each `async fn name(route: Route)` named, in the
+/// modules `command` and `http`: `gates::http::a_git_push_…`.
+macro_rules! on_both_routes {
+    ($($name:ident),* $(,)?) => {
+        mod command {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $name() {
+                    super::$name($crate::runner::Route::Command).await;
+                }
+            )*
+        }
+        mod http {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $name() {
+                    super::$name($crate::runner::Route::Http).await;
+                }
+            )*
+        }
+    };
+}
+pub(crate) use on_both_routes;
+
+/// Routes every Claude Code event of `project` to aimon-hooks the way a person does, run in the
+/// project with `home` as HOME: `aimon-hooks init claude --project`, with `--http --url URL` for
+/// the http route.
+fn route_events_to_aimon(project: &Path, home: &Path, http: Option<&str>) {
+    let mut init = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"));
+    init.args(["init", "claude", "--project"]);
+    if let Some(url) = http {
+        init.args(["--http", "--url", url]);
+    }
+    let out = init.current_dir(project).env("HOME", home).output().expect("aimon-hooks init claude runs");
+    let file = if http.is_some() { "settings.local.json" } else { "settings.json" };
     assert!(
-        out.status.success() && project.join(".claude/settings.json").exists(),
+        out.status.success() && project.join(".claude").join(file).exists(),
         "aimon-hooks init claude --project failed: {}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `aimon-hooks serve` for one sandbox's HOME (its socket, and TCP on `port` when given), killed
+/// when dropped.
+#[derive(Debug)]
+pub(crate) struct Daemon {
+    child: std::process::Child,
+    socket: PathBuf,
+}
+
+impl Daemon {
+    pub(crate) fn start(home: &Path, project: &Path, port: Option<u16>) -> Daemon {
+        let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"));
+        serve.arg("serve");
+        if let Some(port) = port {
+            serve.args(["--listen", &format!("127.0.0.1:{port}")]);
+        }
+        let child = serve
+            .current_dir(project)
+            .env("HOME", home)
+            .env("AIMON_TRUST_PROJECT_HOOKS", "1")
+            .env_remove("AIMON_REWAKE_STORE")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("aimon-hooks serve starts");
+        let socket = home.join(".aimon/serve.sock");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let listening = || {
+            std::os::unix::net::UnixStream::connect(&socket).is_ok()
+                && port.is_none_or(|port| std::net::TcpStream::connect(("127.0.0.1", port)).is_ok())
+        };
+        while !listening() {
+            assert!(Instant::now() < deadline, "serve did not listen on {} within 20 s", socket.display());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Daemon { child, socket }
+    }
+
+    /// How many `/v1/claude` calls the daemon answered, by its `/metrics`.
+    pub(crate) fn claude_calls(&self) -> u64 {
+        use std::io::{Read as _, Write as _};
+        let mut stream = std::os::unix::net::UnixStream::connect(&self.socket).expect("the daemon's socket");
+        stream.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").expect("ask /metrics");
+        let mut text = String::new();
+        stream.read_to_string(&mut text).expect("read /metrics");
+        text.lines()
+            .filter(|l| l.starts_with("hook_server_requests_total{route=\"/v1/claude\""))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+            .sum()
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
 }
 
 /// A session being set up: the sandbox exists, hooks and the script are added, then [`run`].
@@ -45,10 +148,12 @@ pub(crate) struct Scenario {
     dir: TempDir,
     root: PathBuf,
     turns: Vec<Turn>,
+    route: Route,
+    port: Option<u16>,
 }
 
 impl Scenario {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(route: Route) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         // Canonical, so the paths the test builds are the ones Claude Code reports.
         let root = dir.path().canonicalize().expect("canonical temp dir");
@@ -62,8 +167,10 @@ impl Scenario {
             &format!("#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}'\necho \"fake-git-output: $*\"\n", calls.display()),
         );
         make_executable(&git);
-        route_events_to_aimon(&root.join("project"), &root.join("home"));
-        Scenario { dir, root, turns: Vec::new() }
+        let port = (route == Route::Http).then(free_port);
+        let url = port.map(|port| format!("http://127.0.0.1:{port}/v1/claude"));
+        route_events_to_aimon(&root.join("project"), &root.join("home"), url.as_deref());
+        Scenario { dir, root, turns: Vec::new(), route, port }
     }
 
     pub(crate) fn project(&self) -> PathBuf {
@@ -99,9 +206,11 @@ impl Scenario {
     }
 
     /// Runs `claude -p "do the task" --output-format json --allowedTools Bash Write` in the
-    /// project. Panics, showing everything seen, when Claude Code times out, fails or prints
-    /// something other than its JSON result.
+    /// project, with `aimon-hooks serve` running for the sandbox's HOME. Panics, showing
+    /// everything seen, when Claude Code times out, fails or prints something other than its
+    /// JSON result.
     pub(crate) async fn run(self) -> Run {
+        let daemon = Daemon::start(&self.home(), &self.project(), self.port);
         let claude = tokio::task::spawn_blocking(claude_code)
             .await
             .unwrap_or_else(|failed| std::panic::resume_unwind(failed.into_panic()));
@@ -142,10 +251,14 @@ impl Scenario {
             elapsed: started.elapsed(),
             requests: model.requests(),
             result: Value::Null,
+            route: self.route,
+            served: daemon.claude_calls(),
+            _daemon: daemon,
             _dir: self.dir,
         };
         run.check(!timed_out, format_args!("Claude Code did not finish within {RUN_TIMEOUT:?}"));
         run.check(run.code == Some(0), "Claude Code exited with a failure");
+        run.check(run.served > 0, "the daemon answered no call: the hooks were not reached through it");
         run.result = serde_json::from_str(&run.stdout).unwrap_or(Value::Null);
         run.check(run.result.is_object(), "Claude Code's stdout is not its JSON result");
         run
@@ -164,6 +277,11 @@ pub(crate) struct Run {
     requests: Vec<Recorded>,
     /// Claude Code's `--output-format json` result object.
     pub(crate) result: Value,
+    /// The route the hooks were reached by.
+    pub(crate) route: Route,
+    /// How many `/v1/claude` calls the daemon answered (forwarded or posted).
+    pub(crate) served: u64,
+    _daemon: Daemon,
     _dir: TempDir,
 }
 
@@ -173,9 +291,16 @@ impl Run {
         assert!(ok, "{what}\n{}", self.explain());
     }
 
-    /// The arguments of every `git` call the tools made, one string per call.
+    /// The arguments of every `git` call the tools made, one string per call. Claude Code's own
+    /// probes (it asks `git ls-files` whether `settings.local.json` is tracked, with hooks and
+    /// fsmonitor switched off) are not the tools' calls and are left out.
     pub(crate) fn git_calls(&self) -> Vec<String> {
-        std::fs::read_to_string(self.root.join("git-calls")).unwrap_or_default().lines().map(str::to_owned).collect()
+        std::fs::read_to_string(self.root.join("git-calls"))
+            .unwrap_or_default()
+            .lines()
+            .filter(|call| !call.starts_with("-c core.hooksPath=/dev/null "))
+            .map(str::to_owned)
+            .collect()
     }
 
     /// The requests that offered tools (the agent loop), without side calls.
@@ -203,7 +328,9 @@ impl Run {
     /// messages (long texts cut).
     fn explain(&self) -> String {
         let mut out = format!(
-            "--- claude exit: {:?} after {:?}\n--- stdout:\n{}\n--- stderr:\n{}\n--- git calls: {:?}\n",
+            "--- route: {:?}; calls the daemon answered: {}\n--- claude exit: {:?} after {:?}\n--- stdout:\n{}\n--- stderr:\n{}\n--- git calls: {:?}\n",
+            self.route,
+            self.served,
             self.code,
             self.elapsed,
             self.stdout,

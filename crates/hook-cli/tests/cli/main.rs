@@ -13,6 +13,8 @@
 //!   SKILL.md frontmatter;
 //! - `watch`    — `watch` prints onConfigReload lines on real edits (R-CLI-7);
 //! - `serve`    — the daemon over real sockets: same answers as `run`/`claude`, auth, limits, reload, shutdown (R-SRV);
+//! - `soak`     — 1,000 slow, garbage and decision connections: health answered throughout (R-SRV-7);
+//! - `traffic`  — the soak's daemon and load, shared with `benches/soak.rs`;
 //! - `signals`  — SIGTERM/SIGINT/SIGHUP mid-hook leave no process of the hook's group (R-CLI-11);
 //! - `trust`    — trust for project hooks: the gate under `claude`, the store, `trust` (R-CLI-12).
 //! - `rewake`   — envelopes of `run`/`claude` in the store, `rewake list|cancel`, session mail.
@@ -36,8 +38,10 @@ mod run;
 mod seeds;
 mod serve;
 mod signals;
+mod soak;
 mod stream;
 mod support;
+mod traffic;
 mod trust;
 mod usage;
 mod watch;
