@@ -13,7 +13,7 @@ use crate::support::Sandbox;
 
 /// A running `aimon-hooks serve` with TCP; killed when dropped.
 pub(crate) struct Daemon {
-    child: Child,
+    pub(crate) child: Child,
     pub(crate) port: u16,
     pub(crate) socket: PathBuf,
     pub(crate) token: String,
@@ -26,13 +26,19 @@ fn free_port() -> u16 {
 impl Daemon {
     /// Starts `serve` for `sandbox`'s home on the SQLite store `store`, trusting every project.
     pub(crate) fn start(sandbox: &Sandbox, store: &Path) -> Daemon {
+        let store = format!("sqlite:{}", store.display());
+        Daemon::start_with_env(sandbox, &[("AIMON_TRUST_PROJECT_HOOKS", "1"), ("AIMON_REWAKE_STORE", &store)])
+    }
+
+    /// Starts `serve` for `sandbox`'s home with these extra environment variables, on a free TCP
+    /// port and the home's socket, and waits until both listen.
+    pub(crate) fn start_with_env(sandbox: &Sandbox, env: &[(&str, &str)]) -> Daemon {
         let port = free_port();
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
             .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
             .current_dir(sandbox.project())
             .env("HOME", sandbox.home())
-            .env("AIMON_TRUST_PROJECT_HOOKS", "1")
-            .env("AIMON_REWAKE_STORE", format!("sqlite:{}", store.display()))
+            .envs(env.iter().copied())
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("RUST_LOG")
             .stdin(Stdio::null())

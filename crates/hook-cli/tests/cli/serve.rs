@@ -5,56 +5,18 @@ use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::daemon::Daemon;
 use crate::support::{Outcome, Sandbox, command, one_hook};
-
-/// A running `aimon-hooks serve` with TCP, stopped by SIGTERM when dropped.
-struct Daemon {
-    child: Child,
-    port: u16,
-    socket: PathBuf,
-    token: String,
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
-}
 
 impl Daemon {
     /// The projects of most tests are the person's own: trust them all (the gate itself is
     /// pinned in trust.rs and by `trusting_a_project_takes_effect_on_the_daemons_next_call`).
-    fn start(sandbox: &Sandbox) -> Daemon {
-        Daemon::start_with(sandbox, "1")
-    }
-
-    /// `trust_all` is the value of `AIMON_TRUST_PROJECT_HOOKS`.
-    fn start_with(sandbox: &Sandbox, trust_all: &str) -> Daemon {
-        let port = free_port();
-        let bin = assert_cmd::cargo::cargo_bin!("aimon-hooks");
-        let child = std::process::Command::new(bin)
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-            .current_dir(sandbox.project())
-            .env("HOME", sandbox.home())
-            .env("AIMON_TRUST_PROJECT_HOOKS", trust_all)
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("aimon-hooks serve starts");
-        let socket = sandbox.home().join(".aimon/serve.sock");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() || !socket.exists() {
-            assert!(Instant::now() < deadline, "serve did not listen within 10 s");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let token = std::fs::read_to_string(sandbox.home().join(".aimon/serve.token")).expect("the token file");
-        Daemon { child, port, socket, token: token.trim().to_owned() }
+    fn trusting(sandbox: &Sandbox) -> Daemon {
+        Daemon::start_with_env(sandbox, &[("AIMON_TRUST_PROJECT_HOOKS", "1")])
     }
 
     fn tcp(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
@@ -79,15 +41,6 @@ impl Daemon {
             }
             assert!(Instant::now() < deadline, "serve did not stop within 15 s of SIGTERM");
             std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
         }
     }
 }
@@ -243,7 +196,7 @@ fn hooks_text(hooks: &Value) -> String {
 #[test]
 fn run_and_claude_answer_the_same_in_process_forwarded_and_over_http() {
     let sandbox = Sandbox::new();
-    let daemon = Daemon::start(&sandbox);
+    let daemon = Daemon::trusting(&sandbox);
     for case in cases() {
         let dir = project(&sandbox, case.name, &hooks_text(&case.hooks));
         let body = payload(case.event, &dir, case.extra).to_string();
@@ -307,7 +260,7 @@ fn run_and_claude_answer_the_same_in_process_forwarded_and_over_http() {
 #[test]
 fn tcp_needs_the_bearer_token_and_the_socket_does_not() {
     let sandbox = Sandbox::new();
-    let daemon = Daemon::start(&sandbox);
+    let daemon = Daemon::trusting(&sandbox);
     let mode =
         std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&daemon.socket).expect("socket").permissions());
     assert_eq!(mode & 0o777, 0o600, "the socket is the owner's only");
@@ -328,7 +281,7 @@ fn tcp_needs_the_bearer_token_and_the_socket_does_not() {
 fn bad_requests_get_400_404_413_on_run_and_a_200_on_claude() {
     let sandbox = Sandbox::new();
     let dir = project(&sandbox, "p", &one_hook("PreToolUse", "Edit", json!({"type": "deny"})).to_string());
-    let daemon = Daemon::start(&sandbox);
+    let daemon = Daemon::trusting(&sandbox);
     let r = daemon.tcp("POST", "/v1/run/preTool", &[], b"{ not json");
     assert_eq!(r.status, 400);
     assert!(r.json()["error"].as_str().is_some_and(|e| e.contains("not valid JSON")), "{}", r.body);
@@ -362,7 +315,7 @@ fn an_edit_to_a_project_s_hooks_is_served_without_a_restart() {
     let sandbox = Sandbox::new();
     let dir =
         project(&sandbox, "p", &one_hook("PreToolUse", "Bash", json!({"type": "deny", "reason": "first"})).to_string());
-    let daemon = Daemon::start(&sandbox);
+    let daemon = Daemon::trusting(&sandbox);
     let body = payload("PreToolUse", &dir, bash_input("ls")).to_string();
     let reason = || {
         daemon.tcp("POST", "/v1/claude", &[], body.as_bytes()).json()["hookSpecificOutput"]["permissionDecisionReason"]
@@ -385,7 +338,7 @@ fn trusting_a_project_takes_effect_on_the_daemons_next_call() {
     let sandbox = Sandbox::new();
     let gate = command("echo 'stopped by the project gate' >&2; exit 2");
     let dir = project(&sandbox, "p", &one_hook("PreToolUse", "Bash", gate).to_string());
-    let daemon = Daemon::start_with(&sandbox, "0");
+    let daemon = Daemon::start_with_env(&sandbox, &[("AIMON_TRUST_PROJECT_HOOKS", "0")]);
     let body = payload("PreToolUse", &dir, bash_input("ls")).to_string();
     let decision = || {
         let reply = daemon.tcp("POST", "/v1/claude", &[], body.as_bytes());
@@ -416,7 +369,7 @@ fn sigterm_with_a_hook_running_leaves_no_process_of_its_group() {
     let pidfile = sandbox.root().join("hook.pid");
     let hook = command(&format!("echo $$ > {}; sleep 30 & sleep 30; wait", pidfile.display()));
     let dir = project(&sandbox, "p", &one_hook("PreToolUse", "*", hook).to_string());
-    let daemon = Daemon::start(&sandbox);
+    let daemon = Daemon::trusting(&sandbox);
     let body = payload("PreToolUse", &dir, bash_input("ls")).to_string();
     let socket = daemon.socket.clone();
     let request = std::thread::spawn(move || {
@@ -472,7 +425,7 @@ fn a_rewake_asked_through_the_daemon_fires_and_its_answer_reaches_the_sessions_n
         json!({"type": "command", "command": hook, "timeout": 10, "asyncRewake": rewake}),
     );
     let dir = project(&sandbox, "p", &hooks.to_string());
-    let daemon = Daemon::start(&sandbox);
+    let daemon = Daemon::trusting(&sandbox);
     let push = payload("PostToolUse", &dir, bash_input("git push")).to_string();
     let first = daemon.tcp("POST", "/v1/claude", &[], push.as_bytes());
     assert_eq!(first.status, 200);
