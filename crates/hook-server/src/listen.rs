@@ -62,12 +62,12 @@ pub struct ServeOptions {
 
 /// `~/.aimon/serve.sock`.
 pub fn default_socket(home: &Path) -> PathBuf {
-    home.join(".aimon").join("serve.sock")
+    hook_core::AimonDir::under(home).serve_socket()
 }
 
 /// `~/.aimon/serve.token`.
 pub fn token_path(home: &Path) -> PathBuf {
-    home.join(".aimon").join("serve.token")
+    hook_core::AimonDir::under(home).serve_token()
 }
 
 /// The bearer token of `home`, created (random, mode 0600) when it does not exist yet.
