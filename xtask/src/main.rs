@@ -4,7 +4,7 @@
 //!   heavy crates in resolved graphs, crates allowed only behind a cargo feature, hook-predicate's public surface, event-name literals) and
 //!   the crate table of `docs/architecture.md`, which is rendered from the same layer table,
 //!   and that every requirement id cited in `crates/` or `xtask/` has a line in
-//!   `docs/behaviour.md`.
+//!   `docs/behaviour.md`, and that no file but the CLI's allocator switch allows unsafe code.
 //! - `cargo xtask check-layers --write-docs` — re-renders that crate table in place.
 //!
 //! Every check is also a `#[test]` (see `tests` in each module), so `cargo test` enforces it.
@@ -14,6 +14,7 @@ mod layers;
 mod literals;
 mod public_api;
 mod requirements;
+mod unsafe_code;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -73,6 +74,7 @@ fn check_layers(write_docs: bool) -> Result<Vec<String>> {
 
     problems.extend(literals::check_event_literals(&root)?);
     problems.extend(requirements::check_cited_ids(&root)?);
+    problems.extend(unsafe_code::check_unsafe_code(&root)?);
 
     let arch = root.join("docs/architecture.md");
     let text = std::fs::read_to_string(&arch).with_context(|| format!("reading {}", arch.display()))?;

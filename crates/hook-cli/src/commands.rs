@@ -396,7 +396,9 @@ pub(crate) async fn watch(args: &WatchArgs) -> anyhow::Result<u8> {
 pub(crate) async fn serve(args: ServeArgs) -> anyhow::Result<u8> {
     // jemalloc's background thread hands the memory of a burst of connections back to the system
     // (docs/decisions.md); only the daemon lives long enough to need it.
-    if let Err(e) = tikv_jemalloc_ctl::background_thread::write(true) {
+    if crate::alloc::is_jemalloc()
+        && let Err(e) = tikv_jemalloc_ctl::background_thread::write(true)
+    {
         tracing::warn!("hooks: cannot start the allocator's background thread ({e}); freed memory may stay with serve");
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;

@@ -14,6 +14,8 @@
 //! Tests: `tests/cli/` (assert_cmd against the real binary, snapshots in `tests/snapshots/`);
 //! `benches/run_wall_time.rs` measures `run` against `true`.
 
+#[expect(unsafe_code, reason = "the allocator switch: the one place the workspace allows unsafe code")]
+mod alloc;
 mod cli;
 mod commands;
 mod import;
@@ -32,11 +34,9 @@ use clap::error::ErrorKind;
 
 use crate::cli::{Cli, Command};
 
-/// jemalloc instead of the system allocator: `serve` (which starts jemalloc's background purging
-/// thread) hands the memory of a burst of connections back to the system once they close, where
-/// glibc's allocator keeps it (docs/decisions.md, "The daemon's allocator").
+/// jemalloc for `serve`, the system's allocator for every one-shot command (`alloc`).
 #[global_allocator]
-static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+static ALLOCATOR: alloc::ChosenAllocator = alloc::ChosenAllocator;
 
 fn main() -> ExitCode {
     // `claude` runs on every Claude Code hook call: it forwards to `serve` before clap, logging

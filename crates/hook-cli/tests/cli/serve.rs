@@ -448,3 +448,25 @@ fn a_rewake_asked_through_the_daemon_fires_and_its_answer_reaches_the_sessions_n
     let other = payload("SessionStart", &dir, json!({"source": "resume", "session_id": "s-2"})).to_string();
     assert!(!daemon.tcp("POST", "/v1/claude", &[], other.as_bytes()).body.contains("ci-is-green-marker"));
 }
+
+/// The names of a process's threads, from /proc.
+fn thread_names(pid: u32) -> Vec<String> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("the process's threads");
+    tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+        .map(|name| name.trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn serve_allocates_with_jemalloc_and_runs_its_purging_thread() {
+    let sandbox = Sandbox::new();
+    let daemon = Daemon::trusting(&sandbox);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut names = thread_names(daemon.child.id());
+    while !names.iter().any(|n| n.starts_with("jemalloc_bg")) {
+        assert!(Instant::now() < deadline, "no jemalloc background thread in serve; its threads: {names:?}");
+        std::thread::sleep(Duration::from_millis(50));
+        names = thread_names(daemon.child.id());
+    }
+}
