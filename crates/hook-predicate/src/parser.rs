@@ -8,7 +8,7 @@ use crate::composite::{Composite, Op};
 use crate::error::Error;
 use crate::field::{FieldMatch, FieldPath};
 use crate::name_only::NameOnly;
-use crate::path_glob::{GlobError, PathGlob, path_tools};
+use crate::path_glob::{PathGlob, path_tools};
 use crate::predicate::ToolInputPredicate;
 
 /// How deep parentheses may nest in a composite pattern.
@@ -300,11 +300,10 @@ impl<'a> Parser<'a> {
         }
         let predicate = match PathGlob::new(tools, trimmed, self.anchors) {
             Ok(predicate) => predicate,
-            Err(GlobError::Glob(source)) => {
+            Err(source) => {
                 let error = Error::Glob { pattern: self.src.to_owned(), column: column(self.src, body_at), source };
                 return Err(self.definitive(error));
             }
-            Err(GlobError::Regex(source)) => return Err(self.definitive(regex_error(self.src, body_at, "", source))),
         };
         Ok(Box::new(predicate))
     }

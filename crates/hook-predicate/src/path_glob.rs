@@ -56,40 +56,38 @@ enum Target {
 
 #[derive(Debug)]
 struct Compiled {
-    /// The glob's regex (globset's translation), compiled as an ordinary bytes regex.
-    re: Regex,
-    /// The glob's literal base (`/proj/src/`): most paths are rejected by it alone.
-    start: StartLiterals,
+    /// The glob's regex (globset's translation), matched against the path's bytes.
+    src: String,
+    /// The glob's literal base (`/proj/src/`), worked out on first use: most paths are rejected
+    /// by it alone.
+    start: OnceLock<StartLiterals>,
+    /// The automaton, built the first time a path passes the literal base; `None` when the engine
+    /// refuses it (only its compiled-size limit can), and then every such path matches: a rule
+    /// that cannot test its glob runs its hook rather than let the call through unseen.
+    re: OnceLock<Option<Regex>>,
     /// For a rule on a whole directory (`dir/**`), that directory.
     dir: Option<PathBuf>,
 }
 
-/// Why a path rule does not compile.
-#[derive(Debug)]
-pub(crate) enum GlobError {
-    Glob(globset::Error),
-    Regex(regex::Error),
-}
-
 impl Compiled {
     /// `rest` (a glob: `*` never crosses `/`, `\` escapes) below the literal directory `base`.
-    fn new(base: &Path, rest: &str) -> Result<Self, GlobError> {
+    /// Parsing the glob is the check; its regex is only compiled when a path is tested.
+    fn new(base: &Path, rest: &str) -> Result<Self, globset::Error> {
         let base_text = base.to_string_lossy();
         let glob = format!("{}/{rest}", globset::escape(base_text.trim_end_matches('/')));
-        let glob =
-            GlobBuilder::new(&glob).literal_separator(true).backslash_escape(true).build().map_err(GlobError::Glob)?;
+        let glob = GlobBuilder::new(&glob).literal_separator(true).backslash_escape(true).build()?;
         let dir = rest
             .strip_suffix("**")
             .filter(|d| d.is_empty() || d.ends_with('/'))
             .filter(|d| !d.contains(['*', '?', '[', ']', '{', '}', '\\']))
             .map(|d| normalise(&base.join(d)));
-        let re = Regex::new(glob.regex()).map_err(GlobError::Regex)?;
-        Ok(Compiled { re, start: StartLiterals::of(glob.regex()), dir })
+        Ok(Compiled { src: glob.regex().to_owned(), start: OnceLock::new(), re: OnceLock::new(), dir })
     }
 
     fn matches(&self, path: &Path) -> bool {
         let bytes = path.as_os_str().as_encoded_bytes();
-        self.start.may_match(bytes) && self.re.is_match(bytes)
+        self.start.get_or_init(|| StartLiterals::of(&self.src)).may_match(bytes)
+            && self.re.get_or_init(|| Regex::new(&self.src).ok()).as_ref().is_none_or(|re| re.is_match(bytes))
     }
 }
 
@@ -97,7 +95,11 @@ impl PathGlob {
     /// Compiles a rule body with Claude Code's path convention: `//x` is absolute, `~/x` is under the
     /// home directory, `/x` under the tier root, `./x` and any pattern with a `/` under the project
     /// root, a bare name is `**/name` under the project root; a trailing `/` means everything below.
-    pub(crate) fn new(tools: &'static [&'static str], body: &str, anchors: &PathAnchors) -> Result<Self, GlobError> {
+    pub(crate) fn new(
+        tools: &'static [&'static str],
+        body: &str,
+        anchors: &PathAnchors,
+    ) -> Result<Self, globset::Error> {
         let project_root = anchors.project_root.clone();
         let (base, rest): (&Path, Cow<'_, str>) = if let Some(rest) = body.strip_prefix("//") {
             (Path::new("/"), rest.into())
