@@ -110,6 +110,27 @@ impl BuildEnv {
     }
 }
 
+/// What the hooks of one source (a file, a skill) share, made once for all of them.
+pub(crate) struct Origin {
+    tier: Tier,
+    source: Arc<str>,
+    /// What its patterns compile against.
+    anchors: Arc<PathAnchors>,
+}
+
+impl Origin {
+    pub(crate) fn new(tier: Tier, source: &str, env: &BuildEnv) -> Self {
+        Origin { tier, source: source.into(), anchors: Arc::new(env.anchors(tier)) }
+    }
+}
+
+/// The entry a handler is built from: its event, its matcher as written, the loader's matcher.
+pub(crate) struct EntryOf<'a> {
+    event: HookEventType,
+    matcher: Arc<str>,
+    cached: &'a MatcherCache,
+}
+
 /// How a handler's `if` applies (R-CFG-3b).
 #[derive(Debug)]
 enum IfRule {
@@ -134,10 +155,10 @@ enum Skip {
 /// decide whether it runs; the action runs it; its asyncRewake spec is attached to every result.
 pub struct DeclarativeHook {
     id: String,
-    source: String,
+    source: Arc<str>,
     tier: Tier,
     event: HookEventType,
-    matcher: String,
+    matcher: Arc<str>,
     /// `None`: matches everything (`*`, empty, or a matcher ignored on this event).
     predicate: Option<Arc<Matcher>>,
     if_rule: IfRule,
@@ -173,30 +194,28 @@ impl DeclarativeHook {
         ids: &mut HookIds,
         env: &BuildEnv,
     ) -> Arc<DeclarativeHook> {
-        Self::build_cached(event, matcher, &MatcherCache::default(), handler, tier, source, ids, env)
+        let entry = EntryOf { event, matcher: matcher.into(), cached: &MatcherCache::default() };
+        Self::build_cached(&entry, handler, &Origin::new(tier, source, env), ids, env)
     }
 
-    /// [`DeclarativeHook::build`] reusing the loader's compiled entry matcher (PERF-6).
-    #[expect(clippy::too_many_arguments, reason = "build's arguments plus the loader's cache")]
+    /// [`DeclarativeHook::build`] reusing the loader's compiled entry matcher (PERF-6), with what
+    /// every hook of its source shares made once.
     pub(crate) fn build_cached(
-        event: HookEventType,
-        matcher: &str,
-        cached: &MatcherCache,
+        entry: &EntryOf<'_>,
         handler: &HandlerSpec,
-        tier: Tier,
-        source: &str,
+        origin: &Origin,
         ids: &mut HookIds,
         env: &BuildEnv,
     ) -> Arc<DeclarativeHook> {
+        let (event, matcher, source, anchors) = (entry.event, &entry.matcher, &origin.source, &origin.anchors);
         let id = ids.next(event, matcher, handler, source);
-        let anchors = env.anchors(tier);
         let trimmed = matcher.trim();
         let predicate = (!trimmed.is_empty() && trimmed != "*" && event.spec().matcher != MatchSubject::Nothing)
-            .then(|| cached.take_or_new(matcher, &anchors));
+            .then(|| entry.cached.take_or_new(matcher, anchors));
         let if_rule = match &handler.if_rule {
             None => IfRule::Absent,
             Some(_) if !event.supports_if() => IfRule::Unsupported,
-            Some(rule) => IfRule::Rule(handler.if_compiled.take_or_new(rule, &anchors)),
+            Some(rule) => IfRule::Rule(handler.if_compiled.take_or_new(rule, anchors)),
         };
         // The handler's common fields complete its action's spec; the spec itself goes on as is.
         let (timeout, fail_closed) = (handler.timeout, handler.fail_closed || env.fail_closed_all);
@@ -204,26 +223,26 @@ impl DeclarativeHook {
             HandlerAction::Command(spec) => {
                 let mut spec = spec.clone().with_fail_closed(fail_closed);
                 spec.timeout = timeout;
-                Arc::new(ShellAction::new(id.clone(), source, spec))
+                Arc::new(ShellAction::new(id.clone(), &**source, spec))
             }
             HandlerAction::Http(spec) => {
                 let mut spec = spec.clone().with_fail_closed(fail_closed);
                 spec.timeout = timeout;
-                Arc::new(HttpAction::new(id.clone(), source, spec))
+                Arc::new(HttpAction::new(id.clone(), &**source, spec))
             }
             HandlerAction::Mcp(spec) => {
                 let mut spec = spec.clone().with_fail_closed(fail_closed);
                 spec.timeout = timeout;
-                Arc::new(McpAction::new(id.clone(), source, spec, env.mcp_servers.clone()))
+                Arc::new(McpAction::new(id.clone(), &**source, spec, env.mcp_servers.clone()))
             }
-            HandlerAction::Deny(spec) => Arc::new(DenyAction::new(id.clone(), source, spec.reason.clone())),
+            HandlerAction::Deny(spec) => Arc::new(DenyAction::new(id.clone(), &**source, spec.reason.clone())),
         };
         Arc::new(DeclarativeHook {
             id,
-            source: source.to_owned(),
-            tier,
+            source: source.clone(),
+            tier: origin.tier,
             event,
-            matcher: matcher.to_owned(),
+            matcher: matcher.clone(),
             predicate,
             if_rule,
             action,
@@ -358,22 +377,14 @@ impl ExecutionHook for DeclarativeHook {
 pub fn build_hooks(config: &LoadedConfig, env: &BuildEnv) -> Vec<(HookEventType, Arc<DeclarativeHook>)> {
     let mut out = Vec::new();
     for file in &config.files {
-        let source = file.source();
         let mut ids = HookIds::new();
         let file_env = env.for_file(file.tier, &file.path, &file.sha256);
+        let origin = Origin::new(file.tier, &file.source(), &file_env);
         let mut withheld = false;
         for entry in &file.entries {
+            let of = EntryOf { event: entry.event, matcher: entry.matcher.as_str().into(), cached: &entry.compiled };
             for handler in &entry.handlers {
-                let hook = DeclarativeHook::build_cached(
-                    entry.event,
-                    &entry.matcher,
-                    &entry.compiled,
-                    handler,
-                    file.tier,
-                    &source,
-                    &mut ids,
-                    &file_env,
-                );
+                let hook = DeclarativeHook::build_cached(&of, handler, &origin, &mut ids, &file_env);
                 withheld |= hook.withheld();
                 out.push((entry.event, hook));
             }

@@ -13,7 +13,7 @@ use std::fmt::{self, Write};
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use hook_actions::{DenySpec, HttpSpec, McpSpec, ShellSpec};
+use hook_actions::{DenySpec, HttpBody, HttpSpec, McpSpec, ShellSpec};
 use hook_core::{HandlerKind, RewakeSpec, RewakeTrigger};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Serialize, Serializer};
@@ -369,15 +369,32 @@ impl HandlerSpec {
                 quoted(s, &spec.url)?;
                 if !spec.headers.is_empty() {
                     s.write_str(" headers=")?;
-                    canonical(s, &serde_json::to_value(&spec.headers).unwrap_or_default())?;
+                    string_map(s, &spec.headers)?;
                 }
-                if let Some(body) = &spec.body {
-                    s.write_str(" body=")?;
-                    canonical(s, &body.to_value())?;
+                match &spec.body {
+                    None => {}
+                    Some(HttpBody::Template(text)) => {
+                        s.write_str(" body=")?;
+                        quoted(s, text)?;
+                    }
+                    Some(HttpBody::Structured(value)) => {
+                        s.write_str(" body=")?;
+                        canonical(s, value)?;
+                    }
+                    Some(body) => {
+                        s.write_str(" body=")?;
+                        canonical(s, &body.to_value())?;
+                    }
                 }
                 if !spec.allowed_env_vars.is_empty() {
-                    s.write_str(" allowedEnvVars=")?;
-                    canonical(s, &Value::from(spec.allowed_env_vars.clone()))?;
+                    s.write_str(" allowedEnvVars=[")?;
+                    for (i, name) in spec.allowed_env_vars.iter().enumerate() {
+                        if i > 0 {
+                            s.write_str(",")?;
+                        }
+                        quoted(s, name)?;
+                    }
+                    s.write_str("]")?;
                 }
             }
             HandlerAction::Mcp(spec) => {
@@ -387,7 +404,7 @@ impl HandlerSpec {
                 quoted(s, &spec.tool)?;
                 if !spec.args.is_empty() {
                     s.write_str(" args=")?;
-                    canonical(s, &Value::Object(spec.args.clone()))?;
+                    canonical_map(s, &spec.args)?;
                 }
             }
             HandlerAction::Deny(spec) => {
@@ -422,7 +439,7 @@ impl HandlerSpec {
                 }
             }
             write!(s, ", timeout {:?}, maxAttempts {}, payload ", rw.timeout, rw.max_attempts)?;
-            canonical(s, &serde_json::to_value(&rw.payload).unwrap_or_default())?;
+            string_map(s, &rw.payload)?;
             s.write_str(", reason ")?;
             quoted(s, &rw.reason)?;
             s.write_str(")")?;
@@ -431,31 +448,58 @@ impl HandlerSpec {
     }
 }
 
-/// `text` as a JSON string literal.
+/// `text` as a JSON string literal, escaped by serde_json straight into `out`.
 fn quoted(out: &mut impl Write, text: &str) -> fmt::Result {
-    match serde_json::to_string(text) {
-        Ok(literal) => out.write_str(&literal),
-        Err(_) => Err(fmt::Error),
+    /// serde_json writes a string literal in pieces that each end at a character boundary (it only
+    /// cuts before an ASCII character it escapes), so every piece is UTF-8 on its own.
+    struct Utf8Pieces<'w, W>(&'w mut W);
+    impl<W: Write> std::io::Write for Utf8Pieces<'_, W> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let piece = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
+            self.0.write_str(piece).map_err(std::io::Error::other)?;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
+    serde_json::to_writer(Utf8Pieces(out), text).map_err(|_| fmt::Error)
+}
+
+/// A string-to-string map as a JSON object, keys sorted (a `BTreeMap` already is).
+fn string_map(out: &mut impl Write, map: &BTreeMap<String, String>) -> fmt::Result {
+    out.write_str("{")?;
+    for (i, (k, v)) in map.iter().enumerate() {
+        if i > 0 {
+            out.write_str(",")?;
+        }
+        quoted(out, k)?;
+        out.write_str(":")?;
+        quoted(out, v)?;
+    }
+    out.write_str("}")
+}
+
+/// A JSON object with its keys sorted, values canonical.
+fn canonical_map(out: &mut impl Write, map: &serde_json::Map<String, Value>) -> fmt::Result {
+    let mut keys: Vec<&String> = map.keys().collect();
+    keys.sort();
+    out.write_str("{")?;
+    for (i, k) in keys.into_iter().enumerate() {
+        if i > 0 {
+            out.write_str(",")?;
+        }
+        quoted(out, k)?;
+        out.write_str(":")?;
+        canonical(out, &map[k])?;
+    }
+    out.write_str("}")
 }
 
 /// A JSON value with object keys sorted, so equal values summarise equally.
 pub(crate) fn canonical(out: &mut impl Write, value: &Value) -> fmt::Result {
     match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.write_str("{")?;
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.write_str(",")?;
-                }
-                quoted(out, k)?;
-                out.write_str(":")?;
-                canonical(out, &map[k])?;
-            }
-            out.write_str("}")
-        }
+        Value::Object(map) => canonical_map(out, map),
         Value::Array(items) => {
             out.write_str("[")?;
             for (i, item) in items.iter().enumerate() {
@@ -466,6 +510,7 @@ pub(crate) fn canonical(out: &mut impl Write, value: &Value) -> fmt::Result {
             }
             out.write_str("]")
         }
+        Value::String(text) => quoted(out, text),
         other => write!(out, "{other}"),
     }
 }

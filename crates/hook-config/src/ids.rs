@@ -14,14 +14,15 @@
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
-use hook_core::HookEventType;
+use hook_core::{HandlerKind, HookEventType};
 
 use crate::handler::HandlerSpec;
 
-/// Allocates ids for one source (one file, one skill). Keeps the repeat counts.
+/// Allocates ids for one source (one file, one skill). Keeps the repeat counts, keyed by the
+/// content hash and kind (the rest of an id, the source, is the allocator's own).
 #[derive(Debug, Default)]
 pub struct HookIds {
-    seen: HashMap<String, usize>,
+    seen: HashMap<(u64, HandlerKind), usize>,
 }
 
 impl HookIds {
@@ -36,9 +37,12 @@ impl HookIds {
         let _ = write!(hash, "{}\0{matcher}\0", event.name());
         let _ = handler.write_summary(&mut hash);
         let _ = write!(hash, "\0{source}");
-        let base = format!("{}@{}#{:016x}", handler.kind().config_name(), source, hash.0);
-        let count = self.seen.entry(base.clone()).or_insert(0);
-        let id = if *count == 0 { base } else { format!("{base}.{count}") };
+        let kind = handler.kind();
+        let count = self.seen.entry((hash.0, kind)).or_insert(0);
+        let mut id = format!("{}@{}#{:016x}", kind.config_name(), source, hash.0);
+        if *count > 0 {
+            let _ = write!(id, ".{count}");
+        }
         *count += 1;
         id
     }

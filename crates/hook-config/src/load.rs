@@ -2,6 +2,7 @@
 
 use std::io::ErrorKind;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::error::Error;
@@ -37,7 +38,7 @@ impl TierTexts {
         let mut config = LoadedConfig::default();
         let mut diagnostics = Vec::new();
         for (tier, path, text) in &self.files {
-            let options = Options { declared_mcp_servers: None, anchors: paths.anchors(*tier), lazy };
+            let options = Options { declared_mcp_servers: None, anchors: Arc::new(paths.anchors(*tier)), lazy };
             let (file, mut d) = parse_with(text, path, *tier, &options);
             let Some(file) = file else { return Err(first_error(d)) };
             config.files.push(file);
