@@ -448,8 +448,15 @@ impl HandlerSpec {
     }
 }
 
-/// `text` as a JSON string literal, escaped by serde_json straight into `out`.
+/// `text` as a JSON string literal, escaped by serde_json straight into `out`. Text with nothing
+/// to escape (no `"`, `\\` or control character, the only characters serde_json escapes) is
+/// written as it is, between quotes.
 fn quoted(out: &mut impl Write, text: &str) -> fmt::Result {
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.write_char('"')?;
+        out.write_str(text)?;
+        return out.write_char('"');
+    }
     /// serde_json writes a string literal in pieces that each end at a character boundary (it only
     /// cuts before an ASCII character it escapes), so every piece is UTF-8 on its own.
     struct Utf8Pieces<'w, W>(&'w mut W);
@@ -518,6 +525,26 @@ pub(crate) fn canonical(out: &mut impl Write, value: &Value) -> fmt::Result {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn summaries_quote_every_text_exactly_as_serde_json_does() {
+        let texts =
+            ["", "plain", "é ü 日本", "a\"b", "back\\slash", "tab\there", "nl\n", "\u{1}\u{1f}", "\u{7f}", "/x~"];
+        for text in texts {
+            let mut ours = String::new();
+            quoted(&mut ours, text).expect("writes");
+            assert_eq!(ours, serde_json::to_string(text).expect("serializes"), "{text:?}");
+        }
+        let mut headers = BTreeMap::new();
+        headers.insert("B\"".to_owned(), "v\n".to_owned());
+        headers.insert("A".to_owned(), "w".to_owned());
+        let mut ours = String::new();
+        string_map(&mut ours, &headers).expect("writes");
+        let mut theirs = String::new();
+        canonical(&mut theirs, &serde_json::to_value(&headers).expect("a value")).expect("writes");
+        assert_eq!(ours, theirs);
+        assert_eq!(ours, r#"{"A":"w","B\"":"v\n"}"#);
+    }
 
     #[test]
     fn the_field_tables_are_read_from_the_types() {
