@@ -70,18 +70,15 @@ pub(crate) struct Pattern {
 impl Pattern {
     /// Checks the syntax now, as `regex::Regex::new` would (same parser settings, same message).
     pub(crate) fn new(re_src: &str) -> Result<Self, regex::Error> {
-        Self::syntax(re_src).map_err(|e| regex::Error::Syntax(e.to_string()))?;
+        regex_syntax::Parser::new().parse(re_src).map_err(|e| regex::Error::Syntax(e.to_string()))?;
         Ok(Pattern { src: re_src.into(), re: OnceLock::new(), start: OnceLock::new() })
-    }
-
-    fn syntax(re_src: &str) -> Result<Hir, regex_syntax::Error> {
-        regex_syntax::Parser::new().parse(re_src)
     }
 
     /// The start literals, read on first use (the syntax was checked by [`Pattern::new`]).
     fn start(&self) -> &StartLiterals {
-        self.start
-            .get_or_init(|| Self::syntax(&self.src).map_or(StartLiterals(None), |hir| StartLiterals::of_hir(&hir)))
+        self.start.get_or_init(|| {
+            regex_syntax::Parser::new().parse(&self.src).map_or(StartLiterals(None), |hir| StartLiterals::of_hir(&hir))
+        })
     }
 
     /// Whether the regex finds a match in `text`. A regex too big for the engine matches every text:
