@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use hook_actions::{DenyAction, HttpAction, McpAction, McpServers, ShellAction};
@@ -162,7 +162,12 @@ pub struct DeclarativeHook {
     /// `None`: matches everything (`*`, empty, or a matcher ignored on this event).
     predicate: Option<Arc<Matcher>>,
     if_rule: IfRule,
-    action: Arc<dyn ExecutionHook>,
+    /// The hook-actions action running the handler, made on first use (a build only registers).
+    action: OnceLock<Box<dyn ExecutionHook>>,
+    /// `failClosed`, the handler's or the build's (`--fail-closed`).
+    fail_closed: bool,
+    /// The servers an `mcp` action calls.
+    mcp_servers: Arc<McpServers>,
     rewake: Option<RewakeSpec>,
     handler: HandlerSpec,
     /// Why its file is not trusted, when it is not (R-CLI-12).
@@ -217,26 +222,6 @@ impl DeclarativeHook {
             Some(_) if !event.supports_if() => IfRule::Unsupported,
             Some(rule) => IfRule::Rule(handler.if_compiled.take_or_new(rule, anchors)),
         };
-        // The handler's common fields complete its action's spec; the spec itself goes on as is.
-        let (timeout, fail_closed) = (handler.timeout, handler.fail_closed || env.fail_closed_all);
-        let action: Arc<dyn ExecutionHook> = match &handler.action {
-            HandlerAction::Command(spec) => {
-                let mut spec = spec.clone().with_fail_closed(fail_closed);
-                spec.timeout = timeout;
-                Arc::new(ShellAction::new(id.clone(), &**source, spec))
-            }
-            HandlerAction::Http(spec) => {
-                let mut spec = spec.clone().with_fail_closed(fail_closed);
-                spec.timeout = timeout;
-                Arc::new(HttpAction::new(id.clone(), &**source, spec))
-            }
-            HandlerAction::Mcp(spec) => {
-                let mut spec = spec.clone().with_fail_closed(fail_closed);
-                spec.timeout = timeout;
-                Arc::new(McpAction::new(id.clone(), &**source, spec, env.mcp_servers.clone()))
-            }
-            HandlerAction::Deny(spec) => Arc::new(DenyAction::new(id.clone(), &**source, spec.reason.clone())),
-        };
         Arc::new(DeclarativeHook {
             id,
             source: source.clone(),
@@ -245,11 +230,40 @@ impl DeclarativeHook {
             matcher: matcher.clone(),
             predicate,
             if_rule,
-            action,
+            action: OnceLock::new(),
+            fail_closed: handler.fail_closed || env.fail_closed_all,
+            mcp_servers: env.mcp_servers.clone(),
             rewake: handler.rewake.clone(),
             handler: handler.clone(),
             untrusted: env.untrusted_file.clone(),
         })
+    }
+
+    /// The action, made from the handler the first time the hook runs: its kind's spec with the
+    /// handler's common fields (`timeout`, `failClosed`) completing it; the spec goes on as is.
+    fn action(&self) -> &dyn ExecutionHook {
+        let make = || -> Box<dyn ExecutionHook> {
+            let (id, source, timeout, fail_closed) = (&*self.id, &*self.source, self.handler.timeout, self.fail_closed);
+            match &self.handler.action {
+                HandlerAction::Command(spec) => {
+                    let mut spec = spec.clone().with_fail_closed(fail_closed);
+                    spec.timeout = timeout;
+                    Box::new(ShellAction::new(id, source, spec))
+                }
+                HandlerAction::Http(spec) => {
+                    let mut spec = spec.clone().with_fail_closed(fail_closed);
+                    spec.timeout = timeout;
+                    Box::new(HttpAction::new(id, source, spec))
+                }
+                HandlerAction::Mcp(spec) => {
+                    let mut spec = spec.clone().with_fail_closed(fail_closed);
+                    spec.timeout = timeout;
+                    Box::new(McpAction::new(id, source, spec, self.mcp_servers.clone()))
+                }
+                HandlerAction::Deny(spec) => Box::new(DenyAction::new(id, source, spec.reason.clone())),
+            }
+        };
+        self.action.get_or_init(make).as_ref()
     }
 
     /// Whether the file it was declared in is trusted (R-CLI-12).
@@ -337,7 +351,7 @@ impl ExecutionHook for DeclarativeHook {
     }
 
     fn execution_budget(&self) -> Option<Duration> {
-        self.action.execution_budget()
+        self.action().execution_budget()
     }
 
     fn matches(&self, ctx: &HookContext) -> bool {
@@ -362,7 +376,7 @@ impl ExecutionHook for DeclarativeHook {
                 // still gets no code run and no opinion.
                 return Ok(HookResult::allow());
             }
-            let mut result = self.action.execute(ctx).await?;
+            let mut result = self.action().execute(ctx).await?;
             if let Some(spec) = &self.rewake {
                 result.rewake_specs.push(spec.clone());
             }
@@ -443,6 +457,19 @@ mod tests {
             .with_tool(hook_core::ToolCall::new("Bash", serde_json::json!({"command": "git push origin main"})));
         assert!(hooks[0].1.matches(&ctx));
         assert!(compiled.compiled.get().is_some(), "compiled on first use");
+    }
+
+    #[test]
+    fn a_hooks_action_is_made_when_it_first_runs_with_the_handlers_timeout() {
+        let (_project, paths) = project_with(
+            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "timeout": 7}]}]}}"#,
+        );
+        let (config, _) = crate::load_tiers(&paths).expect("loads");
+        let hooks = build_hooks(&config, &BuildEnv::new(&paths));
+        let hook = &hooks[0].1;
+        assert!(hook.action.get().is_none(), "a build makes no action");
+        assert_eq!(hook.execution_budget(), Some(Duration::from_secs(7)));
+        assert!(hook.action.get().is_some());
     }
 
     #[test]

@@ -34,12 +34,20 @@ impl HookIds {
     /// The id of the next handler with this content.
     pub fn next(&mut self, event: HookEventType, matcher: &str, handler: &HandlerSpec, source: &str) -> String {
         let mut hash = Fnv1a64::default();
-        let _ = write!(hash, "{}\0{matcher}\0", event.name());
+        for part in [event.name(), "\0", matcher, "\0"] {
+            hash.add(part.as_bytes());
+        }
         let _ = handler.write_summary(&mut hash);
-        let _ = write!(hash, "\0{source}");
+        hash.add(b"\0");
+        hash.add(source.as_bytes());
         let kind = handler.kind();
         let count = self.seen.entry((hash.0, kind)).or_insert(0);
-        let mut id = format!("{}@{}#{:016x}", kind.config_name(), source, hash.0);
+        let name = kind.config_name();
+        let mut id = String::with_capacity(name.len() + source.len() + 24);
+        for part in [name, "@", source, "#"] {
+            id.push_str(part);
+        }
+        let _ = write!(id, "{:016x}", hash.0);
         if *count > 0 {
             let _ = write!(id, ".{count}");
         }
