@@ -111,7 +111,7 @@ pub(crate) fn parse_with(
         }
     };
     let mut parser = Parser { text, path, tier, index: OnceCell::new(), diagnostics: Vec::new(), options };
-    let mut entries = parser.root(&root);
+    let mut entries = parser.root(root);
     // serde_json's map order is its own (sorted, or insertion order under `preserve_order`);
     // pin both: entries by the events table's order (stable, so entry order within an event is
     // the file's), diagnostics by position.
@@ -216,15 +216,16 @@ impl Parser<'_> {
         }
     }
 
-    /// The valid entries; hard errors are recorded and their values skipped.
-    fn root(&mut self, root: &Value) -> Vec<HookEntrySpec> {
-        let Value::Object(obj) = root else {
+    /// The valid entries; hard errors are recorded and their values skipped. The document is
+    /// consumed as it is read: each entry's values are freed while they are still in cache.
+    fn root(&mut self, root: Value) -> Vec<HookEntrySpec> {
+        let Value::Object(mut obj) = root else {
             self.error(At::Value(&Pointer::ROOT), "hooks.json must be a JSON object".to_owned());
             return Vec::new();
         };
-        self.unknown_fields(obj, |k| k == "hooks", &Pointer::ROOT, String::new);
+        self.unknown_fields(&obj, |k| k == "hooks", &Pointer::ROOT, String::new);
         let hooks = Pointer::ROOT.key("hooks");
-        let events = match obj.get("hooks") {
+        let events = match obj.remove("hooks") {
             None | Some(Value::Null) => return Vec::new(),
             Some(Value::Object(events)) => events,
             Some(_) => {
@@ -234,8 +235,8 @@ impl Parser<'_> {
         };
         let mut entries = Vec::new();
         for (name, list) in events {
-            let pointer = hooks.key(name);
-            let event = match HookEventType::resolve(name) {
+            let pointer = hooks.key(&name);
+            let event = match HookEventType::resolve(&name) {
                 Ok(e) => e,
                 Err(e) => {
                     self.warn(At::Key(&pointer), e.warning());
@@ -250,8 +251,8 @@ impl Parser<'_> {
                     continue;
                 }
             };
-            for (i, entry) in list.iter().enumerate() {
-                if let Ok(entry) = self.entry(event, name, entry, &pointer.index(i)) {
+            for (i, entry) in list.into_iter().enumerate() {
+                if let Ok(entry) = self.entry(event, &name, entry, &pointer.index(i)) {
                     entries.push(entry);
                 }
             }
@@ -263,18 +264,18 @@ impl Parser<'_> {
         &mut self,
         event: HookEventType,
         name: &str,
-        entry: &Value,
+        entry: Value,
         pointer: &Pointer<'_>,
     ) -> Result<HookEntrySpec, Failed> {
-        let Value::Object(obj) = entry else {
+        let Value::Object(mut obj) = entry else {
             return Err(self.error(At::Value(pointer), format!("an entry of event '{name}' must be an object")));
         };
-        self.unknown_fields(obj, |k| matches!(k, "matcher" | "hooks"), pointer, String::new);
+        self.unknown_fields(&obj, |k| matches!(k, "matcher" | "hooks"), pointer, String::new);
         let matcher_ptr = pointer.key("matcher");
         // A bad matcher fails the entry, but its handlers are still checked.
-        let matcher = match obj.get("matcher") {
+        let matcher = match obj.remove("matcher") {
             None | Some(Value::Null) => Ok("*".to_owned()),
-            Some(Value::String(m)) => Ok(m.clone()),
+            Some(Value::String(m)) => Ok(m),
             Some(_) => Err(self.error(At::Value(&matcher_ptr), "'matcher' must be a string".to_owned())),
         };
         let mut compiled = MatcherCache::default();
@@ -289,8 +290,8 @@ impl Parser<'_> {
             }
         }
         let hooks_ptr = pointer.key("hooks");
-        let list = match obj.get("hooks") {
-            None | Some(Value::Null) => &Vec::new(),
+        let list = match obj.remove("hooks") {
+            None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(list)) => list,
             Some(_) => {
                 return Err(
@@ -299,7 +300,7 @@ impl Parser<'_> {
             }
         };
         let mut handlers = Vec::new();
-        for (j, handler) in list.iter().enumerate() {
+        for (j, handler) in list.into_iter().enumerate() {
             let ptr = hooks_ptr.index(j);
             let site = Site { event, event_as_written: name, pointer: &ptr };
             if let Ok(Some(h)) = self.handler(&site, handler) {
@@ -326,8 +327,8 @@ impl Parser<'_> {
     }
 
     /// Parses one handler; `Ok(None)` = skipped with a WARN, `Err` = hard error(s) recorded.
-    fn handler(&mut self, site: &Site<'_>, handler: &Value) -> Result<Option<HandlerSpec>, Failed> {
-        let Value::Object(obj) = handler else {
+    fn handler(&mut self, site: &Site<'_>, handler: Value) -> Result<Option<HandlerSpec>, Failed> {
+        let Value::Object(mut obj) = handler else {
             self.invalid(site, (String::new(), "a handler must be an object".to_owned()));
             return Ok(None);
         };
@@ -356,11 +357,11 @@ impl Parser<'_> {
         };
         let known = |key: &str| key == "type" || common_handler_fields().contains(&key) || own(key);
         let suffix = || format!(" on event '{}'", site.event_as_written);
-        self.unknown_fields(obj, known, site.pointer, suffix);
+        self.unknown_fields(&obj, known, site.pointer, suffix);
 
         // Hard errors first: they fail the file whatever else is wrong with the handler. Both
         // parts are checked, so both report.
-        let (timeout, rewake) = (self.timeout(site, obj), self.rewake(site, obj));
+        let (timeout, rewake) = (self.timeout(site, &obj), self.rewake(site, &obj));
         let (timeout, rewake) = (timeout?, rewake?);
 
         let fail_closed = match obj.get("failClosed") {
@@ -372,15 +373,15 @@ impl Parser<'_> {
             }
         };
         let if_ptr = site.pointer.key("if");
-        let if_rule = match obj.get("if") {
+        let if_rule = match obj.remove("if") {
             None | Some(Value::Null) => None,
-            Some(Value::String(rule)) => Some(rule.clone()),
+            Some(Value::String(rule)) => Some(rule),
             Some(_) => {
                 self.invalid(site, invalid("if", "'if' must be a string".to_owned()));
                 return Ok(None);
             }
         };
-        let action = match Self::action(kind, claude_mcp, obj) {
+        let action = match Self::action(kind, claude_mcp, &mut obj) {
             Ok(action) => action,
             Err(why) => {
                 self.invalid(site, why);
@@ -419,10 +420,11 @@ impl Parser<'_> {
         Ok(Some(HandlerSpec { action, timeout, fail_closed, rewake, if_rule, if_compiled }))
     }
 
-    /// The kind-specific fields; `Err(why)` makes the handler invalid (R-CFG-4).
-    fn action(kind: HandlerKind, claude_mcp: bool, obj: &Map<String, Value>) -> Result<HandlerAction, Invalid> {
-        let required = |field: &str| match obj.get(field) {
-            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+    /// The kind-specific fields, taken out of the handler; `Err(why)` makes the handler invalid
+    /// (R-CFG-4).
+    fn action(kind: HandlerKind, claude_mcp: bool, obj: &mut Map<String, Value>) -> Result<HandlerAction, Invalid> {
+        let mut required = |field: &str| match obj.remove(field) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s),
             Some(Value::String(_)) => Err(invalid(field, format!("'{field}' must not be blank"))),
             None | Some(Value::Null) => Err(invalid(field, format!("'{field}' is required"))),
             Some(_) => Err(invalid(field, format!("'{field}' must be a string"))),
