@@ -365,7 +365,9 @@ impl HandlerSpec {
                 quoted(s, &spec.command)?;
             }
             HandlerAction::Http(spec) => {
-                write!(s, "http {} ", spec.method)?;
+                for part in ["http ", &spec.method, " "] {
+                    s.write_str(part)?;
+                }
                 quoted(s, &spec.url)?;
                 if !spec.headers.is_empty() {
                     s.write_str(" headers=")?;
@@ -489,18 +491,28 @@ fn string_map(out: &mut impl Write, map: &BTreeMap<String, String>) -> fmt::Resu
 
 /// A JSON object with its keys sorted, values canonical.
 fn canonical_map(out: &mut impl Write, map: &serde_json::Map<String, Value>) -> fmt::Result {
-    let mut keys: Vec<&String> = map.keys().collect();
-    keys.sort();
     out.write_str("{")?;
-    for (i, k) in keys.into_iter().enumerate() {
+    if map.keys().is_sorted() {
+        canonical_members(out, map.iter())?;
+    } else {
+        let mut sorted: Vec<(&String, &Value)> = map.iter().collect();
+        sorted.sort_by_key(|(k, _)| *k);
+        canonical_members(out, sorted.into_iter())?;
+    }
+    out.write_str("}")
+}
+
+/// `"k":v` members, comma-separated, in the order given.
+fn canonical_members<'v>(out: &mut impl Write, members: impl Iterator<Item = (&'v String, &'v Value)>) -> fmt::Result {
+    for (i, (k, v)) in members.enumerate() {
         if i > 0 {
             out.write_str(",")?;
         }
         quoted(out, k)?;
         out.write_str(":")?;
-        canonical(out, &map[k])?;
+        canonical(out, v)?;
     }
-    out.write_str("}")
+    Ok(())
 }
 
 /// A JSON value with object keys sorted, so equal values summarise equally.
@@ -544,6 +556,12 @@ mod tests {
         canonical(&mut theirs, &serde_json::to_value(&headers).expect("a value")).expect("writes");
         assert_eq!(ours, theirs);
         assert_eq!(ours, r#"{"A":"w","B\"":"v\n"}"#);
+        let mut args = serde_json::Map::new();
+        args.insert("b".into(), serde_json::json!([1, {"z": null, "y": true}]));
+        args.insert("a".into(), Value::from("x"));
+        let mut ours = String::new();
+        canonical(&mut ours, &Value::Object(args)).expect("writes");
+        assert_eq!(ours, r#"{"a":"x","b":[1,{"y":true,"z":null}]}"#);
     }
 
     #[test]

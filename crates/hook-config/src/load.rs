@@ -22,7 +22,12 @@ impl TierTexts {
         let mut files = Vec::new();
         for (tier, path) in paths.files() {
             match std::fs::read(&path) {
-                Ok(bytes) => files.push((tier, path, String::from_utf8_lossy(&bytes).into_owned())),
+                Ok(bytes) => {
+                    // Valid UTF-8 (the usual case) is kept as read; anything else is read lossily.
+                    let text =
+                        String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                    files.push((tier, path, text));
+                }
                 Err(e) if e.kind() == ErrorKind::NotFound => {
                     tracing::debug!(path = %path.display(), "hooks: no {tier} hooks file");
                 }

@@ -449,14 +449,13 @@ impl Parser<'_> {
                     Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_ascii_uppercase(),
                     Some(_) => return Err(invalid("method", "'method' must be a non-blank string".to_owned())),
                 };
-                let headers = match obj.get("headers") {
+                let headers = match obj.remove("headers") {
                     None | Some(Value::Null) => BTreeMap::new(),
                     Some(Value::Object(h)) => h
-                        .iter()
-                        .map(|(k, v)| {
-                            v.as_str()
-                                .map(|v| (k.clone(), v.to_owned()))
-                                .ok_or_else(|| (push_token("/headers", k), format!("header '{k}' must be a string")))
+                        .into_iter()
+                        .map(|(k, v)| match v {
+                            Value::String(v) => Ok((k, v)),
+                            _ => Err((push_token("/headers", &k), format!("header '{k}' must be a string"))),
                         })
                         .collect::<Result<_, _>>()?,
                     Some(_) => return Err(invalid("headers", "'headers' must be an object of strings".to_owned())),
