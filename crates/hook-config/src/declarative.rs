@@ -389,9 +389,9 @@ impl ExecutionHook for DeclarativeHook {
 /// The hooks of a file `env.trust` does not trust are built withheld, with one WARN per file
 /// that had any (R-CLI-12).
 pub fn build_hooks(config: &LoadedConfig, env: &BuildEnv) -> Vec<(HookEventType, Arc<DeclarativeHook>)> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(config.handlers().count());
     for file in &config.files {
-        let mut ids = HookIds::new();
+        let mut ids = HookIds::with_capacity(file.entries.iter().map(|e| e.handlers.len()).sum());
         let file_env = env.for_file(file.tier, &file.path, &file.sha256);
         let origin = Origin::new(file.tier, &file.source(), &file_env);
         let mut withheld = false;

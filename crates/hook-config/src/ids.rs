@@ -31,6 +31,11 @@ impl HookIds {
         Self::default()
     }
 
+    /// A fresh allocator with room for `handlers` ids.
+    pub(crate) fn with_capacity(handlers: usize) -> Self {
+        HookIds { seen: HashMap::with_capacity(handlers) }
+    }
+
     /// The id of the next handler with this content.
     pub fn next(&mut self, event: HookEventType, matcher: &str, handler: &HandlerSpec, source: &str) -> String {
         let mut hash = Fnv1a64::default();

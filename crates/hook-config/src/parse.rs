@@ -251,6 +251,7 @@ impl Parser<'_> {
                     continue;
                 }
             };
+            entries.reserve(list.len());
             for (i, entry) in list.into_iter().enumerate() {
                 if let Ok(entry) = self.entry(event, &name, entry, &pointer.index(i)) {
                     entries.push(entry);
@@ -299,7 +300,7 @@ impl Parser<'_> {
                 );
             }
         };
-        let mut handlers = Vec::new();
+        let mut handlers = Vec::with_capacity(list.len());
         for (j, handler) in list.into_iter().enumerate() {
             let ptr = hooks_ptr.index(j);
             let site = Site { event, event_as_written: name, pointer: &ptr };
