@@ -445,9 +445,10 @@ impl Parser<'_> {
             }
             HandlerKind::Http => {
                 let url = required("url")?;
+                // No method: hook-actions' default (`POST`).
                 let method = match obj.get("method") {
-                    None | Some(Value::Null) => "POST".to_owned(),
-                    Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_ascii_uppercase(),
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(m)) if !m.trim().is_empty() => Some(m.trim().to_ascii_uppercase()),
                     Some(_) => return Err(invalid("method", "'method' must be a non-blank string".to_owned())),
                 };
                 let headers = match obj.remove("headers") {
@@ -485,10 +486,10 @@ impl Parser<'_> {
                         ));
                     }
                 };
-                let mut spec = HttpSpec::new(url)
-                    .with_method(method)
-                    .with_headers(headers)
-                    .with_allowed_env_vars(allowed_env_vars);
+                let mut spec = HttpSpec::new(url).with_headers(headers).with_allowed_env_vars(allowed_env_vars);
+                if let Some(method) = method {
+                    spec = spec.with_method(method);
+                }
                 spec.body = body;
                 Ok(HandlerAction::Http(spec))
             }
