@@ -65,3 +65,21 @@ pub fn load_tiers(paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), 
 pub fn load_tiers_lazily(paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
     TierTexts::read(paths)?.parse(paths, true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_with_bytes_that_are_not_utf8_is_read_lossily() {
+        let project = tempfile::tempdir().expect("project");
+        std::fs::create_dir_all(project.path().join(".aimon")).expect("mkdir");
+        let paths = TierPaths::new(None, project.path());
+        let mut text = br#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "deny", "reason": "no "#.to_vec();
+        text.extend_from_slice(b"\xff\"}]}]}}");
+        std::fs::write(paths.project_file(), &text).expect("write");
+        let texts = TierTexts::read(&paths).expect("reads");
+        assert_eq!(texts.files[0].2, String::from_utf8_lossy(&text));
+        assert!(texts.files[0].2.contains("no \u{fffd}"));
+    }
+}

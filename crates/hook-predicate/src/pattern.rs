@@ -140,6 +140,15 @@ mod tests {
     }
 
     #[test]
+    fn the_literal_pre_check_is_read_when_the_pattern_is_first_tested() {
+        let p = Pattern::new(r"^git\s+push").expect("compiles");
+        assert!(p.start.get().is_none() && p.re.get().is_none(), "loading only checks the syntax");
+        assert!(!p.is_match("cd x"));
+        assert!(p.start.get().is_some());
+        assert!(p.is_match("git push"));
+    }
+
+    #[test]
     fn a_bad_regex_is_refused_at_load_with_the_engines_own_message() {
         for bad in ["(", "a{2,1}", r"\p{NoSuchClass}", "[z-a]"] {
             let ours = Pattern::new(bad).expect_err(bad).to_string();
