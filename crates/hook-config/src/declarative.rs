@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use hook_actions::{DenyAction, HttpAction, McpAction, McpServers, ShellAction};
@@ -110,6 +110,27 @@ impl BuildEnv {
     }
 }
 
+/// What the hooks of one source (a file, a skill) share, made once for all of them.
+pub(crate) struct Origin {
+    tier: Tier,
+    source: Arc<str>,
+    /// What its patterns compile against.
+    anchors: Arc<PathAnchors>,
+}
+
+impl Origin {
+    pub(crate) fn new(tier: Tier, source: &str, env: &BuildEnv) -> Self {
+        Origin { tier, source: source.into(), anchors: Arc::new(env.anchors(tier)) }
+    }
+}
+
+/// The entry a handler is built from: its event, its matcher as written, the loader's matcher.
+pub(crate) struct EntryOf<'a> {
+    event: HookEventType,
+    matcher: Arc<str>,
+    cached: &'a MatcherCache,
+}
+
 /// How a handler's `if` applies (R-CFG-3b).
 #[derive(Debug)]
 enum IfRule {
@@ -134,14 +155,19 @@ enum Skip {
 /// decide whether it runs; the action runs it; its asyncRewake spec is attached to every result.
 pub struct DeclarativeHook {
     id: String,
-    source: String,
+    source: Arc<str>,
     tier: Tier,
     event: HookEventType,
-    matcher: String,
+    matcher: Arc<str>,
     /// `None`: matches everything (`*`, empty, or a matcher ignored on this event).
     predicate: Option<Arc<Matcher>>,
     if_rule: IfRule,
-    action: Arc<dyn ExecutionHook>,
+    /// The hook-actions action running the handler, made on first use (a build only registers).
+    action: OnceLock<Box<dyn ExecutionHook>>,
+    /// `failClosed`, the handler's or the build's (`--fail-closed`).
+    fail_closed: bool,
+    /// The servers an `mcp` action calls.
+    mcp_servers: Arc<McpServers>,
     rewake: Option<RewakeSpec>,
     handler: HandlerSpec,
     /// Why its file is not trusted, when it is not (R-CLI-12).
@@ -173,64 +199,71 @@ impl DeclarativeHook {
         ids: &mut HookIds,
         env: &BuildEnv,
     ) -> Arc<DeclarativeHook> {
-        Self::build_cached(event, matcher, &MatcherCache::default(), handler, tier, source, ids, env)
+        let entry = EntryOf { event, matcher: matcher.into(), cached: &MatcherCache::default() };
+        Self::build_cached(&entry, handler, &Origin::new(tier, source, env), ids, env)
     }
 
-    /// [`DeclarativeHook::build`] reusing the loader's compiled entry matcher (PERF-6).
-    #[expect(clippy::too_many_arguments, reason = "build's arguments plus the loader's cache")]
+    /// [`DeclarativeHook::build`] reusing the loader's compiled entry matcher (PERF-6), with what
+    /// every hook of its source shares made once.
     pub(crate) fn build_cached(
-        event: HookEventType,
-        matcher: &str,
-        cached: &MatcherCache,
+        entry: &EntryOf<'_>,
         handler: &HandlerSpec,
-        tier: Tier,
-        source: &str,
+        origin: &Origin,
         ids: &mut HookIds,
         env: &BuildEnv,
     ) -> Arc<DeclarativeHook> {
+        let (event, matcher, source, anchors) = (entry.event, &entry.matcher, &origin.source, &origin.anchors);
         let id = ids.next(event, matcher, handler, source);
-        let anchors = env.anchors(tier);
         let trimmed = matcher.trim();
         let predicate = (!trimmed.is_empty() && trimmed != "*" && event.spec().matcher != MatchSubject::Nothing)
-            .then(|| cached.take_or_new(matcher, &anchors));
+            .then(|| entry.cached.take_or_new(matcher, anchors));
         let if_rule = match &handler.if_rule {
             None => IfRule::Absent,
             Some(_) if !event.supports_if() => IfRule::Unsupported,
-            Some(rule) => IfRule::Rule(handler.if_compiled.take_or_new(rule, &anchors)),
-        };
-        // The handler's common fields complete its action's spec; the spec itself goes on as is.
-        let (timeout, fail_closed) = (handler.timeout, handler.fail_closed || env.fail_closed_all);
-        let action: Arc<dyn ExecutionHook> = match &handler.action {
-            HandlerAction::Command(spec) => {
-                let mut spec = spec.clone().with_fail_closed(fail_closed);
-                spec.timeout = timeout;
-                Arc::new(ShellAction::new(id.clone(), source, spec))
-            }
-            HandlerAction::Http(spec) => {
-                let mut spec = spec.clone().with_fail_closed(fail_closed);
-                spec.timeout = timeout;
-                Arc::new(HttpAction::new(id.clone(), source, spec))
-            }
-            HandlerAction::Mcp(spec) => {
-                let mut spec = spec.clone().with_fail_closed(fail_closed);
-                spec.timeout = timeout;
-                Arc::new(McpAction::new(id.clone(), source, spec, env.mcp_servers.clone()))
-            }
-            HandlerAction::Deny(spec) => Arc::new(DenyAction::new(id.clone(), source, spec.reason.clone())),
+            Some(rule) => IfRule::Rule(handler.if_compiled.take_or_new(rule, anchors)),
         };
         Arc::new(DeclarativeHook {
             id,
-            source: source.to_owned(),
-            tier,
+            source: source.clone(),
+            tier: origin.tier,
             event,
-            matcher: matcher.to_owned(),
+            matcher: matcher.clone(),
             predicate,
             if_rule,
-            action,
+            action: OnceLock::new(),
+            fail_closed: handler.fail_closed || env.fail_closed_all,
+            mcp_servers: env.mcp_servers.clone(),
             rewake: handler.rewake.clone(),
             handler: handler.clone(),
             untrusted: env.untrusted_file.clone(),
         })
+    }
+
+    /// The action, made from the handler the first time the hook runs: its kind's spec with the
+    /// handler's common fields (`timeout`, `failClosed`) completing it; the spec goes on as is.
+    fn action(&self) -> &dyn ExecutionHook {
+        let make = || -> Box<dyn ExecutionHook> {
+            let (id, source, timeout, fail_closed) = (&*self.id, &*self.source, self.handler.timeout, self.fail_closed);
+            match &self.handler.action {
+                HandlerAction::Command(spec) => {
+                    let mut spec = spec.clone().with_fail_closed(fail_closed);
+                    spec.timeout = timeout;
+                    Box::new(ShellAction::new(id, source, spec))
+                }
+                HandlerAction::Http(spec) => {
+                    let mut spec = spec.clone().with_fail_closed(fail_closed);
+                    spec.timeout = timeout;
+                    Box::new(HttpAction::new(id, source, spec))
+                }
+                HandlerAction::Mcp(spec) => {
+                    let mut spec = spec.clone().with_fail_closed(fail_closed);
+                    spec.timeout = timeout;
+                    Box::new(McpAction::new(id, source, spec, self.mcp_servers.clone()))
+                }
+                HandlerAction::Deny(spec) => Box::new(DenyAction::new(id, source, spec.reason.clone())),
+            }
+        };
+        self.action.get_or_init(make).as_ref()
     }
 
     /// Whether the file it was declared in is trusted (R-CLI-12).
@@ -318,7 +351,7 @@ impl ExecutionHook for DeclarativeHook {
     }
 
     fn execution_budget(&self) -> Option<Duration> {
-        self.action.execution_budget()
+        self.action().execution_budget()
     }
 
     fn matches(&self, ctx: &HookContext) -> bool {
@@ -343,7 +376,7 @@ impl ExecutionHook for DeclarativeHook {
                 // still gets no code run and no opinion.
                 return Ok(HookResult::allow());
             }
-            let mut result = self.action.execute(ctx).await?;
+            let mut result = self.action().execute(ctx).await?;
             if let Some(spec) = &self.rewake {
                 result.rewake_specs.push(spec.clone());
             }
@@ -356,24 +389,16 @@ impl ExecutionHook for DeclarativeHook {
 /// The hooks of a file `env.trust` does not trust are built withheld, with one WARN per file
 /// that had any (R-CLI-12).
 pub fn build_hooks(config: &LoadedConfig, env: &BuildEnv) -> Vec<(HookEventType, Arc<DeclarativeHook>)> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(config.handlers().count());
     for file in &config.files {
-        let source = file.source();
-        let mut ids = HookIds::new();
+        let mut ids = HookIds::with_capacity(file.entries.iter().map(|e| e.handlers.len()).sum());
         let file_env = env.for_file(file.tier, &file.path, &file.sha256);
+        let origin = Origin::new(file.tier, &file.source(), &file_env);
         let mut withheld = false;
         for entry in &file.entries {
+            let of = EntryOf { event: entry.event, matcher: entry.matcher.as_str().into(), cached: &entry.compiled };
             for handler in &entry.handlers {
-                let hook = DeclarativeHook::build_cached(
-                    entry.event,
-                    &entry.matcher,
-                    &entry.compiled,
-                    handler,
-                    file.tier,
-                    &source,
-                    &mut ids,
-                    &file_env,
-                );
+                let hook = DeclarativeHook::build_cached(&of, handler, &origin, &mut ids, &file_env);
                 withheld |= hook.withheld();
                 out.push((entry.event, hook));
             }
@@ -432,6 +457,19 @@ mod tests {
             .with_tool(hook_core::ToolCall::new("Bash", serde_json::json!({"command": "git push origin main"})));
         assert!(hooks[0].1.matches(&ctx));
         assert!(compiled.compiled.get().is_some(), "compiled on first use");
+    }
+
+    #[test]
+    fn a_hooks_action_is_made_when_it_first_runs_with_the_handlers_timeout() {
+        let (_project, paths) = project_with(
+            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "timeout": 7}]}]}}"#,
+        );
+        let (config, _) = crate::load_tiers(&paths).expect("loads");
+        let hooks = build_hooks(&config, &BuildEnv::new(&paths));
+        let hook = &hooks[0].1;
+        assert!(hook.action.get().is_none(), "a build makes no action");
+        assert_eq!(hook.execution_budget(), Some(Duration::from_secs(7)));
+        assert!(hook.action.get().is_some());
     }
 
     #[test]

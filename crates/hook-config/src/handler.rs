@@ -13,7 +13,7 @@ use std::fmt::{self, Write};
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use hook_actions::{DenySpec, HttpSpec, McpSpec, ShellSpec};
+use hook_actions::{DenySpec, HttpBody, HttpSpec, McpSpec, ShellSpec};
 use hook_core::{HandlerKind, RewakeSpec, RewakeTrigger};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Serialize, Serializer};
@@ -365,19 +365,38 @@ impl HandlerSpec {
                 quoted(s, &spec.command)?;
             }
             HandlerAction::Http(spec) => {
-                write!(s, "http {} ", spec.method)?;
+                for part in ["http ", &spec.method, " "] {
+                    s.write_str(part)?;
+                }
                 quoted(s, &spec.url)?;
                 if !spec.headers.is_empty() {
                     s.write_str(" headers=")?;
-                    canonical(s, &serde_json::to_value(&spec.headers).unwrap_or_default())?;
+                    string_map(s, &spec.headers)?;
                 }
-                if let Some(body) = &spec.body {
-                    s.write_str(" body=")?;
-                    canonical(s, &body.to_value())?;
+                match &spec.body {
+                    None => {}
+                    Some(HttpBody::Template(text)) => {
+                        s.write_str(" body=")?;
+                        quoted(s, text)?;
+                    }
+                    Some(HttpBody::Structured(value)) => {
+                        s.write_str(" body=")?;
+                        canonical(s, value)?;
+                    }
+                    Some(body) => {
+                        s.write_str(" body=")?;
+                        canonical(s, &body.to_value())?;
+                    }
                 }
                 if !spec.allowed_env_vars.is_empty() {
-                    s.write_str(" allowedEnvVars=")?;
-                    canonical(s, &Value::from(spec.allowed_env_vars.clone()))?;
+                    s.write_str(" allowedEnvVars=[")?;
+                    for (i, name) in spec.allowed_env_vars.iter().enumerate() {
+                        if i > 0 {
+                            s.write_str(",")?;
+                        }
+                        quoted(s, name)?;
+                    }
+                    s.write_str("]")?;
                 }
             }
             HandlerAction::Mcp(spec) => {
@@ -387,7 +406,7 @@ impl HandlerSpec {
                 quoted(s, &spec.tool)?;
                 if !spec.args.is_empty() {
                     s.write_str(" args=")?;
-                    canonical(s, &Value::Object(spec.args.clone()))?;
+                    canonical_map(s, &spec.args)?;
                 }
             }
             HandlerAction::Deny(spec) => {
@@ -422,7 +441,7 @@ impl HandlerSpec {
                 }
             }
             write!(s, ", timeout {:?}, maxAttempts {}, payload ", rw.timeout, rw.max_attempts)?;
-            canonical(s, &serde_json::to_value(&rw.payload).unwrap_or_default())?;
+            string_map(s, &rw.payload)?;
             s.write_str(", reason ")?;
             quoted(s, &rw.reason)?;
             s.write_str(")")?;
@@ -431,31 +450,75 @@ impl HandlerSpec {
     }
 }
 
-/// `text` as a JSON string literal.
+/// `text` as a JSON string literal, escaped by serde_json straight into `out`. Text with nothing
+/// to escape (no `"`, `\\` or control character, the only characters serde_json escapes) is
+/// written as it is, between quotes.
 fn quoted(out: &mut impl Write, text: &str) -> fmt::Result {
-    match serde_json::to_string(text) {
-        Ok(literal) => out.write_str(&literal),
-        Err(_) => Err(fmt::Error),
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.write_char('"')?;
+        out.write_str(text)?;
+        return out.write_char('"');
     }
+    /// serde_json writes a string literal in pieces that each end at a character boundary (it only
+    /// cuts before an ASCII character it escapes), so every piece is UTF-8 on its own.
+    struct Utf8Pieces<'w, W>(&'w mut W);
+    impl<W: Write> std::io::Write for Utf8Pieces<'_, W> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let piece = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
+            self.0.write_str(piece).map_err(std::io::Error::other)?;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    serde_json::to_writer(Utf8Pieces(out), text).map_err(|_| fmt::Error)
+}
+
+/// A string-to-string map as a JSON object, keys sorted (a `BTreeMap` already is).
+fn string_map(out: &mut impl Write, map: &BTreeMap<String, String>) -> fmt::Result {
+    out.write_str("{")?;
+    for (i, (k, v)) in map.iter().enumerate() {
+        if i > 0 {
+            out.write_str(",")?;
+        }
+        quoted(out, k)?;
+        out.write_str(":")?;
+        quoted(out, v)?;
+    }
+    out.write_str("}")
+}
+
+/// A JSON object with its keys sorted, values canonical.
+fn canonical_map(out: &mut impl Write, map: &serde_json::Map<String, Value>) -> fmt::Result {
+    out.write_str("{")?;
+    if map.keys().is_sorted() {
+        canonical_members(out, map.iter())?;
+    } else {
+        let mut sorted: Vec<(&String, &Value)> = map.iter().collect();
+        sorted.sort_by_key(|(k, _)| *k);
+        canonical_members(out, sorted.into_iter())?;
+    }
+    out.write_str("}")
+}
+
+/// `"k":v` members, comma-separated, in the order given.
+fn canonical_members<'v>(out: &mut impl Write, members: impl Iterator<Item = (&'v String, &'v Value)>) -> fmt::Result {
+    for (i, (k, v)) in members.enumerate() {
+        if i > 0 {
+            out.write_str(",")?;
+        }
+        quoted(out, k)?;
+        out.write_str(":")?;
+        canonical(out, v)?;
+    }
+    Ok(())
 }
 
 /// A JSON value with object keys sorted, so equal values summarise equally.
 pub(crate) fn canonical(out: &mut impl Write, value: &Value) -> fmt::Result {
     match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.write_str("{")?;
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.write_str(",")?;
-                }
-                quoted(out, k)?;
-                out.write_str(":")?;
-                canonical(out, &map[k])?;
-            }
-            out.write_str("}")
-        }
+        Value::Object(map) => canonical_map(out, map),
         Value::Array(items) => {
             out.write_str("[")?;
             for (i, item) in items.iter().enumerate() {
@@ -466,6 +529,7 @@ pub(crate) fn canonical(out: &mut impl Write, value: &Value) -> fmt::Result {
             }
             out.write_str("]")
         }
+        Value::String(text) => quoted(out, text),
         other => write!(out, "{other}"),
     }
 }
@@ -473,6 +537,32 @@ pub(crate) fn canonical(out: &mut impl Write, value: &Value) -> fmt::Result {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn summaries_quote_every_text_exactly_as_serde_json_does() {
+        let texts =
+            ["", "plain", "é ü 日本", "a\"b", "back\\slash", "tab\there", "nl\n", "\u{1}\u{1f}", "\u{7f}", "/x~"];
+        for text in texts {
+            let mut ours = String::new();
+            quoted(&mut ours, text).expect("writes");
+            assert_eq!(ours, serde_json::to_string(text).expect("serializes"), "{text:?}");
+        }
+        let mut headers = BTreeMap::new();
+        headers.insert("B\"".to_owned(), "v\n".to_owned());
+        headers.insert("A".to_owned(), "w".to_owned());
+        let mut ours = String::new();
+        string_map(&mut ours, &headers).expect("writes");
+        let mut theirs = String::new();
+        canonical(&mut theirs, &serde_json::to_value(&headers).expect("a value")).expect("writes");
+        assert_eq!(ours, theirs);
+        assert_eq!(ours, r#"{"A":"w","B\"":"v\n"}"#);
+        let mut args = serde_json::Map::new();
+        args.insert("b".into(), serde_json::json!([1, {"z": null, "y": true}]));
+        args.insert("a".into(), Value::from("x"));
+        let mut ours = String::new();
+        canonical(&mut ours, &Value::Object(args)).expect("writes");
+        assert_eq!(ours, r#"{"a":"x","b":[1,{"y":true,"z":null}]}"#);
+    }
 
     #[test]
     fn the_field_tables_are_read_from_the_types() {

@@ -14,14 +14,15 @@
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
-use hook_core::HookEventType;
+use hook_core::{HandlerKind, HookEventType};
 
 use crate::handler::HandlerSpec;
 
-/// Allocates ids for one source (one file, one skill). Keeps the repeat counts.
+/// Allocates ids for one source (one file, one skill). Keeps the repeat counts, keyed by the
+/// content hash and kind (the rest of an id, the source, is the allocator's own).
 #[derive(Debug, Default)]
 pub struct HookIds {
-    seen: HashMap<String, usize>,
+    seen: HashMap<(u64, HandlerKind), usize>,
 }
 
 impl HookIds {
@@ -30,15 +31,31 @@ impl HookIds {
         Self::default()
     }
 
+    /// A fresh allocator with room for `handlers` ids.
+    pub(crate) fn with_capacity(handlers: usize) -> Self {
+        HookIds { seen: HashMap::with_capacity(handlers) }
+    }
+
     /// The id of the next handler with this content.
     pub fn next(&mut self, event: HookEventType, matcher: &str, handler: &HandlerSpec, source: &str) -> String {
         let mut hash = Fnv1a64::default();
-        let _ = write!(hash, "{}\0{matcher}\0", event.name());
+        for part in [event.name(), "\0", matcher, "\0"] {
+            hash.add(part.as_bytes());
+        }
         let _ = handler.write_summary(&mut hash);
-        let _ = write!(hash, "\0{source}");
-        let base = format!("{}@{}#{:016x}", handler.kind().config_name(), source, hash.0);
-        let count = self.seen.entry(base.clone()).or_insert(0);
-        let id = if *count == 0 { base } else { format!("{base}.{count}") };
+        hash.add(b"\0");
+        hash.add(source.as_bytes());
+        let kind = handler.kind();
+        let count = self.seen.entry((hash.0, kind)).or_insert(0);
+        let name = kind.config_name();
+        let mut id = String::with_capacity(name.len() + source.len() + 24);
+        for part in [name, "@", source, "#"] {
+            id.push_str(part);
+        }
+        let _ = write!(id, "{:016x}", hash.0);
+        if *count > 0 {
+            let _ = write!(id, ".{count}");
+        }
         *count += 1;
         id
     }

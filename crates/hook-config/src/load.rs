@@ -2,6 +2,7 @@
 
 use std::io::ErrorKind;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::error::Error;
@@ -21,7 +22,12 @@ impl TierTexts {
         let mut files = Vec::new();
         for (tier, path) in paths.files() {
             match std::fs::read(&path) {
-                Ok(bytes) => files.push((tier, path, String::from_utf8_lossy(&bytes).into_owned())),
+                Ok(bytes) => {
+                    // Valid UTF-8 (the usual case) is kept as read; anything else is read lossily.
+                    let text =
+                        String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                    files.push((tier, path, text));
+                }
                 Err(e) if e.kind() == ErrorKind::NotFound => {
                     tracing::debug!(path = %path.display(), "hooks: no {tier} hooks file");
                 }
@@ -37,7 +43,7 @@ impl TierTexts {
         let mut config = LoadedConfig::default();
         let mut diagnostics = Vec::new();
         for (tier, path, text) in &self.files {
-            let options = Options { declared_mcp_servers: None, anchors: paths.anchors(*tier), lazy };
+            let options = Options { declared_mcp_servers: None, anchors: Arc::new(paths.anchors(*tier)), lazy };
             let (file, mut d) = parse_with(text, path, *tier, &options);
             let Some(file) = file else { return Err(first_error(d)) };
             config.files.push(file);
@@ -58,4 +64,22 @@ pub fn load_tiers(paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), 
 /// the dispatched event tests cost anything (PERF-6). Hard errors still fail the load.
 pub fn load_tiers_lazily(paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
     TierTexts::read(paths)?.parse(paths, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_with_bytes_that_are_not_utf8_is_read_lossily() {
+        let project = tempfile::tempdir().expect("project");
+        std::fs::create_dir_all(project.path().join(".aimon")).expect("mkdir");
+        let paths = TierPaths::new(None, project.path());
+        let mut text = br#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "deny", "reason": "no "#.to_vec();
+        text.extend_from_slice(b"\xff\"}]}]}}");
+        std::fs::write(paths.project_file(), &text).expect("write");
+        let texts = TierTexts::read(&paths).expect("reads");
+        assert_eq!(texts.files[0].2, String::from_utf8_lossy(&text));
+        assert!(texts.files[0].2.contains("no \u{fffd}"));
+    }
 }

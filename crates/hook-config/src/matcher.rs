@@ -15,15 +15,16 @@ use hook_predicate::{PathAnchors, ToolInputPredicate};
 /// A pattern and its anchors, compiled on first need.
 #[derive(Debug)]
 pub(crate) struct Matcher {
-    pattern: String,
-    anchors: PathAnchors,
+    pattern: Box<str>,
+    /// Shared by every pattern of one file (and its build).
+    anchors: Arc<PathAnchors>,
     /// The predicate (the exact-name fallback when the pattern does not parse) and whether it parsed.
     pub(crate) compiled: OnceLock<(Box<dyn ToolInputPredicate>, bool)>,
 }
 
 impl Matcher {
-    pub(crate) fn new(pattern: &str, anchors: PathAnchors) -> Arc<Self> {
-        Arc::new(Matcher { pattern: pattern.to_owned(), anchors, compiled: OnceLock::new() })
+    pub(crate) fn new(pattern: &str, anchors: &Arc<PathAnchors>) -> Arc<Self> {
+        Arc::new(Matcher { pattern: pattern.into(), anchors: anchors.clone(), compiled: OnceLock::new() })
     }
 
     fn compiled(&self) -> &(Box<dyn ToolInputPredicate>, bool) {
@@ -45,10 +46,11 @@ impl Matcher {
     }
 
     /// Whether it compiles against exactly `anchors`.
-    pub(crate) fn anchored_like(&self, anchors: &PathAnchors) -> bool {
-        self.anchors.project_root == anchors.project_root
-            && self.anchors.home == anchors.home
-            && self.anchors.tier_root == anchors.tier_root
+    pub(crate) fn anchored_like(&self, anchors: &Arc<PathAnchors>) -> bool {
+        Arc::ptr_eq(&self.anchors, anchors)
+            || (self.anchors.project_root == anchors.project_root
+                && self.anchors.home == anchors.home
+                && self.anchors.tier_root == anchors.tier_root)
     }
 }
 
@@ -58,10 +60,10 @@ pub(crate) struct MatcherCache(pub(crate) Option<Arc<Matcher>>);
 
 impl MatcherCache {
     /// The cached matcher when it anchors like `anchors`, else a fresh (uncompiled) one.
-    pub(crate) fn take_or_new(&self, pattern: &str, anchors: &PathAnchors) -> Arc<Matcher> {
+    pub(crate) fn take_or_new(&self, pattern: &str, anchors: &Arc<PathAnchors>) -> Arc<Matcher> {
         match &self.0 {
-            Some(m) if m.pattern == pattern && m.anchored_like(anchors) => m.clone(),
-            _ => Matcher::new(pattern, anchors.clone()),
+            Some(m) if *m.pattern == *pattern && m.anchored_like(anchors) => m.clone(),
+            _ => Matcher::new(pattern, anchors),
         }
     }
 }

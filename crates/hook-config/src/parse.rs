@@ -12,6 +12,7 @@
 
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use hook_actions::{DenySpec, HttpBody, HttpSpec, McpSpec, ShellSpec};
 use std::path::Path;
@@ -27,7 +28,7 @@ use crate::handler::{
     CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerSpec, common_handler_fields, handler_fields, handler_kind,
 };
 use crate::matcher::{Matcher, MatcherCache};
-use crate::position::{Pos, PositionIndex, push_token};
+use crate::position::{Pointer, Pos, PositionIndex, push_token};
 use crate::spec::{ConfigFile, HookEntrySpec};
 use crate::tier::Tier;
 
@@ -69,7 +70,7 @@ pub fn check_config(
     tier: Tier,
     declared_mcp_servers: Option<&[String]>,
 ) -> (Option<ConfigFile>, Vec<Diagnostic>) {
-    let anchors = PathAnchors::new(path.parent().unwrap_or(Path::new(".")));
+    let anchors = Arc::new(PathAnchors::new(path.parent().unwrap_or(Path::new("."))));
     parse_with(text, path, tier, &Options { declared_mcp_servers, anchors, lazy: false })
 }
 
@@ -88,7 +89,7 @@ pub(crate) struct Options<'a> {
     /// When given, `mcp` handlers naming another server are flagged.
     pub(crate) declared_mcp_servers: Option<&'a [String]>,
     /// What patterns compile against (the build's anchors, so its compiled matchers are reused).
-    pub(crate) anchors: PathAnchors,
+    pub(crate) anchors: Arc<PathAnchors>,
     /// Leave patterns uncompiled (no "could not be parsed" WARNs): each compiles on first use.
     pub(crate) lazy: bool,
 }
@@ -110,7 +111,7 @@ pub(crate) fn parse_with(
         }
     };
     let mut parser = Parser { text, path, tier, index: OnceCell::new(), diagnostics: Vec::new(), options };
-    let mut entries = parser.root(&root);
+    let mut entries = parser.root(root);
     // serde_json's map order is its own (sorted, or insertion order under `preserve_order`);
     // pin both: entries by the events table's order (stable, so entry order within an event is
     // the file's), diagnostics by position.
@@ -134,11 +135,11 @@ struct Failed;
 /// Where a diagnostic points: a value or the key naming it.
 #[derive(Clone, Copy)]
 enum At<'p> {
-    Value(&'p str),
-    Key(&'p str),
+    Value(&'p Pointer<'p>),
+    Key(&'p Pointer<'p>),
     /// Placed on the handler at `handler`, about its field `field` (which may be missing).
     Field {
-        handler: &'p str,
+        handler: &'p Pointer<'p>,
         field: &'p str,
     },
 }
@@ -166,16 +167,25 @@ struct Parser<'a> {
 struct Site<'a> {
     event: HookEventType,
     event_as_written: &'a str,
-    pointer: &'a str,
+    pointer: &'a Pointer<'a>,
 }
 
 impl Parser<'_> {
     fn diagnostic(&self, severity: Severity, at: At<'_>, message: String) -> Diagnostic {
         let index = self.index.get_or_init(|| PositionIndex::new(self.text));
         let (pos, pointer) = match at {
-            At::Value(p) => (index.value(p), p.to_owned()),
-            At::Key(p) => (index.key(p), p.to_owned()),
-            At::Field { handler, field } => (index.value(handler), format!("{handler}{field}")),
+            At::Value(p) => {
+                let p = p.render();
+                (index.value(&p), p)
+            }
+            At::Key(p) => {
+                let p = p.render();
+                (index.key(&p), p)
+            }
+            At::Field { handler, field } => {
+                let handler = handler.render();
+                (index.value(&handler), format!("{handler}{field}"))
+            }
         };
         Diagnostic::at(severity, self.path, pos, &pointer, message)
     }
@@ -192,32 +202,41 @@ impl Parser<'_> {
         Failed
     }
 
-    fn unknown_fields(&mut self, obj: &Map<String, Value>, known: &[&str], pointer: &str, suffix: &str) {
-        for key in obj.keys().filter(|k| !known.contains(&k.as_str())) {
-            let message = format!("hooks: unknown field '{key}' in {}{suffix}", self.tier);
-            self.warn(At::Key(&push_token(pointer, key)), message);
+    /// WARNs about every key of `obj` that `known` refuses; `suffix` ends the message.
+    fn unknown_fields(
+        &mut self,
+        obj: &Map<String, Value>,
+        known: impl Fn(&str) -> bool,
+        pointer: &Pointer<'_>,
+        suffix: impl Fn() -> String,
+    ) {
+        for key in obj.keys().filter(|k| !known(k)) {
+            let message = format!("hooks: unknown field '{key}' in {}{}", self.tier, suffix());
+            self.warn(At::Key(&pointer.key(key)), message);
         }
     }
 
-    /// The valid entries; hard errors are recorded and their values skipped.
-    fn root(&mut self, root: &Value) -> Vec<HookEntrySpec> {
-        let Value::Object(obj) = root else {
-            self.error(At::Value(""), "hooks.json must be a JSON object".to_owned());
+    /// The valid entries; hard errors are recorded and their values skipped. The document is
+    /// consumed as it is read: each entry's values are freed while they are still in cache.
+    fn root(&mut self, root: Value) -> Vec<HookEntrySpec> {
+        let Value::Object(mut obj) = root else {
+            self.error(At::Value(&Pointer::ROOT), "hooks.json must be a JSON object".to_owned());
             return Vec::new();
         };
-        self.unknown_fields(obj, &["hooks"], "", "");
-        let events = match obj.get("hooks") {
+        self.unknown_fields(&obj, |k| k == "hooks", &Pointer::ROOT, String::new);
+        let hooks = Pointer::ROOT.key("hooks");
+        let events = match obj.remove("hooks") {
             None | Some(Value::Null) => return Vec::new(),
             Some(Value::Object(events)) => events,
             Some(_) => {
-                self.error(At::Value("/hooks"), "'hooks' must be an object of event names".to_owned());
+                self.error(At::Value(&hooks), "'hooks' must be an object of event names".to_owned());
                 return Vec::new();
             }
         };
         let mut entries = Vec::new();
         for (name, list) in events {
-            let pointer = push_token("/hooks", name);
-            let event = match HookEventType::resolve(name) {
+            let pointer = hooks.key(&name);
+            let event = match HookEventType::resolve(&name) {
                 Ok(e) => e,
                 Err(e) => {
                     self.warn(At::Key(&pointer), e.warning());
@@ -232,9 +251,9 @@ impl Parser<'_> {
                     continue;
                 }
             };
-            for (i, entry) in list.iter().enumerate() {
-                let entry_ptr = push_token(&pointer, &i.to_string());
-                if let Ok(entry) = self.entry(event, name, entry, &entry_ptr) {
+            entries.reserve(list.len());
+            for (i, entry) in list.into_iter().enumerate() {
+                if let Ok(entry) = self.entry(event, &name, entry, &pointer.index(i)) {
                     entries.push(entry);
                 }
             }
@@ -246,18 +265,18 @@ impl Parser<'_> {
         &mut self,
         event: HookEventType,
         name: &str,
-        entry: &Value,
-        pointer: &str,
+        entry: Value,
+        pointer: &Pointer<'_>,
     ) -> Result<HookEntrySpec, Failed> {
-        let Value::Object(obj) = entry else {
+        let Value::Object(mut obj) = entry else {
             return Err(self.error(At::Value(pointer), format!("an entry of event '{name}' must be an object")));
         };
-        self.unknown_fields(obj, &["matcher", "hooks"], pointer, "");
-        let matcher_ptr = push_token(pointer, "matcher");
+        self.unknown_fields(&obj, |k| matches!(k, "matcher" | "hooks"), pointer, String::new);
+        let matcher_ptr = pointer.key("matcher");
         // A bad matcher fails the entry, but its handlers are still checked.
-        let matcher = match obj.get("matcher") {
+        let matcher = match obj.remove("matcher") {
             None | Some(Value::Null) => Ok("*".to_owned()),
-            Some(Value::String(m)) => Ok(m.clone()),
+            Some(Value::String(m)) => Ok(m),
             Some(_) => Err(self.error(At::Value(&matcher_ptr), "'matcher' must be a string".to_owned())),
         };
         let mut compiled = MatcherCache::default();
@@ -271,9 +290,9 @@ impl Parser<'_> {
                 }
             }
         }
-        let hooks_ptr = push_token(pointer, "hooks");
-        let list = match obj.get("hooks") {
-            None | Some(Value::Null) => &Vec::new(),
+        let hooks_ptr = pointer.key("hooks");
+        let list = match obj.remove("hooks") {
+            None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(list)) => list,
             Some(_) => {
                 return Err(
@@ -281,9 +300,9 @@ impl Parser<'_> {
                 );
             }
         };
-        let mut handlers = Vec::new();
-        for (j, handler) in list.iter().enumerate() {
-            let ptr = push_token(&hooks_ptr, &j.to_string());
+        let mut handlers = Vec::with_capacity(list.len());
+        for (j, handler) in list.into_iter().enumerate() {
+            let ptr = hooks_ptr.index(j);
             let site = Site { event, event_as_written: name, pointer: &ptr };
             if let Ok(Some(h)) = self.handler(&site, handler) {
                 handlers.push(h);
@@ -295,7 +314,7 @@ impl Parser<'_> {
     /// WARN when a matcher or `if` pattern cannot be parsed (R-PRED-5).
     /// Compiled once here and handed to the build (PERF-6); left for first use when lazy.
     fn check_pattern(&mut self, pattern: &str, at: At<'_>) -> MatcherCache {
-        let matcher = Matcher::new(pattern, self.options.anchors.clone());
+        let matcher = Matcher::new(pattern, &self.options.anchors);
         if !self.options.lazy && !matcher.parses() {
             self.warn(at, format!("hooks: matcher '{pattern}' could not be parsed"));
         }
@@ -309,12 +328,12 @@ impl Parser<'_> {
     }
 
     /// Parses one handler; `Ok(None)` = skipped with a WARN, `Err` = hard error(s) recorded.
-    fn handler(&mut self, site: &Site<'_>, handler: &Value) -> Result<Option<HandlerSpec>, Failed> {
-        let Value::Object(obj) = handler else {
+    fn handler(&mut self, site: &Site<'_>, handler: Value) -> Result<Option<HandlerSpec>, Failed> {
+        let Value::Object(mut obj) = handler else {
             self.invalid(site, (String::new(), "a handler must be an object".to_owned()));
             return Ok(None);
         };
-        let type_ptr = push_token(site.pointer, "type");
+        let type_ptr = site.pointer.key("type");
         let written = obj.get("type").and_then(Value::as_str);
         let kind = match (written, written.and_then(handler_kind)) {
             (None, _) => {
@@ -333,14 +352,17 @@ impl Parser<'_> {
             }
         };
         let claude_mcp = written == Some(CLAUDE_MCP_TYPE);
-        let own = handler_fields(kind).iter().map(|f| if claude_mcp && *f == MCP_ARGS { CLAUDE_MCP_ARGS } else { f });
-        let known: Vec<&str> = ["type"].into_iter().chain(common_handler_fields().iter().copied()).chain(own).collect();
-        let suffix = format!(" on event '{}'", site.event_as_written);
-        self.unknown_fields(obj, &known, site.pointer, &suffix);
+        let own = |key: &str| {
+            let spelled = |f: &&'static str| if claude_mcp && *f == MCP_ARGS { CLAUDE_MCP_ARGS } else { *f };
+            handler_fields(kind).iter().map(spelled).any(|f| f == key)
+        };
+        let known = |key: &str| key == "type" || common_handler_fields().contains(&key) || own(key);
+        let suffix = || format!(" on event '{}'", site.event_as_written);
+        self.unknown_fields(&obj, known, site.pointer, suffix);
 
         // Hard errors first: they fail the file whatever else is wrong with the handler. Both
         // parts are checked, so both report.
-        let (timeout, rewake) = (self.timeout(site, obj), self.rewake(site, obj));
+        let (timeout, rewake) = (self.timeout(site, &obj), self.rewake(site, &obj));
         let (timeout, rewake) = (timeout?, rewake?);
 
         let fail_closed = match obj.get("failClosed") {
@@ -351,16 +373,16 @@ impl Parser<'_> {
                 return Ok(None);
             }
         };
-        let if_ptr = push_token(site.pointer, "if");
-        let if_rule = match obj.get("if") {
+        let if_ptr = site.pointer.key("if");
+        let if_rule = match obj.remove("if") {
             None | Some(Value::Null) => None,
-            Some(Value::String(rule)) => Some(rule.clone()),
+            Some(Value::String(rule)) => Some(rule),
             Some(_) => {
                 self.invalid(site, invalid("if", "'if' must be a string".to_owned()));
                 return Ok(None);
             }
         };
-        let action = match Self::action(kind, claude_mcp, obj) {
+        let action = match Self::action(kind, claude_mcp, &mut obj) {
             Ok(action) => action,
             Err(why) => {
                 self.invalid(site, why);
@@ -383,7 +405,7 @@ impl Parser<'_> {
             && !declared.contains(&spec.server)
         {
             let message = format!("hooks: mcp server '{}' is not declared in any mcp.json", spec.server);
-            self.warn(At::Value(&push_token(site.pointer, "server")), message);
+            self.warn(At::Value(&site.pointer.key("server")), message);
         }
         let mut if_compiled = MatcherCache::default();
         if let Some(rule) = &if_rule {
@@ -399,10 +421,11 @@ impl Parser<'_> {
         Ok(Some(HandlerSpec { action, timeout, fail_closed, rewake, if_rule, if_compiled }))
     }
 
-    /// The kind-specific fields; `Err(why)` makes the handler invalid (R-CFG-4).
-    fn action(kind: HandlerKind, claude_mcp: bool, obj: &Map<String, Value>) -> Result<HandlerAction, Invalid> {
-        let required = |field: &str| match obj.get(field) {
-            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+    /// The kind-specific fields, taken out of the handler; `Err(why)` makes the handler invalid
+    /// (R-CFG-4).
+    fn action(kind: HandlerKind, claude_mcp: bool, obj: &mut Map<String, Value>) -> Result<HandlerAction, Invalid> {
+        let mut required = |field: &str| match obj.remove(field) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s),
             Some(Value::String(_)) => Err(invalid(field, format!("'{field}' must not be blank"))),
             None | Some(Value::Null) => Err(invalid(field, format!("'{field}' is required"))),
             Some(_) => Err(invalid(field, format!("'{field}' must be a string"))),
@@ -422,19 +445,19 @@ impl Parser<'_> {
             }
             HandlerKind::Http => {
                 let url = required("url")?;
+                // No method: hook-actions' default (`POST`).
                 let method = match obj.get("method") {
-                    None | Some(Value::Null) => "POST".to_owned(),
-                    Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_ascii_uppercase(),
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(m)) if !m.trim().is_empty() => Some(m.trim().to_ascii_uppercase()),
                     Some(_) => return Err(invalid("method", "'method' must be a non-blank string".to_owned())),
                 };
-                let headers = match obj.get("headers") {
+                let headers = match obj.remove("headers") {
                     None | Some(Value::Null) => BTreeMap::new(),
                     Some(Value::Object(h)) => h
-                        .iter()
-                        .map(|(k, v)| {
-                            v.as_str()
-                                .map(|v| (k.clone(), v.to_owned()))
-                                .ok_or_else(|| (push_token("/headers", k), format!("header '{k}' must be a string")))
+                        .into_iter()
+                        .map(|(k, v)| match v {
+                            Value::String(v) => Ok((k, v)),
+                            _ => Err((push_token("/headers", &k), format!("header '{k}' must be a string"))),
                         })
                         .collect::<Result<_, _>>()?,
                     Some(_) => return Err(invalid("headers", "'headers' must be an object of strings".to_owned())),
@@ -463,10 +486,10 @@ impl Parser<'_> {
                         ));
                     }
                 };
-                let mut spec = HttpSpec::new(url)
-                    .with_method(method)
-                    .with_headers(headers)
-                    .with_allowed_env_vars(allowed_env_vars);
+                let mut spec = HttpSpec::new(url).with_headers(headers).with_allowed_env_vars(allowed_env_vars);
+                if let Some(method) = method {
+                    spec = spec.with_method(method);
+                }
                 spec.body = body;
                 Ok(HandlerAction::Http(spec))
             }
@@ -477,7 +500,7 @@ impl Parser<'_> {
     fn timeout(&mut self, site: &Site<'_>, obj: &Map<String, Value>) -> Result<Option<Duration>, Failed> {
         let mut result = None;
         for (field, scale) in [("timeout", 1.0), ("timeoutMs", 0.001)] {
-            let ptr = push_token(site.pointer, field);
+            let ptr = site.pointer.key(field);
             let secs = match obj.get(field) {
                 None | Some(Value::Null) => continue,
                 Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
@@ -504,7 +527,7 @@ impl Parser<'_> {
     /// The asyncRewake block (R-CFG-RW-1…4, R-CFG-4b). Invalid values fail the file; each
     /// field is checked, so every invalid one reports.
     fn rewake(&mut self, site: &Site<'_>, obj: &Map<String, Value>) -> Result<Option<RewakeSpec>, Failed> {
-        let ptr = push_token(site.pointer, "asyncRewake");
+        let ptr = site.pointer.key("asyncRewake");
         let block = match obj.get("asyncRewake") {
             None | Some(Value::Null) => return Ok(None),
             Some(Value::Bool(_)) => {
@@ -520,23 +543,21 @@ impl Parser<'_> {
         };
         self.unknown_fields(
             block,
-            &["trigger", "timeout", "maxAttempts", "payload", "reason"],
+            |k| matches!(k, "trigger" | "timeout" | "maxAttempts" | "payload" | "reason"),
             &ptr,
-            " in asyncRewake",
+            || " in asyncRewake".to_owned(),
         );
         let trigger = self.trigger(&ptr, block);
-        let reason_ptr = push_token(&ptr, "reason");
+        let reason_ptr = ptr.key("reason");
         let reason =
             match block.get("reason") {
                 Some(Value::String(r)) if !r.trim().is_empty() => Ok(r.clone()),
                 _ => Err(self
                     .error(At::Value(&reason_ptr), "asyncRewake.reason is required and must not be blank".to_owned())),
             };
-        let timeout = block
-            .get("timeout")
-            .map(|v| self.duration(v, &push_token(&ptr, "timeout"), "asyncRewake.timeout"))
-            .transpose();
-        let attempts_ptr = push_token(&ptr, "maxAttempts");
+        let timeout =
+            block.get("timeout").map(|v| self.duration(v, &ptr.key("timeout"), "asyncRewake.timeout")).transpose();
+        let attempts_ptr = ptr.key("maxAttempts");
         let max_attempts = block
             .get("maxAttempts")
             .map(|v| match v.as_u64().filter(|&n| n >= 1).and_then(|n| u32::try_from(n).ok()) {
@@ -547,7 +568,7 @@ impl Parser<'_> {
                 )),
             })
             .transpose();
-        let payload_ptr = push_token(&ptr, "payload");
+        let payload_ptr = ptr.key("payload");
         let payload = block
             .get("payload")
             .map(|v| {
@@ -581,13 +602,18 @@ impl Parser<'_> {
         Ok(Some(spec))
     }
 
-    fn trigger(&mut self, rewake_ptr: &str, block: &Map<String, Value>) -> Result<RewakeTrigger, Failed> {
-        let ptr = push_token(rewake_ptr, "trigger");
+    fn trigger(&mut self, rewake_ptr: &Pointer<'_>, block: &Map<String, Value>) -> Result<RewakeTrigger, Failed> {
+        let ptr = rewake_ptr.key("trigger");
         let Some(Value::Object(trigger)) = block.get("trigger") else {
             let at = if block.contains_key("trigger") { At::Value(&ptr) } else { At::Key(rewake_ptr) };
             return Err(self.error(at, "asyncRewake.trigger is required and must be an object".to_owned()));
         };
-        self.unknown_fields(trigger, &["delay", "cron", "zone", "event"], &ptr, " in asyncRewake.trigger");
+        self.unknown_fields(
+            trigger,
+            |k| matches!(k, "delay" | "cron" | "zone" | "event"),
+            &ptr,
+            || " in asyncRewake.trigger".to_owned(),
+        );
         let present: Vec<&str> = ["delay", "cron", "event"].into_iter().filter(|k| trigger.contains_key(*k)).collect();
         if present.len() != 1 {
             return Err(self.error(
@@ -595,7 +621,7 @@ impl Parser<'_> {
                 "asyncRewake.trigger must have exactly one of 'delay', 'cron' or 'event'".to_owned(),
             ));
         }
-        let field_ptr = push_token(&ptr, present[0]);
+        let field_ptr = ptr.key(present[0]);
         match present[0] {
             "delay" => {
                 Ok(RewakeTrigger::Delay(self.duration(&trigger["delay"], &field_ptr, "asyncRewake.trigger.delay")?))
@@ -604,7 +630,7 @@ impl Parser<'_> {
                 let expr = trigger["cron"].as_str().unwrap_or_default();
                 let cron =
                     hook_rewake::validate_cron(expr).map_err(|e| self.error(At::Value(&field_ptr), e.to_string()));
-                let zone_ptr = push_token(&ptr, "zone");
+                let zone_ptr = ptr.key("zone");
                 let zone = match trigger.get("zone") {
                     None | Some(Value::Null) => Ok("UTC".to_owned()),
                     Some(Value::String(z)) if hook_rewake::validate_zone(z).is_ok() => Ok(z.clone()),
@@ -635,7 +661,7 @@ impl Parser<'_> {
         }
     }
 
-    fn duration(&mut self, value: &Value, pointer: &str, what: &str) -> Result<Duration, Failed> {
+    fn duration(&mut self, value: &Value, pointer: &Pointer<'_>, what: &str) -> Result<Duration, Failed> {
         let Some(text) = value.as_str() else {
             return Err(
                 self.error(At::Value(pointer), format!("{what} must be a duration string such as \"5m\" or \"PT5M\""))

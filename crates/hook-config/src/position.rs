@@ -47,15 +47,66 @@ impl PositionIndex {
 pub(crate) fn push_token(pointer: &str, token: &str) -> String {
     let mut p = String::with_capacity(pointer.len() + token.len() + 1);
     p.push_str(pointer);
-    p.push('/');
+    append_token(&mut p, token);
+    p
+}
+
+/// Appends `/` and `token`, escaped (RFC 6901), to `pointer`.
+fn append_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
     for c in token.chars() {
         match c {
-            '~' => p.push_str("~0"),
-            '/' => p.push_str("~1"),
-            c => p.push(c),
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
         }
     }
-    p
+}
+
+/// A JSON pointer written out only when a diagnostic needs it: the pointer it extends and one
+/// token, kept on the stack of the code walking the document (a clean file builds none).
+#[derive(Clone, Copy)]
+pub(crate) struct Pointer<'a>(Option<(&'a Pointer<'a>, Token<'a>)>);
+
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+impl<'a> Pointer<'a> {
+    /// The whole document (`""`).
+    pub(crate) const ROOT: Pointer<'static> = Pointer(None);
+
+    /// The member `key` of the object here.
+    pub(crate) fn key(&'a self, key: &'a str) -> Pointer<'a> {
+        Pointer(Some((self, Token::Key(key))))
+    }
+
+    /// The item `i` of the array here.
+    pub(crate) fn index(&'a self, i: usize) -> Pointer<'a> {
+        Pointer(Some((self, Token::Index(i))))
+    }
+
+    /// The pointer as text (`/hooks/PreToolUse/0`).
+    pub(crate) fn render(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        if let Some((parent, token)) = self.0 {
+            parent.write(out);
+            match token {
+                Token::Key(key) => append_token(out, key),
+                Token::Index(i) => {
+                    out.push('/');
+                    out.push_str(&i.to_string());
+                }
+            }
+        }
+    }
 }
 
 /// Deeper nesting than this is not indexed (serde_json refuses more than 128 anyway).
@@ -199,6 +250,16 @@ mod tests {
         assert_eq!(index.key("/hooks/é"), Pos { line: 3, column: 5 });
         assert_eq!(index.value("/hooks/é/0"), Pos { line: 3, column: 12 });
         assert_eq!(index.value("/hooks/é/0/matcher"), Pos { line: 3, column: 24 });
+    }
+
+    #[test]
+    fn a_pointer_renders_its_tokens_escaped_only_when_asked() {
+        let hooks = Pointer::ROOT.key("hooks");
+        let event = hooks.key("a/b~");
+        let entry = event.index(12);
+        assert_eq!(entry.key("matcher").render(), "/hooks/a~1b~0/12/matcher");
+        assert_eq!(Pointer::ROOT.render(), "");
+        assert_eq!(entry.render(), push_token(&push_token(&push_token("", "hooks"), "a/b~"), "12"));
     }
 
     #[test]

@@ -157,10 +157,12 @@
 //!
 //! # Cost (R-PRED-6)
 //!
-//! Regexes and globs are compiled by [`parse`]. Testing a call allocates nothing in the common case
-//! (a name test, a string field, an absolute path without `.` segments). Bash analyses are memoised
-//! per thread for the last command string, so a tool call tested against many Bash predicates is
-//! analysed once.
+//! [`parse`] checks every regex (the engine's own syntax check, so a bad one is refused at once) and
+//! compiles globs; a regex's automaton and its literal pre-check are built the first time it is
+//! tested, so a pattern that is never tested costs only its check. Testing a call allocates
+//! nothing in the common case (a name test, a string field, an absolute path without `.` segments).
+//! Bash analyses are memoised per thread for the last command string, so a tool call tested against
+//! many Bash predicates is analysed once.
 //!
 //! # Regex dialect
 //!

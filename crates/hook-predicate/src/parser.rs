@@ -27,9 +27,7 @@ pub fn parse(pattern: &str, anchors: &PathAnchors) -> Result<Box<dyn ToolInputPr
         let names = trimmed.split(['|', ',']).map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned);
         return Ok(Box::new(NameOnly::Exact(names.collect())));
     }
-    let anchors = absolute(anchors);
-    let mut parser =
-        Parser { src: pattern, pos: 0, anchors: &anchors, extension: false, definitive: false, nesting: 0 };
+    let mut parser = Parser { src: pattern, pos: 0, anchors, extension: false, definitive: false, nesting: 0 };
     let extended = parser.parse_all();
     if parser.extension {
         match extended {
@@ -80,6 +78,7 @@ fn is_name_byte(b: u8) -> bool {
 struct Parser<'a> {
     src: &'a str,
     pos: usize,
+    /// As given: made absolute by the path rule that needs them.
     anchors: &'a PathAnchors,
     /// An extension form (`Tool(…)`, `input.…~`, `&`) was seen: the pattern is not a plain regex.
     extension: bool,
@@ -133,25 +132,35 @@ impl<'a> Parser<'a> {
     }
 
     fn or_expr(&mut self) -> Parsed {
-        let mut parts = vec![self.and_expr()?];
+        let first = self.and_expr()?;
+        self.skip_ws();
+        if !self.eat(b'|') {
+            return Ok(first);
+        }
+        let mut parts = vec![first];
         loop {
+            parts.push(self.and_expr()?);
             self.skip_ws();
             if !self.eat(b'|') {
                 return Ok(Composite::of(Op::Or, parts));
             }
-            parts.push(self.and_expr()?);
         }
     }
 
     fn and_expr(&mut self) -> Parsed {
-        let mut parts = vec![self.unary()?];
+        let first = self.unary()?;
+        self.skip_ws();
+        if !self.eat(b'&') {
+            return Ok(first);
+        }
+        let mut parts = vec![first];
         loop {
+            self.extension = true;
+            parts.push(self.unary()?);
             self.skip_ws();
             if !self.eat(b'&') {
                 return Ok(Composite::of(Op::And, parts));
             }
-            self.extension = true;
-            parts.push(self.unary()?);
         }
     }
 
@@ -298,7 +307,7 @@ impl<'a> Parser<'a> {
         if trimmed.is_empty() {
             return Ok(Box::new(NameOnly::Exact(tools.iter().map(|t| (*t).to_owned()).collect())));
         }
-        let predicate = match PathGlob::new(tools, trimmed, self.anchors) {
+        let predicate = match PathGlob::new(tools, trimmed, &absolute(self.anchors)) {
             Ok(predicate) => predicate,
             Err(source) => {
                 let error = Error::Glob { pattern: self.src.to_owned(), column: column(self.src, body_at), source };

@@ -6,8 +6,9 @@
 //!
 //! Loading a pattern only parses it (the syntax check the regex engine would make, with the same
 //! settings), which is what tells the user about a bad regex; building the matching automaton costs
-//! ten times more and is deferred to the first text the pattern is tested against, so a large
-//! hooks.json loads fast and a hook that never sees its event never pays for its regex.
+//! ten times more and is deferred to the first text the pattern is tested against (with the start
+//! literals, read from a second parse then), so a large hooks.json loads fast and a hook that never
+//! sees its event never pays for its regex.
 
 use std::sync::OnceLock;
 
@@ -62,20 +63,28 @@ pub(crate) struct Pattern {
     /// The automaton, built on first use; `None` when the engine refuses a regex whose syntax is
     /// valid (only its compiled-size limit does that).
     re: OnceLock<Option<regex::Regex>>,
-    start: StartLiterals,
+    /// Read from the regex on first use too: loading only checks the syntax.
+    start: OnceLock<StartLiterals>,
 }
 
 impl Pattern {
     /// Checks the syntax now, as `regex::Regex::new` would (same parser settings, same message).
     pub(crate) fn new(re_src: &str) -> Result<Self, regex::Error> {
-        let hir = regex_syntax::Parser::new().parse(re_src).map_err(|e| regex::Error::Syntax(e.to_string()))?;
-        Ok(Pattern { src: re_src.into(), re: OnceLock::new(), start: StartLiterals::of_hir(&hir) })
+        regex_syntax::Parser::new().parse(re_src).map_err(|e| regex::Error::Syntax(e.to_string()))?;
+        Ok(Pattern { src: re_src.into(), re: OnceLock::new(), start: OnceLock::new() })
+    }
+
+    /// The start literals, read on first use (the syntax was checked by [`Pattern::new`]).
+    fn start(&self) -> &StartLiterals {
+        self.start.get_or_init(|| {
+            regex_syntax::Parser::new().parse(&self.src).map_or(StartLiterals(None), |hir| StartLiterals::of_hir(&hir))
+        })
     }
 
     /// Whether the regex finds a match in `text`. A regex too big for the engine matches every text:
     /// a gate that cannot test its pattern runs its hook rather than let the call through unseen.
     pub(crate) fn is_match(&self, text: &str) -> bool {
-        self.start.may_match(text.as_bytes()) && self.regex().is_none_or(|re| re.is_match(text))
+        self.start().may_match(text.as_bytes()) && self.regex().is_none_or(|re| re.is_match(text))
     }
 
     fn regex(&self) -> Option<&regex::Regex> {
@@ -85,7 +94,7 @@ impl Pattern {
     /// Whether interpreter code names a program this regex is about: one its match can start with
     /// when it is anchored, or anything the regex finds in the code otherwise.
     pub(crate) fn mentioned_in(&self, code: &str) -> bool {
-        match self.start.first_words() {
+        match self.start().first_words() {
             Some(mut programs) => programs.any(|p| std::str::from_utf8(p).is_ok_and(|p| crate::bash::names(code, p))),
             None => self.regex().is_none_or(|re| re.is_match(code)),
         }
@@ -93,7 +102,7 @@ impl Pattern {
 
     /// Whether some text that starts with `prefix` might match (the rest being unknown).
     pub(crate) fn may_match_text_starting_with(&self, prefix: &str) -> bool {
-        self.start.may_match_text_starting_with(prefix.as_bytes())
+        self.start().may_match_text_starting_with(prefix.as_bytes())
     }
 }
 
@@ -128,6 +137,15 @@ mod tests {
         assert!(StartLiterals::of("^abc").0.is_some());
         assert!(StartLiterals::of("abc").0.is_none());
         assert!(StartLiterals::of("^.*").0.is_none());
+    }
+
+    #[test]
+    fn the_literal_pre_check_is_read_when_the_pattern_is_first_tested() {
+        let p = Pattern::new(r"^git\s+push").expect("compiles");
+        assert!(p.start.get().is_none() && p.re.get().is_none(), "loading only checks the syntax");
+        assert!(!p.is_match("cd x"));
+        assert!(p.start.get().is_some());
+        assert!(p.is_match("git push"));
     }
 
     #[test]
