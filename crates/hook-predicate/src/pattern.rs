@@ -70,7 +70,7 @@ pub(crate) struct Pattern {
 impl Pattern {
     /// Checks the syntax now, as `regex::Regex::new` would (same parser settings, same message).
     pub(crate) fn new(re_src: &str) -> Result<Self, regex::Error> {
-        regex_syntax::Parser::new().parse(re_src).map_err(|e| regex::Error::Syntax(e.to_string()))?;
+        check_syntax(re_src)?;
         Ok(Pattern { src: re_src.into(), re: OnceLock::new(), start: OnceLock::new() })
     }
 
@@ -106,9 +106,54 @@ impl Pattern {
     }
 }
 
+/// The engine's syntax check of `re_src`, with its message. Parsing has two steps: the syntax
+/// tree, then its translation to the engine's form; the second refuses a regex only for a Unicode
+/// class name it does not know (`\p{…}`, `\P{…}`) or for what flags (`(?-u)`, `(?i)`) ask of
+/// the Unicode tables. A regex spelling neither is decided by the first step alone, which costs a
+/// fraction of both: the loader checks every matcher of a file this way.
+fn check_syntax(re_src: &str) -> Result<(), regex::Error> {
+    let translation_can_refuse = re_src.contains("\\p") || re_src.contains("\\P") || re_src.contains("(?");
+    let checked = if translation_can_refuse {
+        regex_syntax::Parser::new().parse(re_src).map(drop)
+    } else {
+        regex_syntax::ast::parse::Parser::new().parse(re_src).map(drop).map_err(regex_syntax::Error::from)
+    };
+    checked.map_err(|e| regex::Error::Syntax(e.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// The message of a syntax error, whichever way it was found.
+    fn message(e: regex::Error) -> String {
+        match e {
+            regex::Error::Syntax(m) => m,
+            other => other.to_string(),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+
+        #[test]
+        fn the_syntax_check_accepts_and_refuses_exactly_what_the_full_parse_does_with_its_message(
+            re in r"[a-z0-9 \\^$.|?*+()\[\]{},:=<>&~_-]{0,12}(\\[pPdDsSwWbBxuU0-9a-z])?[a-z0-9 \\^$.|?*+()\[\]{},:=<>&~_-]{0,12}"
+        ) {
+            let full = regex_syntax::Parser::new().parse(&re).map(drop).map_err(|e| e.to_string());
+            prop_assert_eq!(check_syntax(&re).map_err(message), full);
+        }
+    }
+
+    #[test]
+    fn regexes_only_the_translation_refuses_are_still_refused() {
+        for bad in [r"\p{NoSuchClass}", r"\P{Greek=x}", r"(?-u:\xFF)", r"(?-u)\W", r"[\p{Bogus}a]"] {
+            let full = regex_syntax::Parser::new().parse(bad).expect_err(bad).to_string();
+            assert_eq!(message(check_syntax(bad).expect_err(bad)), full, "{bad}");
+        }
+    }
 
     #[test]
     fn anchored_regexes_get_start_literals_and_others_do_not() {
