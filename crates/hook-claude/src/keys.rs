@@ -44,6 +44,26 @@ impl Key {
     pub const STOP_REASON: &str = "stopReason";
     /// Top level: text for the person, not the model.
     pub const SYSTEM_MESSAGE: &str = "systemMessage";
+
+    /// Every key above (`cargo xtask check-layers` holds the distinctive ones to this file).
+    pub const ALL: &[&str] = &[
+        Key::HOOK_SPECIFIC_OUTPUT,
+        Key::HOOK_EVENT_NAME,
+        Key::PERMISSION_DECISION,
+        Key::PERMISSION_DECISION_REASON,
+        Key::DECISION,
+        Key::REASON,
+        Key::BEHAVIOR,
+        Key::MESSAGE,
+        Key::UPDATED_INPUT,
+        Key::UPDATED_TOOL_OUTPUT,
+        Key::UPDATED_MCP_TOOL_OUTPUT,
+        Key::ADDITIONAL_CONTEXT,
+        Key::WORKTREE_PATH,
+        Key::CONTINUE,
+        Key::STOP_REASON,
+        Key::SYSTEM_MESSAGE,
+    ];
 }
 
 /// The words the decision keys hold.
