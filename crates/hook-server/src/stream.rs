@@ -52,7 +52,7 @@ impl Filter {
 #[derive(Debug, PartialEq)]
 pub(crate) enum Item {
     /// A fire: its `id:` line and its data.
-    Fire(String, FireData),
+    Fire(String, Box<FireData>),
     /// The subscriber missed this many fires.
     Lagged(u64),
 }
@@ -119,7 +119,7 @@ pub(crate) fn items(
             let item = match received {
                 Ok(event) if filter.accepts(&event) => {
                     let e = &event.fire.envelope;
-                    Item::Fire(format!("{}#{}", e.id, e.attempt), FireData::new(&event))
+                    Item::Fire(format!("{}#{}", e.id, e.attempt), Box::new(FireData::new(&event)))
                 }
                 Ok(_) => continue,
                 Err(RecvError::Lagged(missed)) => Item::Lagged(missed),
