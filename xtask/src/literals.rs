@@ -1,10 +1,13 @@
 //! R-LAYER-4: an AIMON event name literal appears in exactly one non-test source file (hook-core's
-//! events table). Test code (`tests/`, `benches/`, and `#[cfg(test)]` modules at the end of a file)
-//! and comments do not count.
+//! events table). Likewise a Claude Code hook-output key that cannot be mistaken for a plain word
+//! (one with a capital letter, `hookSpecificOutput`) appears only in hook-claude's `keys.rs`. Test
+//! code (`tests/`, `benches/`, and `#[cfg(test)]` modules at the end of a file) and comments do not
+//! count.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use hook_claude::Key;
 use hook_core::HookEventType;
 
 /// Non-test source files under `crates/*/src`, with the test module (if any) cut off.
@@ -38,21 +41,47 @@ pub(crate) fn production_part(text: &str) -> String {
         .join("\n")
 }
 
-/// Files (relative to `root`) that contain `"<name>"` for some AIMON event name.
-pub(crate) fn files_with_literals(files: &[(PathBuf, String)], root: &Path) -> Vec<String> {
+/// Files (relative to `root`) that contain `"<word>"` for one of `words`.
+fn files_spelling(files: &[(PathBuf, String)], root: &Path, words: &[&str]) -> Vec<String> {
     let mut hits: Vec<String> = files
         .iter()
-        .filter(|(_, text)| HookEventType::ALL.iter().any(|e| text.contains(&format!("\"{}\"", e.name()))))
+        .filter(|(_, text)| words.iter().any(|w| text.contains(&format!("\"{w}\""))))
         .map(|(p, _)| p.strip_prefix(root).unwrap_or(p).display().to_string())
         .collect();
     hits.sort();
     hits
 }
 
+/// Files (relative to `root`) that contain `"<name>"` for some AIMON event name.
+pub(crate) fn files_with_literals(files: &[(PathBuf, String)], root: &Path) -> Vec<String> {
+    let names: Vec<&str> = HookEventType::ALL.iter().map(|e| e.name()).collect();
+    files_spelling(files, root, &names)
+}
+
+/// Files (relative to `root`) that contain a distinctive Claude Code output key as a literal.
+fn files_with_output_keys(files: &[(PathBuf, String)], root: &Path) -> Vec<String> {
+    let keys: Vec<&str> = Key::ALL.iter().copied().filter(|k| k.chars().any(char::is_uppercase)).collect();
+    files_spelling(files, root, &keys)
+}
+
 pub(crate) fn check_event_literals(root: &Path) -> Result<Vec<String>> {
     let files = source_files(root)?;
-    let hits = files_with_literals(&files, root);
-    Ok(sentences(&hits))
+    let mut problems = sentences(&files_with_literals(&files, root));
+    problems.extend(key_sentences(&files_with_output_keys(&files, root)));
+    Ok(problems)
+}
+
+fn key_sentences(hits: &[String]) -> Vec<String> {
+    const KEYS: &str = "crates/hook-claude/src/keys.rs";
+    let mut problems: Vec<String> = hits
+        .iter()
+        .filter(|h| h.as_str() != KEYS)
+        .map(|h| format!("{h} spells a Claude Code hook-output key as a string literal; use hook_claude::Key"))
+        .collect();
+    if !hits.iter().any(|h| h == KEYS) {
+        problems.push(format!("{KEYS} no longer holds the Claude Code hook-output key literals"));
+    }
+    problems
 }
 
 fn sentences(hits: &[String]) -> Vec<String> {
@@ -90,5 +119,26 @@ mod tests {
         let problems = sentences(&files_with_literals(&files, root));
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].starts_with("crates/hook-config/src/x.rs spells an AIMON event name"));
+    }
+
+    #[test]
+    fn an_output_key_outside_hook_claude_keys_is_reported_and_a_plain_word_is_not() {
+        let root = Path::new("/w");
+        let files = vec![
+            (PathBuf::from("/w/crates/hook-claude/src/keys.rs"), "\"hookSpecificOutput\"".to_owned()),
+            (PathBuf::from("/w/crates/hook-actions/src/x.rs"), "obj.get(\"permissionDecision\")".to_owned()),
+            (PathBuf::from("/w/crates/hook-config/src/y.rs"), "required(\"reason\")".to_owned()),
+            (
+                PathBuf::from("/w/crates/hook-server/src/z.rs"),
+                production_part("// \"systemMessage\" in a comment\n#[cfg(test)]\nmod tests { \"stopReason\" }"),
+            ),
+        ];
+        let problems = key_sentences(&files_with_output_keys(&files, root));
+        assert_eq!(
+            problems,
+            [
+                "crates/hook-actions/src/x.rs spells a Claude Code hook-output key as a string literal; use hook_claude::Key"
+            ]
+        );
     }
 }

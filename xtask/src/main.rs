@@ -1,7 +1,7 @@
 //! `cargo xtask`: workspace checks that keep the architecture honest.
 //!
 //! - `cargo xtask check-layers` — the layer rules of R-LAYER-1…5 (workspace edges, forbidden
-//!   heavy crates in resolved graphs, crates allowed only behind a cargo feature, hook-predicate's public surface, event-name literals) and
+//!   heavy crates in resolved graphs, crates allowed only behind a cargo feature, hook-predicate's public surface, event-name literals, Claude Code output-key literals) and
 //!   the crate table of `docs/architecture.md`, which is rendered from the same layer table,
 //!   and that every requirement id cited in `crates/` or `xtask/` has a line in
 //!   `docs/behaviour.md`, and that no file but the CLI's allocator switch allows unsafe code.

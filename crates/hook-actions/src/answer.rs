@@ -1,10 +1,12 @@
 //! The one internal shape every transport ends in, and its mapping onto the event's decision
-//! channel (R-ACT-SH-3, R-CC-2, R-ACT-HTTP-3, R-ACT-MCP-3, R-CFG-4c).
+//! channel (R-ACT-SH-3, R-CC-2, R-ACT-HTTP-3, R-ACT-MCP-3, R-CFG-4c). A JSON answer is read with
+//! Claude Code's output keys as hook-claude says them ([`Key`], [`Word`]), the keys it writes.
 
 use std::borrow::Cow;
 use std::future::Future;
 use std::time::Duration;
 
+use hook_claude::{Key, Word};
 use hook_core::{AnswerChannel, DecisionChannel, HookContext, HookEventType, HookFeedback, HookResult, OnFailure};
 use serde_json::{Map, Value};
 
@@ -36,11 +38,11 @@ pub(crate) enum Verdict {
     Allow,
     /// A person should confirm.
     Ask,
-    /// Leave it to the client's own permission flow (`permissionDecision: "defer"`).
+    /// Leave it to the client's own permission flow (the permission word defer).
     Defer,
-    /// An explicit denial (`permissionDecision: deny`, `behavior: deny`, `decision: deny`).
+    /// An explicit denial (as permission decision, permission-request behavior or top-level decision).
     Deny,
-    /// A block (`decision: block`, `continue: false`) or an exit-2 veto.
+    /// A block (the top-level block decision, or stopping the agent) or an exit-2 veto.
     Block,
 }
 
@@ -51,12 +53,12 @@ pub(crate) struct Answer {
     pub(crate) reason: Option<String>,
     pub(crate) updated_input: Option<Value>,
     pub(crate) updated_output: Option<Value>,
-    /// `additionalContext`: advice for the model.
+    /// The additional context: advice for the model.
     pub(crate) context: Option<String>,
     pub(crate) system_message: Option<String>,
-    /// `continue: false`: stop the agent altogether, with `stopReason`.
+    /// Stop the agent altogether, with this reason.
     pub(crate) stop: Option<String>,
-    /// `hookSpecificOutput` keys the engine does not model, kept for the client.
+    /// Event-specific keys the engine does not model, kept for the client.
     pub(crate) passthrough: Map<String, Value>,
 }
 
@@ -72,42 +74,42 @@ impl Answer {
     pub(crate) fn from_json(value: &Value, event: HookEventType) -> Option<Answer> {
         let obj = value.as_object()?;
         let mut a = Answer {
-            reason: text(obj, "reason"),
-            updated_input: obj.get("updatedInput").filter(|v| v.is_object()).cloned(),
-            system_message: text(obj, "systemMessage"),
+            reason: text(obj, Key::REASON),
+            updated_input: obj.get(Key::UPDATED_INPUT).filter(|v| v.is_object()).cloned(),
+            system_message: text(obj, Key::SYSTEM_MESSAGE),
             ..Answer::default()
         };
-        a.verdict = match text(obj, "decision").as_deref() {
-            Some("allow" | "approve") => Verdict::Allow,
-            Some("deny") => Verdict::Deny,
-            // Deprecated PreToolUse form: `block` means deny where the answer is a permission decision.
-            Some("block") if event.spec().answer == AnswerChannel::PermissionDecision => Verdict::Deny,
-            Some("block") => Verdict::Block,
+        a.verdict = match text(obj, Key::DECISION).as_deref() {
+            Some(Word::ALLOW | Word::APPROVE) => Verdict::Allow,
+            Some(Word::DENY) => Verdict::Deny,
+            // Deprecated PreToolUse form: a block means deny where the answer is a permission decision.
+            Some(Word::BLOCK) if event.spec().answer == AnswerChannel::PermissionDecision => Verdict::Deny,
+            Some(Word::BLOCK) => Verdict::Block,
             _ => Verdict::Pass,
         };
-        if let Some(h) = obj.get("hookSpecificOutput").and_then(Value::as_object) {
-            if let Some(v) = verdict(text(h, "permissionDecision").as_deref()) {
+        if let Some(h) = obj.get(Key::HOOK_SPECIFIC_OUTPUT).and_then(Value::as_object) {
+            if let Some(v) = verdict(text(h, Key::PERMISSION_DECISION).as_deref()) {
                 a.verdict = v;
-                a.reason = text(h, "permissionDecisionReason").or(a.reason);
+                a.reason = text(h, Key::PERMISSION_DECISION_REASON).or(a.reason);
             }
-            if let Some(d) = h.get("decision").and_then(Value::as_object) {
-                if let Some(v) = verdict(text(d, "behavior").as_deref()) {
+            if let Some(d) = h.get(Key::DECISION).and_then(Value::as_object) {
+                if let Some(v) = verdict(text(d, Key::BEHAVIOR).as_deref()) {
                     a.verdict = v;
-                    a.reason = text(d, "message").or(a.reason);
+                    a.reason = text(d, Key::MESSAGE).or(a.reason);
                 }
-                a.updated_input = d.get("updatedInput").filter(|v| v.is_object()).cloned().or(a.updated_input);
+                a.updated_input = d.get(Key::UPDATED_INPUT).filter(|v| v.is_object()).cloned().or(a.updated_input);
             }
-            a.updated_input = h.get("updatedInput").filter(|v| v.is_object()).cloned().or(a.updated_input);
-            a.updated_output = h.get("updatedToolOutput").or_else(|| h.get("updatedMCPToolOutput")).cloned();
-            a.context = text(h, "additionalContext");
+            a.updated_input = h.get(Key::UPDATED_INPUT).filter(|v| v.is_object()).cloned().or(a.updated_input);
+            a.updated_output = h.get(Key::UPDATED_TOOL_OUTPUT).or_else(|| h.get(Key::UPDATED_MCP_TOOL_OUTPUT)).cloned();
+            a.context = text(h, Key::ADDITIONAL_CONTEXT);
             a.passthrough = h
                 .iter()
                 .filter(|(k, _)| !MODELLED.contains(&k.as_str()))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
         }
-        if obj.get("continue") == Some(&Value::Bool(false)) {
-            let stop_reason = text(obj, "stopReason");
+        if obj.get(Key::CONTINUE) == Some(&Value::Bool(false)) {
+            let stop_reason = text(obj, Key::STOP_REASON);
             a.stop = Some(stop_reason.clone().unwrap_or_else(|| "stopped by hook".to_owned()));
             // On a continuation event "stop" is the opposite of a block (keep working).
             if event.spec().decision != DecisionChannel::Continuation {
@@ -125,7 +127,7 @@ impl Answer {
         let mut a = Answer::default();
         if spec.answer == AnswerChannel::Path {
             if let Some(path) = text.lines().map(str::trim).rfind(|l| !l.is_empty()) {
-                a.passthrough.insert("worktreePath".into(), path.into());
+                a.passthrough.insert(Key::WORKTREE_PATH.into(), path.into());
             }
         } else if spec.stdout_is_feedback && !text.trim().is_empty() {
             a.context = Some(text.trim().to_owned());
@@ -146,24 +148,24 @@ impl Answer {
     }
 }
 
-/// The `hookSpecificOutput` keys the engine reads itself; every other key is passed through.
+/// The event-specific keys the engine reads itself; every other key is passed through.
 const MODELLED: &[&str] = &[
-    "hookEventName",
-    "permissionDecision",
-    "permissionDecisionReason",
-    "decision",
-    "updatedInput",
-    "updatedToolOutput",
-    "updatedMCPToolOutput",
-    "additionalContext",
+    Key::HOOK_EVENT_NAME,
+    Key::PERMISSION_DECISION,
+    Key::PERMISSION_DECISION_REASON,
+    Key::DECISION,
+    Key::UPDATED_INPUT,
+    Key::UPDATED_TOOL_OUTPUT,
+    Key::UPDATED_MCP_TOOL_OUTPUT,
+    Key::ADDITIONAL_CONTEXT,
 ];
 
 fn verdict(word: Option<&str>) -> Option<Verdict> {
     match word? {
-        "allow" => Some(Verdict::Allow),
-        "deny" => Some(Verdict::Deny),
-        "ask" => Some(Verdict::Ask),
-        "defer" => Some(Verdict::Defer),
+        Word::ALLOW => Some(Verdict::Allow),
+        Word::DENY => Some(Verdict::Deny),
+        Word::ASK => Some(Verdict::Ask),
+        Word::DEFER => Some(Verdict::Defer),
         _ => None,
     }
 }
@@ -216,7 +218,7 @@ fn decide(id: &str, event: HookEventType, a: Answer) -> HookResult {
             DecisionChannel::Block | DecisionChannel::Continuation => HookResult::block(reason()),
             // An advisory event whose client answer is a top-level block (postTool) keeps the veto
             // as a block: its chain proceeds (and WARNs) but hands the reason to the model, and
-            // Claude Code's `decision: "block"` carries it.
+            // Claude Code's top-level block decision carries it.
             DecisionChannel::Advisory if spec.answer == AnswerChannel::TopLevelBlock => HookResult::block(reason()),
             DecisionChannel::Advisory => {
                 tracing::warn!(

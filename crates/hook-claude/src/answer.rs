@@ -3,13 +3,15 @@
 //! The events table says which *kind* of answer channel an event has; this module is the one
 //! place that turns the kind into Claude Code's keys. JSON answers exit 0; keys Claude Code does
 //! not need are omitted (never `null`, which its schema check would reject). Advisory events
-//! never block: at most context for the model and a `systemMessage` for the person.
+//! never block: at most context for the model and a system message for the person.
 
 use hook_core::{
     AnswerChannel, BLOCKED_REASON, Decision, EventVerdict, FeedbackRoute, HookFeedback, MatchSubject, OnFailure,
     Verdict,
 };
 use serde_json::{Map, Value, json};
+
+use crate::keys::{Key, Word};
 
 /// What the process does after evaluating (or failing to evaluate) a Claude Code call.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,9 +26,6 @@ pub enum Answer {
     Line(String),
 }
 
-/// The `hookSpecificOutput` key of a path answer (WorktreeCreate's http form).
-const WORKTREE_PATH: &str = "worktreePath";
-
 /// Claude Code's answer for `verdict` (the command-hook form).
 pub fn answer(verdict: &EventVerdict) -> Answer {
     let spec = verdict.event.spec();
@@ -40,7 +39,7 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
             return Answer::Stderr(2, verdict.reason.clone().unwrap_or_else(|| BLOCKED_REASON.to_owned()));
         }
         AnswerChannel::Path => {
-            return match merged.passthrough.get(WORKTREE_PATH).and_then(Value::as_str) {
+            return match merged.passthrough.get(Key::WORKTREE_PATH).and_then(Value::as_str) {
                 Some(path) => Answer::Line(path.to_owned()),
                 None => Answer::Stderr(1, "no hook answered with a worktree path".to_owned()),
             };
@@ -54,75 +53,78 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
         AnswerChannel::ExitCode | AnswerChannel::Path | AnswerChannel::PassThrough | AnswerChannel::Nothing => {}
     }
     if let Some(context) = model_context(verdict) {
-        specific.insert("additionalContext".into(), model_text(&context));
+        specific.insert(Key::ADDITIONAL_CONTEXT.into(), model_text(&context));
     }
     if (spec.answer, spec.matcher) == (AnswerChannel::TopLevelBlock, MatchSubject::Tool)
         && let Some(output) = &merged.updated_output
     {
-        specific.insert("updatedToolOutput".into(), output.clone());
+        specific.insert(Key::UPDATED_TOOL_OUTPUT.into(), output.clone());
     }
     for (key, value) in &merged.passthrough {
         specific.entry(key.clone()).or_insert_with(|| value.clone());
     }
     if let Some(reason) = &merged.stop_reason {
-        out.insert("continue".into(), false.into());
-        out.insert("stopReason".into(), model_text(reason));
+        out.insert(Key::CONTINUE.into(), false.into());
+        out.insert(Key::STOP_REASON.into(), model_text(reason));
     }
     if let Some(message) = &merged.system_message {
-        out.insert("systemMessage".into(), model_text(message));
+        out.insert(Key::SYSTEM_MESSAGE.into(), model_text(message));
     }
     if !specific.is_empty() {
         let mut with_name = Map::new();
-        with_name.insert("hookEventName".into(), verdict.event.payload_name().into());
+        with_name.insert(Key::HOOK_EVENT_NAME.into(), verdict.event.payload_name().into());
         with_name.extend(specific);
-        out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+        out.insert(Key::HOOK_SPECIFIC_OUTPUT.into(), Value::Object(with_name));
     }
     if out.is_empty() { Answer::Silent } else { Answer::Json(Value::Object(out)) }
 }
 
-/// `permissionDecision` (+ reason, `updatedInput`): `allow` only when a hook allowed explicitly.
+/// The permission decision (with its reason and the updated input): allow only when a hook allowed
+/// explicitly.
 fn permission_decision(verdict: &EventVerdict, specific: &mut Map<String, Value>) {
     let merged = &verdict.report.merged;
     let decision = match verdict.outcome {
-        Verdict::Denied | Verdict::Blocked => Some("deny"),
-        Verdict::Ask if merged.decision == Decision::Defer => Some("defer"),
-        Verdict::Ask => Some("ask"),
-        Verdict::Proceed if merged.explicit_allow => Some("allow"),
+        Verdict::Denied | Verdict::Blocked => Some(Word::DENY),
+        Verdict::Ask if merged.decision == Decision::Defer => Some(Word::DEFER),
+        Verdict::Ask => Some(Word::ASK),
+        Verdict::Proceed if merged.explicit_allow => Some(Word::ALLOW),
         Verdict::Proceed => None,
     };
     if let Some(decision) = decision {
-        specific.insert("permissionDecision".into(), decision.into());
+        specific.insert(Key::PERMISSION_DECISION.into(), decision.into());
     }
     if let Some(reason) = &verdict.reason {
-        specific.insert("permissionDecisionReason".into(), model_text(reason));
+        specific.insert(Key::PERMISSION_DECISION_REASON.into(), model_text(reason));
     }
     if let (Verdict::Proceed | Verdict::Ask, Some(input), true) =
         (verdict.outcome, &merged.updated_input, verdict.event.spec().updates_input)
     {
-        specific.insert("updatedInput".into(), input.clone());
+        specific.insert(Key::UPDATED_INPUT.into(), input.clone());
     }
 }
 
-/// `decision.behavior`: deny with a message, or allow (with `updatedInput`) when said explicitly.
+/// A permission request's decision object: deny with a message, or allow (with the updated input)
+/// when said explicitly.
 fn permission_behavior(verdict: &EventVerdict, specific: &mut Map<String, Value>) {
     let merged = &verdict.report.merged;
     match verdict.outcome {
         Verdict::Denied | Verdict::Blocked => {
             let message = verdict.reason.clone().unwrap_or_default();
-            specific.insert("decision".into(), json!({"behavior": "deny", "message": model_text(&message)}));
+            let decision = json!({Key::BEHAVIOR: Word::DENY, Key::MESSAGE: model_text(&message)});
+            specific.insert(Key::DECISION.into(), decision);
         }
         Verdict::Proceed if merged.explicit_allow => {
-            let mut decision = json!({"behavior": "allow"});
+            let mut decision = json!({Key::BEHAVIOR: Word::ALLOW});
             if let Some(input) = &merged.updated_input {
-                decision["updatedInput"] = input.clone();
+                decision[Key::UPDATED_INPUT] = input.clone();
             }
-            specific.insert("decision".into(), decision);
+            specific.insert(Key::DECISION.into(), decision);
         }
         Verdict::Proceed | Verdict::Ask => {}
     }
 }
 
-/// Top-level `decision: "block"` + `reason`. On an event where a block decides nothing (postTool)
+/// The top-level block decision with its reason. On an event where a block decides nothing (postTool)
 /// the blocking hooks' reasons still go there: Claude Code shows them to the model.
 fn top_level_block(verdict: &EventVerdict, out: &mut Map<String, Value>) {
     let reason = match verdict.outcome {
@@ -138,12 +140,12 @@ fn top_level_block(verdict: &EventVerdict, out: &mut Map<String, Value>) {
         }
     };
     if let Some(reason) = reason {
-        out.insert("decision".into(), "block".into());
-        out.insert("reason".into(), model_text(&reason));
+        out.insert(Key::DECISION.into(), Word::BLOCK.into());
+        out.insert(Key::REASON.into(), model_text(&reason));
     }
 }
 
-/// `additionalContext`: the feedback of an event whose feedback reaches the model. Where the
+/// The additional context: the feedback of an event whose feedback reaches the model. Where the
 /// channel carries block reasons itself, only the advice of the hooks that did not block.
 fn model_context(verdict: &EventVerdict) -> Option<String> {
     let spec = verdict.event.spec();
@@ -170,9 +172,9 @@ pub fn on_error(event: hook_core::HookEventType, error: &str) -> Answer {
     let spec = event.spec();
     match (spec.on_failure, spec.answer) {
         (OnFailure::Refuse, AnswerChannel::PermissionBehavior) => Answer::Json(json!({
-            "hookSpecificOutput": {
-                "hookEventName": event.payload_name(),
-                "decision": {"behavior": "deny", "message": error},
+            Key::HOOK_SPECIFIC_OUTPUT: {
+                Key::HOOK_EVENT_NAME: event.payload_name(),
+                Key::DECISION: {Key::BEHAVIOR: Word::DENY, Key::MESSAGE: error},
             }
         })),
         (OnFailure::Refuse, _) => Answer::Stderr(2, error.to_owned()),

@@ -9,6 +9,7 @@ use hook_core::{AnswerChannel, HookEventType};
 use serde_json::{Value, json};
 
 use crate::answer::Answer;
+use crate::keys::{Key, Word};
 
 /// The response body for `answer` to a call of `event`; `None` is an empty body.
 pub fn http_body(event: HookEventType, answer: &Answer) -> Option<Value> {
@@ -16,16 +17,16 @@ pub fn http_body(event: HookEventType, answer: &Answer) -> Option<Value> {
         Answer::Silent | Answer::Stderr(0 | 1, _) => None,
         Answer::Json(value) => Some(value.clone()),
         Answer::Line(path) => Some(json!({
-            "hookSpecificOutput": {"hookEventName": event.payload_name(), "worktreePath": path}
+            Key::HOOK_SPECIFIC_OUTPUT: {Key::HOOK_EVENT_NAME: event.payload_name(), Key::WORKTREE_PATH: path}
         })),
         Answer::Stderr(_, reason) if event.spec().answer == AnswerChannel::PermissionDecision => Some(json!({
-            "hookSpecificOutput": {
-                "hookEventName": event.payload_name(),
-                "permissionDecision": "deny",
-                "permissionDecisionReason": reason,
+            Key::HOOK_SPECIFIC_OUTPUT: {
+                Key::HOOK_EVENT_NAME: event.payload_name(),
+                Key::PERMISSION_DECISION: Word::DENY,
+                Key::PERMISSION_DECISION_REASON: reason,
             }
         })),
-        Answer::Stderr(_, reason) => Some(json!({"decision": "block", "reason": reason})),
+        Answer::Stderr(_, reason) => Some(json!({Key::DECISION: Word::BLOCK, Key::REASON: reason})),
     }
 }
 

@@ -8,7 +8,9 @@
 //!   [`http_body`]: that answer in the form an `http` handler reads;
 //! - [`project_dir`]: which project a call belongs to, from [`ProjectHints`];
 //! - [`add_routes`] / [`remove_routes`]: Claude Code's settings edited for `init claude`;
-//! - [`mail_channel`] and [`with_mail`]: a session's rewake mail in the answer (R-RW-11).
+//! - [`mail_channel`] and [`with_mail`]: a session's rewake mail in the answer (R-RW-11);
+//! - [`Key`] and [`Word`]: the keys and words of Claude Code's hook output, for writing it here and
+//!   for reading a hook's answer in the same format (hook-actions).
 //!
 //! The `claude` command and the `serve` daemon both go through it, so their answers are the same
 //! bytes. It knows nothing about files beyond walking up to a project root, nothing about
@@ -17,6 +19,7 @@
 mod answer;
 mod error;
 mod http;
+mod keys;
 mod mail;
 mod payload;
 mod project;
@@ -26,6 +29,7 @@ pub use crate::{
     answer::{Answer, answer, on_error},
     error::Error,
     http::http_body,
+    keys::{Key, Word},
     mail::{MailChannel, mail_channel, with_mail},
     payload::{parse_payload, payload_context},
     project::{ProjectHints, project_dir},

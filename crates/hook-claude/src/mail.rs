@@ -4,13 +4,15 @@ use hook_core::HookEventType;
 use serde_json::{Map, Value};
 
 use crate::answer::Answer;
+use crate::keys::{Key, Word};
 
 /// How an event's answer reaches the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MailChannel {
-    /// `hookSpecificOutput.additionalContext`.
+    /// The event-specific additional context.
     Context,
-    /// `decision: "block"` with the mail as `reason`: the agent keeps working instead of stopping.
+    /// A top-level block decision with the mail as its reason: the agent keeps working instead of
+    /// stopping.
     Continuation,
 }
 
@@ -25,7 +27,7 @@ pub fn mail_channel(event: HookEventType) -> Option<MailChannel> {
 }
 
 /// `answer` with `mail` (already joined into one text) merged in on `event`'s channel: appended
-/// to an existing `additionalContext` or block `reason`, else added. Returns the answer and
+/// to an existing additional context or block reason, else added. Returns the answer and
 /// whether it carries the mail (an event without a channel, or an error answer on stderr, does
 /// not: the caller must not acknowledge the mail then).
 pub fn with_mail(answer: Answer, event: HookEventType, mail: &str) -> (Answer, bool) {
@@ -37,14 +39,14 @@ pub fn with_mail(answer: Answer, event: HookEventType, mail: &str) -> (Answer, b
     };
     match channel {
         MailChannel::Context => {
-            let specific = out.entry("hookSpecificOutput").or_insert_with(|| Value::Object(Map::new()));
+            let specific = out.entry(Key::HOOK_SPECIFIC_OUTPUT).or_insert_with(|| Value::Object(Map::new()));
             let Value::Object(specific) = specific else { return (Answer::Json(Value::Object(out)), false) };
-            specific.entry("hookEventName").or_insert_with(|| event.payload_name().into());
-            append(specific, "additionalContext", mail);
+            specific.entry(Key::HOOK_EVENT_NAME).or_insert_with(|| event.payload_name().into());
+            append(specific, Key::ADDITIONAL_CONTEXT, mail);
         }
         MailChannel::Continuation => {
-            out.insert("decision".into(), "block".into());
-            append(&mut out, "reason", mail);
+            out.insert(Key::DECISION.into(), Word::BLOCK.into());
+            append(&mut out, Key::REASON, mail);
         }
     }
     (Answer::Json(Value::Object(out)), true)

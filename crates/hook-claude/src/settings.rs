@@ -1,7 +1,7 @@
 //! Claude Code's settings, edited for `init claude` (R-CLI-10): pure functions over the parsed
 //! file, so the caller owns the IO and a second run changes nothing.
 
-use hook_core::HookEventType;
+use hook_core::{HandlerKind, HookEventType};
 use serde_json::{Map, Value, json};
 
 use crate::error::Error;
@@ -27,13 +27,13 @@ pub fn command_route(binary: &str) -> Value {
     } else {
         binary.to_owned()
     };
-    json!({"type": "command", "command": format!("{quoted} claude")})
+    json!({"type": HandlerKind::Command.config_name(), "command": format!("{quoted} claude")})
 }
 
 /// The `http` handler that posts to `url` with the daemon's bearer `token` and the project.
 pub fn http_route(url: &str, token: &str) -> Value {
     json!({
-        "type": "http",
+        "type": HandlerKind::Http.config_name(),
         "url": url,
         "headers": {"Authorization": format!("Bearer {token}"), "X-Claude-Project-Dir": "$CLAUDE_PROJECT_DIR"},
         "allowedEnvVars": ["CLAUDE_PROJECT_DIR"],
@@ -43,10 +43,12 @@ pub fn http_route(url: &str, token: &str) -> Value {
 /// Whether `handler` is the route `ours` (same type and same command or URL).
 fn is_ours(handler: &Value, ours: &Value) -> bool {
     let key = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
-    key(handler, "type") == key(ours, "type")
-        && match key(ours, "type").as_deref() {
-            Some("http") => key(handler, "url") == key(ours, "url"),
-            _ => key(handler, "command") == key(ours, "command"),
+    let kind = key(ours, "type");
+    key(handler, "type") == kind
+        && if kind.as_deref() == Some(HandlerKind::Http.config_name()) {
+            key(handler, "url") == key(ours, "url")
+        } else {
+            key(handler, "command") == key(ours, "command")
         }
 }
 

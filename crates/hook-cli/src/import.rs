@@ -216,8 +216,8 @@ impl Conversion {
                 "the command reads $CLAUDE_PROJECT_DIR, which only Claude Code sets; AIMON also sets $AIMON_PROJECT_DIR",
             );
         }
-        if ty == "mcp_tool" {
-            self.note("changed", at, "type mcp_tool written as mcp");
+        if ty != kind.config_name() {
+            self.note("changed", at, &format!("type {ty} written as {}", kind.config_name()));
         }
         if let (HandlerKind::Mcp, Some(server)) = (kind, handler.get("server").and_then(Value::as_str)) {
             self.servers.insert(server.to_owned());

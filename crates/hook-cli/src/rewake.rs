@@ -1,6 +1,7 @@
 //! The rewake store from the command line: where it is, enqueueing from `run`/`claude`, session
 //! mail for `claude`, and `rewake list|cancel` (R-RW-11/11b/12).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use anyhow::bail;
@@ -8,7 +9,7 @@ use hook_claude::Answer;
 use hook_core::{HookContext, HookEngine};
 use hook_host::{EnqueueSink, STORE_ENV, StoreLocation, TakenMail};
 use hook_rewake::StoredEnvelope;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::cli::{RewakeCancelArgs, RewakeCommand, TierArgs, absolute};
 
@@ -77,7 +78,7 @@ fn list(location: &StoreLocation, as_json: bool) -> anyhow::Result<u8> {
     };
     rows.sort_by(|a, b| (a.envelope.next_fire_at, &a.envelope.id).cmp(&(b.envelope.next_fire_at, &b.envelope.id)));
     if as_json {
-        let rows: Vec<Value> = rows.iter().map(row_json).collect();
+        let rows: Vec<Row<'_>> = rows.iter().map(Row::new).collect();
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(0);
     }
@@ -106,25 +107,47 @@ fn list(location: &StoreLocation, as_json: bool) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-fn row_json(row: &StoredEnvelope) -> Value {
-    let e = &row.envelope;
-    let time = |t: Option<chrono::DateTime<chrono::Utc>>| t.map_or(Value::Null, |t| Value::String(t.to_rfc3339()));
-    json!({
-        "id": e.id,
-        "hook_id": e.hook_id,
-        "event": e.event.name(),
-        "project": e.project_dir().map(|p| p.display().to_string()),
-        "session_id": e.session_id(),
-        "attempt": e.attempt,
-        "max_attempts": e.max_attempts,
-        "scheduled_at": time(e.scheduled_at),
-        "next_fire_at": time(e.next_fire_at),
-        "expires_at": time(e.expires_at),
-        "reason": e.reason,
-        "payload": e.payload,
-        "leased_by": row.lease.as_ref().map(|l| l.owner.clone()),
-        "lease_until": time(row.lease.as_ref().map(|l| l.until)),
-    })
+/// One envelope of `rewake list --json`. Fields in the order of their names, the order the object
+/// has always been printed in.
+#[derive(Debug, Serialize)]
+struct Row<'a> {
+    attempt: u32,
+    event: &'static str,
+    expires_at: Option<String>,
+    hook_id: &'a str,
+    id: &'a str,
+    lease_until: Option<String>,
+    leased_by: Option<&'a str>,
+    max_attempts: u32,
+    next_fire_at: Option<String>,
+    payload: &'a BTreeMap<String, String>,
+    project: Option<String>,
+    reason: &'a str,
+    scheduled_at: Option<String>,
+    session_id: Option<&'a str>,
+}
+
+impl<'a> Row<'a> {
+    fn new(row: &'a StoredEnvelope) -> Self {
+        let e = &row.envelope;
+        let time = |t: Option<chrono::DateTime<chrono::Utc>>| t.map(|t| t.to_rfc3339());
+        Row {
+            attempt: e.attempt,
+            event: e.event.name(),
+            expires_at: time(e.expires_at),
+            hook_id: &e.hook_id,
+            id: &e.id,
+            lease_until: time(row.lease.as_ref().map(|l| l.until)),
+            leased_by: row.lease.as_ref().map(|l| l.owner.as_str()),
+            max_attempts: e.max_attempts,
+            next_fire_at: time(e.next_fire_at),
+            payload: &e.payload,
+            project: e.project_dir().map(|p| p.display().to_string()),
+            reason: &e.reason,
+            scheduled_at: time(e.scheduled_at),
+            session_id: e.session_id(),
+        }
+    }
 }
 
 fn cancel(location: &StoreLocation, args: &RewakeCancelArgs) -> anyhow::Result<u8> {

@@ -41,7 +41,7 @@
 //! deserializers that support it, which serde_json does not), `jsonc-parser` (maintained, but a
 //! second, lenient JSONC parser whose semantics would have to be pinned against serde_json's).
 //!
-//! Layer 2: depends on hook-core, hook-predicate, hook-actions and hook-rewake, never on
+//! Layer 3: depends on hook-core, hook-predicate, hook-actions and hook-rewake, never on
 //! serde-saphyr or higher layers. Unit tests sit next to the code; `tests/corpus.rs` pins the
 //! snapshot corpus (`tests/corpus/*.json`, snapshots in `tests/snapshots/`), `tests/seed_examples.rs`
 //! the seed's six examples, `tests/all_errors.rs` a file with many hard errors, `tests/ids.rs`

@@ -487,7 +487,7 @@ fn warn_ignored_blocks(event: HookEventType, report: &ExecutionReport) {
         tracing::warn!(
             hook = %run.hook_id,
             "hooks: {} from hook '{}' on '{}' ignored: event has no decision channel",
-            if run.result.decision == Decision::Deny { "deny" } else { "block" },
+            if run.result.decision == Decision::Deny { Decision::Deny.as_str() } else { FlowControl::Block.as_str() },
             run.hook_id,
             event
         );

@@ -18,7 +18,7 @@
 //!   shared with the CLI so the daemon's bytes are the command's bytes; [`with_trust_notice`]:
 //!   what both say when a repository's hooks are not trusted.
 //!
-//! Metrics use `prometheus-client` (docs/decisions.md says why). Layer 4: above hook-config and
+//! Metrics use `prometheus-client` (docs/decisions.md says why). Layer 5: above hook-config and
 //! hook-skill, below hook-cli; the crates below must not pull axum, tower-http or
 //! prometheus-client. Tests: unit tests next to the code; `tests/` drive a real daemon over its
 //! socket and TCP; `benches/` holds the load benchmark and the soak test.

@@ -6,7 +6,7 @@ use hook_core::{EventVerdict, HookFeedback, HookRun, Verdict};
 use serde::Serialize;
 use serde_json::Value;
 
-/// `{"event","outcome","decision","flow","reason","feedback","updatedInput","updatedOutput","systemMessage","hooks"}`.
+/// Every field below, camelCase, in this order; `hooks` lists each invoked hook.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunOutput<'a> {
@@ -22,7 +22,7 @@ pub struct RunOutput<'a> {
     hooks: Vec<HookLine<'a>>,
 }
 
-/// One invoked hook: `{"id","source","decision","flow","elapsedMs","error"}`.
+/// One invoked hook: every field below, camelCase, in this order.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct HookLine<'a> {

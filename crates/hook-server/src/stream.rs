@@ -7,7 +7,7 @@
 //! comment line every 15 s keeps idle connections open. `?project=DIR` and `?session=ID` keep
 //! only that project's or session's fires. Streams end when the daemon shuts down.
 
-use std::convert::Infallible;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -18,8 +18,8 @@ use axum::response::{IntoResponse, Response};
 use futures_util::Stream;
 use hook_core::CancellationToken;
 use hook_host::FireEvent;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::routes::{HookService, error};
@@ -52,33 +52,55 @@ impl Filter {
 #[derive(Debug, PartialEq)]
 pub(crate) enum Item {
     /// A fire: its `id:` line and its data.
-    Fire(String, Value),
+    Fire(String, Box<FireData>),
     /// The subscriber missed this many fires.
     Lagged(u64),
 }
 
-/// The data object of one fire.
-pub(crate) fn fire_json(event: &FireEvent) -> Value {
-    let fire = &event.fire;
-    let e = &fire.envelope;
-    let run = event.run.as_ref();
-    json!({
-        "id": e.id,
-        "attempt": e.attempt,
-        "hook_id": e.hook_id,
-        "event": e.event.name(),
-        "project": e.project_dir().map(|p| p.display().to_string()),
-        "session_id": e.session_id(),
-        "reason": e.reason,
-        "payload": fire.payload,
-        "fired_at": fire.fired_at.to_rfc3339(),
-        "outcome": if run.is_some() { "ran" } else { "dropped" },
-        "decision": run.map(|r| r.result.decision.as_str()),
-        "blocked": run.is_some_and(|r| r.result.is_blocked()),
-        "feedback": run.and_then(|r| r.result.feedback.clone()),
-        "error": run.and_then(|r| r.error.clone().or_else(|| r.result.failure.clone())),
-        "elapsed_ms": run.map(|r| u64::try_from(r.elapsed.as_millis()).unwrap_or(u64::MAX)),
-    })
+/// The data object of one fire. Fields in the order of their names, the order the object has
+/// always been printed in.
+#[derive(Debug, PartialEq, Serialize)]
+pub(crate) struct FireData {
+    attempt: u32,
+    blocked: bool,
+    decision: Option<&'static str>,
+    elapsed_ms: Option<u64>,
+    error: Option<String>,
+    event: &'static str,
+    feedback: Option<String>,
+    fired_at: String,
+    hook_id: String,
+    id: String,
+    outcome: &'static str,
+    payload: BTreeMap<String, String>,
+    project: Option<String>,
+    reason: String,
+    session_id: Option<String>,
+}
+
+impl FireData {
+    fn new(event: &FireEvent) -> Self {
+        let fire = &event.fire;
+        let e = &fire.envelope;
+        let run = event.run.as_ref();
+        FireData {
+            attempt: e.attempt,
+            blocked: run.is_some_and(|r| r.result.is_blocked()),
+            decision: run.map(|r| r.result.decision.as_str()),
+            elapsed_ms: run.map(|r| u64::try_from(r.elapsed.as_millis()).unwrap_or(u64::MAX)),
+            error: run.and_then(|r| r.error.clone().or_else(|| r.result.failure.clone())),
+            event: e.event.name(),
+            feedback: run.and_then(|r| r.result.feedback.clone()),
+            fired_at: fire.fired_at.to_rfc3339(),
+            hook_id: e.hook_id.clone(),
+            id: e.id.clone(),
+            outcome: if run.is_some() { "ran" } else { "dropped" },
+            payload: fire.payload.clone(),
+            project: e.project_dir().map(|p| p.display().to_string()),
+            reason: e.reason.clone(),
+            session_id: e.session_id().map(str::to_owned),
+        }
+    }
 }
 
 /// The items of one subscription, until `closing` is cancelled or the fire host stops.
@@ -97,7 +119,7 @@ pub(crate) fn items(
             let item = match received {
                 Ok(event) if filter.accepts(&event) => {
                     let e = &event.fire.envelope;
-                    Item::Fire(format!("{}#{}", e.id, e.attempt), fire_json(&event))
+                    Item::Fire(format!("{}#{}", e.id, e.attempt), Box::new(FireData::new(&event)))
                 }
                 Ok(_) => continue,
                 Err(RecvError::Lagged(missed)) => Item::Lagged(missed),
@@ -108,11 +130,11 @@ pub(crate) fn items(
     })
 }
 
-fn sse_event(item: Item) -> Result<Event, Infallible> {
-    Ok(match item {
-        Item::Fire(id, data) => Event::default().event("fire").id(id).data(data.to_string()),
-        Item::Lagged(missed) => Event::default().event("lagged").data(json!({"missed": missed}).to_string()),
-    })
+fn sse_event(item: Item) -> Result<Event, axum::Error> {
+    match item {
+        Item::Fire(id, data) => Event::default().event("fire").id(id).json_data(data),
+        Item::Lagged(missed) => Ok(Event::default().event("lagged").data(json!({"missed": missed}).to_string())),
+    }
 }
 
 /// `GET /v1/stream[?project=DIR][&session=ID]`.

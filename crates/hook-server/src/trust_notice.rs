@@ -1,9 +1,9 @@
 //! What an agent's client is told when a repository's hooks are not trusted: one sentence in
-//! Claude Code's `systemMessage`, said by `claude` in-process and by the daemon alike.
+//! Claude Code's system message, said by `claude` in-process and by the daemon alike.
 
 use std::path::Path;
 
-use hook_claude::Answer;
+use hook_claude::{Answer, Key};
 use hook_core::{ExecutionHook, HookContext, HookEventType, HookRegistry};
 use serde_json::{Value, json};
 
@@ -26,22 +26,22 @@ pub(crate) fn registry_tells_untrusted(registry: &HookRegistry, ctx: &HookContex
     })
 }
 
-/// `answer` with a `systemMessage` saying that the hooks of `project` were skipped and how to
+/// `answer` with a system message saying that the hooks of `project` were skipped and how to
 /// trust them (`trust_command`, e.g. "run 'aimon-hooks trust --project DIR'"). An earlier
-/// `systemMessage` is kept above it; answers that are not JSON stay as they are.
+/// system message is kept above it; answers that are not JSON stay as they are.
 pub fn with_trust_notice(answer: Answer, project: &Path, trust_command: &str) -> Answer {
     let notice = format!(
         "aimon-hooks: the hooks of {} are not trusted, so their command, http and mcp handlers were skipped; review them, then {trust_command} to trust them",
         project.display()
     );
     match answer {
-        Answer::Silent => Answer::Json(json!({"systemMessage": notice})),
+        Answer::Silent => Answer::Json(json!({Key::SYSTEM_MESSAGE: notice})),
         Answer::Json(Value::Object(mut out)) => {
-            let message = match out.get("systemMessage").and_then(Value::as_str) {
+            let message = match out.get(Key::SYSTEM_MESSAGE).and_then(Value::as_str) {
                 Some(earlier) => format!("{earlier}\n{notice}"),
                 None => notice,
             };
-            out.insert("systemMessage".into(), message.into());
+            out.insert(Key::SYSTEM_MESSAGE.into(), message.into());
             Answer::Json(Value::Object(out))
         }
         other => other,

@@ -31,7 +31,7 @@
 //!   [`SkillGuard`] removes exactly them when dropped or [`SkillGuard::deactivate`]d. Nothing is
 //!   watched: skill hooks are never hot-reloaded.
 //!
-//! Layer 3: depends on hook-core, hook-config (and through it hook-actions, hook-predicate),
+//! Layer 4: depends on hook-core, hook-config (and through it hook-actions, hook-predicate),
 //! never on hook-cli. Unit tests sit next to the code; `tests/seed_example.rs` runs the seed's
 //! example 7 end to end through the pre-tool chain with real shell processes,
 //! `tests/rejections.rs` pins the rejected frontmatters' error texts and `tests/accepted.rs`
