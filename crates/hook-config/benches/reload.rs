@@ -12,6 +12,10 @@
 //! - criterion figures for the parts: the serde_json baseline, `parse_config` clean with a
 //!   distinct matcher per entry, clean with `*` matchers (the loader's own cost), with one WARN
 //!   (which builds the position index), and `load_tiers` + `build_hooks`.
+//!
+//! This binary allocates with the system's allocator (glibc's), as the one-shot commands do;
+//! `--bench reload_jemalloc` runs the same figures with the daemon's allocator (jemalloc), which
+//! is where large files are reloaded again and again.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -128,7 +132,7 @@ fn ratio(label: &str, baseline: Duration, measured: Duration) {
     );
 }
 
-fn main() {
+pub(crate) fn main() {
     if std::env::var_os("AIMON_BENCH_SKIP_LATENCY").is_none_or(|v| v != "1") {
         let runtime =
             tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
