@@ -4,6 +4,10 @@
 //! `cargo bench -p hook-cli --bench run_wall_time` (release profile). The two commands are
 //! interleaved so machine noise hits both alike; the figures printed are medians and p90s of
 //! each and the ratio of the medians. `AIMON_BENCH_RUNS` sets the number of runs (default 300).
+//!
+//! Both run without the `LD_LIBRARY_PATH` cargo sets for a bench (every build script's output
+//! directory and the toolchain's): with it the loader looks for each shared library in some thirty
+//! directories first, a cost no installed `aimon-hooks` (or `true`) pays.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -33,13 +37,14 @@ fn main() {
         .args(["--payload", "examples/demo/payloads/pre-bash-ls.json"])
         .env("HOME", home.path())
         .env_remove("RUST_LOG")
+        .env_remove("LD_LIBRARY_PATH")
         .stdin(Stdio::null());
     let check = aimon.output().expect("aimon-hooks runs");
     let verdict: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap_or_default();
     assert_eq!(verdict["hooks"], serde_json::json!([]), "the payload must match no hook: {verdict}");
     aimon.stdout(Stdio::null()).stderr(Stdio::null());
     let mut baseline = Command::new("true");
-    baseline.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    baseline.env_remove("LD_LIBRARY_PATH").stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
 
     for _ in 0..20 {
         time(&mut baseline);
