@@ -70,6 +70,17 @@ pub(crate) fn names(code: &str, name: &str) -> bool {
         })
 }
 
+/// The regex of a rule's words (each escaped, `*` a wildcard), over words joined by single spaces;
+/// with `prefix`, more words may follow.
+fn rule_regex(words: &[String], prefix: bool) -> String {
+    if words.is_empty() {
+        return String::from("(?s)^.*$");
+    }
+    let pattern: Vec<String> =
+        words.iter().map(|w| w.split('*').map(regex::escape).collect::<Vec<_>>().join(".*")).collect();
+    format!("(?s)^{}{}$", pattern.join(" "), if prefix { "(?: .*)?" } else { "" })
+}
+
 /// A permission-rule word pattern: literal words, `*` wildcards, and the prefix forms `… :*` / `… *`.
 #[derive(Debug)]
 pub(crate) struct WordRule {
@@ -95,14 +106,10 @@ impl WordRule {
             }
         }
         words.retain(|w| !w.is_empty());
-        let re = if words.is_empty() {
-            String::from("(?s)^.*$")
-        } else {
-            let pattern: Vec<String> =
-                words.iter().map(|w| w.split('*').map(regex::escape).collect::<Vec<_>>().join(".*")).collect();
-            format!("(?s)^{}{}$", pattern.join(" "), if prefix { "(?: .*)?" } else { "" })
-        };
-        let re = Pattern::new(&re).map_err(|e| e.to_string())?;
+        let re = rule_regex(&words, prefix);
+        // Every match starts with the rule's text up to its first wildcard.
+        let joined = words.join(" ");
+        let re = Pattern::written(&re, joined.split('*').next().unwrap_or_default());
         let head = words.into_iter().take_while(|w| !w.contains('*')).collect();
         Ok(WordRule { head, re })
     }
@@ -127,5 +134,47 @@ impl WordRule {
             return true;
         }
         self.re.is_match(&view.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// The rule's own start literal (its text up to the first wildcard) only ever skips the regex
+        /// for texts the regex would not match.
+        #[test]
+        fn a_rules_start_literal_never_changes_what_its_regex_matches(
+            body in "(git|npm|rm|ls|g\\*t|\"a b\"|\\*|-rf|p\\*sh|\\.)( (git|push|run|-f|\\*|x\\*y|\\(|\\$)){0,3}(:\\*| \\*)?",
+            text in "(git|npm|rm|ls|gat|a b|-rf|push|psh|\\.)?( ?(git|push|run|-f|xzy|\\(|\\$|a b|\\.)){0,4}",
+        ) {
+            let Ok(rule) = WordRule::new(&body) else { return Ok(()) };
+            let full = regex::Regex::new(rule.re.source()).expect("the rule's regex compiles");
+            prop_assert_eq!(rule.re.is_match(&text), full.is_match(&text), "{} on {:?}", body, text);
+        }
+    }
+
+    #[test]
+    fn a_rules_start_literal_is_its_text_up_to_the_first_wildcard() {
+        let cases = [
+            ("git push:*", "git push", vec!["git push", "git push origin main"], vec!["git pull", "echo git push"]),
+            ("npm run te*t", "npm run te", vec!["npm run test", "npm run text"], vec!["npm run build"]),
+            ("*", "", vec!["anything at all"], vec![]),
+            ("rm -rf *", "rm -rf", vec!["rm -rf /", "rm -rf"], vec!["rm -r /"]),
+        ];
+        for (body, literal, yes, no) in cases {
+            let rule = WordRule::new(body).expect(body);
+            for text in yes {
+                assert!(rule.re.is_match(text) && text.starts_with(literal), "{body} on {text}");
+            }
+            for text in no {
+                assert!(!rule.re.is_match(text), "{body} on {text}");
+            }
+        }
     }
 }

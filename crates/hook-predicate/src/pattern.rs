@@ -40,6 +40,12 @@ impl StartLiterals {
         StartLiterals(literals)
     }
 
+    /// The one literal every match starts with, known by whoever wrote the regex (`None` inside
+    /// when it is empty: no pre-check).
+    fn prefix(literal: &str) -> Self {
+        StartLiterals((!literal.is_empty()).then(|| vec![literal.as_bytes().to_vec()]))
+    }
+
     /// False only when no match can begin this text.
     pub(crate) fn may_match(&self, text: &[u8]) -> bool {
         self.0.as_ref().is_none_or(|lits| lits.iter().any(|l| text.starts_with(l)))
@@ -72,6 +78,18 @@ impl Pattern {
     pub(crate) fn new(re_src: &str) -> Result<Self, regex::Error> {
         check_syntax(re_src)?;
         Ok(Pattern { src: re_src.into(), re: OnceLock::new(), start: OnceLock::new() })
+    }
+
+    /// A regex this crate writes itself from escaped text (valid by construction, so not checked)
+    /// whose every match starts with `prefix`: nothing is parsed until a text passes that prefix.
+    pub(crate) fn written(re_src: &str, prefix: &str) -> Self {
+        Pattern { src: re_src.into(), re: OnceLock::new(), start: OnceLock::from(StartLiterals::prefix(prefix)) }
+    }
+
+    /// The regex as written.
+    #[cfg(test)]
+    pub(crate) fn source(&self) -> &str {
+        &self.src
     }
 
     /// The start literals, read on first use (the syntax was checked by [`Pattern::new`]).
