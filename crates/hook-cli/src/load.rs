@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use hook_config::{
-    BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, Tier, TierPaths, TrustGate, build_hooks,
-    load_tiers, load_tiers_lazily, sha256_hex,
+    BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, Tier, TierPaths, TrustGate, load_tiers,
+    load_tiers_lazily, sha256_hex,
 };
 use hook_core::{ExecutionHook, HookEventType, HookRegistry};
 use hook_skill::{SkillGuard, SkillHooks};
@@ -75,7 +75,7 @@ pub(crate) fn load(
     }
     let env = BuildEnv::gated(&paths, gate).with_fail_closed_all(fail_closed_all);
     untrusted.extend(env.untrusted_mcp.clone());
-    let mut hooks = build_hooks(&config, &env);
+    let mut hooks = config.into_hooks(&env);
     let registry = Arc::new(HookRegistry::new());
     registry.replace_managed(
         CONFIG_GROUP,

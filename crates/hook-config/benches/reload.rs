@@ -11,7 +11,7 @@
 //!   same process (goal ≤ 3×); `parse_config` alone likewise;
 //! - criterion figures for the parts: the serde_json baseline, `parse_config` clean with a
 //!   distinct matcher per entry, clean with `*` matchers (the loader's own cost), with one WARN
-//!   (which builds the position index), and `load_tiers` + `build_hooks`.
+//!   (which builds the position index), and `load_tiers` + `into_hooks`.
 //!
 //! This binary allocates with the system's allocator (glibc's), as the one-shot commands do;
 //! `--bench reload_jemalloc` runs the same figures with the daemon's allocator (jemalloc), which
@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
-use hook_config::{BuildEnv, HookHotReloadBootstrap, Tier, TierPaths, build_hooks, load_tiers, parse_config};
+use hook_config::{BuildEnv, HookHotReloadBootstrap, Tier, TierPaths, load_tiers, parse_config};
 use hook_core::{ExecutionHook, FnHook, HookEventType, HookRegistry, HookResult};
 use serde_json::json;
 use tokio::sync::mpsc;
@@ -155,7 +155,7 @@ pub(crate) fn main() {
     };
     let load_and_build = || {
         let (config, _) = load_tiers(&paths).expect("valid");
-        black_box(build_hooks(&config, &env));
+        black_box(config.into_hooks(&env));
     };
     let runs: usize = std::env::var("AIMON_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(15);
     let (baseline, whole) = interleaved_medians(runs, serde_parse, load_and_build);
@@ -176,6 +176,6 @@ pub(crate) fn main() {
     c.bench_function("parse_config of 1 MB (one WARN: position index)", |b| {
         b.iter(|| black_box(parse_config(black_box(&warned), path, Tier::Project).expect("valid")))
     });
-    c.bench_function("load_tiers + build_hooks of a 1 MB PROJECT file", |b| b.iter(load_and_build));
+    c.bench_function("load_tiers + into_hooks of a 1 MB PROJECT file", |b| b.iter(load_and_build));
     c.final_summary();
 }

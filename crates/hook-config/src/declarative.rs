@@ -200,20 +200,20 @@ impl DeclarativeHook {
         env: &BuildEnv,
     ) -> Arc<DeclarativeHook> {
         let entry = EntryOf { event, matcher: matcher.into(), cached: &MatcherCache::default() };
-        Self::build_cached(&entry, handler, &Origin::new(tier, source, env), ids, env)
+        Self::build_cached(&entry, handler.clone(), &Origin::new(tier, source, env), ids, env)
     }
 
     /// [`DeclarativeHook::build`] reusing the loader's compiled entry matcher (PERF-6), with what
     /// every hook of its source shares made once.
     pub(crate) fn build_cached(
         entry: &EntryOf<'_>,
-        handler: &HandlerSpec,
+        handler: HandlerSpec,
         origin: &Origin,
         ids: &mut HookIds,
         env: &BuildEnv,
     ) -> Arc<DeclarativeHook> {
         let (event, matcher, source, anchors) = (entry.event, &entry.matcher, &origin.source, &origin.anchors);
-        let id = ids.next(event, matcher, handler, source);
+        let id = ids.next(event, matcher, &handler, source);
         let trimmed = matcher.trim();
         let predicate = (!trimmed.is_empty() && trimmed != "*" && event.spec().matcher != MatchSubject::Nothing)
             .then(|| entry.cached.take_or_new(matcher, anchors));
@@ -234,7 +234,7 @@ impl DeclarativeHook {
             fail_closed: handler.fail_closed || env.fail_closed_all,
             mcp_servers: env.mcp_servers.clone(),
             rewake: handler.rewake.clone(),
-            handler: handler.clone(),
+            handler,
             untrusted: env.untrusted_file.clone(),
         })
     }
@@ -385,29 +385,37 @@ impl ExecutionHook for DeclarativeHook {
     }
 }
 
-/// Builds the managed hooks of a loaded config in dispatch order, one [`HookIds`] per file.
-/// The hooks of a file `env.trust` does not trust are built withheld, with one WARN per file
-/// that had any (R-CLI-12).
+/// [`LoadedConfig::into_hooks`] of a copy of `config`, for a caller that keeps it.
 pub fn build_hooks(config: &LoadedConfig, env: &BuildEnv) -> Vec<(HookEventType, Arc<DeclarativeHook>)> {
-    let mut out = Vec::with_capacity(config.handlers().count());
-    for file in &config.files {
-        let mut ids = HookIds::with_capacity(file.entries.iter().map(|e| e.handlers.len()).sum());
-        let file_env = env.for_file(file.tier, &file.path, &file.sha256);
-        let origin = Origin::new(file.tier, &file.source(), &file_env);
-        let mut withheld = false;
-        for entry in &file.entries {
-            let of = EntryOf { event: entry.event, matcher: entry.matcher.as_str().into(), cached: &entry.compiled };
-            for handler in &entry.handlers {
-                let hook = DeclarativeHook::build_cached(&of, handler, &origin, &mut ids, &file_env);
-                withheld |= hook.withheld();
-                out.push((entry.event, hook));
+    config.clone().into_hooks(env)
+}
+
+impl LoadedConfig {
+    /// Builds the managed hooks of the config in dispatch order, one [`HookIds`] per file; each
+    /// hook takes its handler over. The hooks of a file `env.trust` does not trust are built
+    /// withheld, with one WARN per file that had any (R-CLI-12).
+    pub fn into_hooks(self, env: &BuildEnv) -> Vec<(HookEventType, Arc<DeclarativeHook>)> {
+        let mut out = Vec::with_capacity(self.handlers().count());
+        for file in self.files {
+            let mut ids = HookIds::with_capacity(file.entries.iter().map(|e| e.handlers.len()).sum());
+            let file_env = env.for_file(file.tier, &file.path, &file.sha256);
+            let origin = Origin::new(file.tier, &file.source(), &file_env);
+            let mut withheld = false;
+            for entry in file.entries {
+                let of =
+                    EntryOf { event: entry.event, matcher: entry.matcher.as_str().into(), cached: &entry.compiled };
+                for handler in entry.handlers {
+                    let hook = DeclarativeHook::build_cached(&of, handler, &origin, &mut ids, &file_env);
+                    withheld |= hook.withheld();
+                    out.push((entry.event, hook));
+                }
+            }
+            if withheld {
+                env.trust.warn_skipped(&file.path);
             }
         }
-        if withheld {
-            env.trust.warn_skipped(&file.path);
-        }
+        out
     }
-    out
 }
 
 #[cfg(test)]

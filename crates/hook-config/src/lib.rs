@@ -17,9 +17,9 @@
 //! - [`load_tiers`] reads USER → PROJECT → LOCAL ([`Tier`], [`TierPaths`]) into one
 //!   [`LoadedConfig`] in dispatch order; missing files are silent; `.claude/` is never read.
 //! - [`DeclarativeHook`] turns one [`HandlerSpec`] into a managed hook (entry matcher + `if` +
-//!   hook-actions action + asyncRewake attachment); [`build_hooks`] does a whole config; ids are
-//!   content-derived ([`HookIds`]: `<kind>@<source>#<fnv64>[.k]`, see the `ids` module docs,
-//!   R-CFG-ID-1/2).
+//!   hook-actions action + asyncRewake attachment); [`LoadedConfig::into_hooks`] does a whole
+//!   config ([`build_hooks`] a copy of one); ids are content-derived ([`HookIds`]:
+//!   `<kind>@<source>#<fnv64>[.k]`, see the `ids` module docs, R-CFG-ID-1/2).
 //! - Trust (R-CLI-12): [`TrustStore`] is `~/.aimon/trusted.json` (SHA-256 per repository file,
 //!   atomic writes under an exclusive lock); [`TrustGate`] decides per file, and
 //!   [`BuildEnv::gated`] builds the `command`/`http`/`mcp` hooks of an untrusted PROJECT, LOCAL or
@@ -32,10 +32,12 @@
 //!   matchers compile once per load and are reused by the build, and [`load_tiers_lazily`]
 //!   leaves them to their first use (PERF-6, the `matcher` module).
 //!
-//! Positions: serde_json values carry no spans, so after serde_json accepts a text (and gives
-//! line/column for syntax errors itself), a small private tokenizer (`position.rs`, ~150 lines)
-//! indexes where each value and key starts by JSON pointer; it is built only when a diagnostic is
-//! needed, so a clean file costs one serde_json parse. Span-carrying JSON crates were checked and
+//! Reading: serde_json parses the text into a tree whose strings borrow from it (the `json`
+//! module, serde_json_borrow), so the walk allocates only what the handlers keep. Positions: the
+//! tree carries no spans, so after serde_json accepts a text (and gives line/column for syntax
+//! errors itself), a small private tokenizer (`position.rs`, ~150 lines) indexes where each value
+//! and key starts by JSON pointer; it is built only when a diagnostic is needed, so a clean file
+//! costs one parse. Span-carrying JSON crates were checked and
 //! not taken: `json-spanned-value` (last release 0.2.2, October 2020), `spanned_json_parser`
 //! (three 0.x releases in November 2023, nothing since), `serde_spanned` (byte spans for
 //! deserializers that support it, which serde_json does not), `jsonc-parser` (maintained, but a
@@ -57,6 +59,7 @@ mod document;
 mod error;
 mod handler;
 mod ids;
+mod json;
 mod load;
 mod matcher;
 mod parse;

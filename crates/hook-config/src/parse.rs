@@ -20,13 +20,13 @@ use std::time::Duration;
 
 use hook_core::{HandlerKind, HookEventType, MatchSubject, RewakeSpec, RewakeTrigger};
 use hook_predicate::PathAnchors;
-use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Error;
 use crate::handler::{
     CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerSpec, common_handler_fields, handler_fields, handler_kind,
 };
+use crate::json::{self, Object, Value};
 use crate::matcher::{Matcher, MatcherCache};
 use crate::position::{Pointer, Pos, PositionIndex, push_token};
 use crate::spec::{ConfigFile, HookEntrySpec};
@@ -77,7 +77,11 @@ pub fn check_config(
 /// Reads one handler of `event` in its hooks.json form as the loader does, in a file of `tier`:
 /// the handler when the loader keeps it, and every diagnostic about it (pointers below
 /// `/hooks/<event>/0/hooks/0`).
-pub fn read_handler(event: HookEventType, handler: &Value, tier: Tier) -> (Option<HandlerSpec>, Vec<Diagnostic>) {
+pub fn read_handler(
+    event: HookEventType,
+    handler: &serde_json::Value,
+    tier: Tier,
+) -> (Option<HandlerSpec>, Vec<Diagnostic>) {
     let document = serde_json::json!({ "hooks": { event.name(): [{ "hooks": [handler] }] } }).to_string();
     let (file, diagnostics) = check_config(&document, Path::new("<handler>"), tier, None);
     let handler = file.and_then(|f| f.entries.into_iter().next()).and_then(|e| e.handlers.into_iter().next());
@@ -101,7 +105,7 @@ pub(crate) fn parse_with(
     tier: Tier,
     options: &Options<'_>,
 ) -> (Option<ConfigFile>, Vec<Diagnostic>) {
-    let root: Value = match serde_json::from_str(text) {
+    let root: Value<'_> = match serde_json::from_str(text) {
         Ok(root) => root,
         Err(e) => {
             let message =
@@ -205,7 +209,7 @@ impl Parser<'_> {
     /// WARNs about every key of `obj` that `known` refuses; `suffix` ends the message.
     fn unknown_fields(
         &mut self,
-        obj: &Map<String, Value>,
+        obj: &Object<'_>,
         known: impl Fn(&str) -> bool,
         pointer: &Pointer<'_>,
         suffix: impl Fn() -> String,
@@ -218,23 +222,24 @@ impl Parser<'_> {
 
     /// The valid entries; hard errors are recorded and their values skipped. The document is
     /// consumed as it is read: each entry's values are freed while they are still in cache.
-    fn root(&mut self, root: Value) -> Vec<HookEntrySpec> {
-        let Value::Object(mut obj) = root else {
+    fn root(&mut self, root: Value<'_>) -> Vec<HookEntrySpec> {
+        let Value::Object(obj) = root else {
             self.error(At::Value(&Pointer::ROOT), "hooks.json must be a JSON object".to_owned());
             return Vec::new();
         };
+        let mut obj = Object::new(obj);
         self.unknown_fields(&obj, |k| k == "hooks", &Pointer::ROOT, String::new);
         let hooks = Pointer::ROOT.key("hooks");
         let events = match obj.remove("hooks") {
             None | Some(Value::Null) => return Vec::new(),
-            Some(Value::Object(events)) => events,
+            Some(Value::Object(events)) => Object::new(events),
             Some(_) => {
                 self.error(At::Value(&hooks), "'hooks' must be an object of event names".to_owned());
                 return Vec::new();
             }
         };
         let mut entries = Vec::new();
-        for (name, list) in events {
+        for (name, list) in events.into_members() {
             let pointer = hooks.key(&name);
             let event = match HookEventType::resolve(&name) {
                 Ok(e) => e,
@@ -265,18 +270,19 @@ impl Parser<'_> {
         &mut self,
         event: HookEventType,
         name: &str,
-        entry: Value,
+        entry: Value<'_>,
         pointer: &Pointer<'_>,
     ) -> Result<HookEntrySpec, Failed> {
-        let Value::Object(mut obj) = entry else {
+        let Value::Object(obj) = entry else {
             return Err(self.error(At::Value(pointer), format!("an entry of event '{name}' must be an object")));
         };
+        let mut obj = Object::new(obj);
         self.unknown_fields(&obj, |k| matches!(k, "matcher" | "hooks"), pointer, String::new);
         let matcher_ptr = pointer.key("matcher");
         // A bad matcher fails the entry, but its handlers are still checked.
         let matcher = match obj.remove("matcher") {
             None | Some(Value::Null) => Ok("*".to_owned()),
-            Some(Value::String(m)) => Ok(m),
+            Some(Value::Str(m)) => Ok(m.into_owned()),
             Some(_) => Err(self.error(At::Value(&matcher_ptr), "'matcher' must be a string".to_owned())),
         };
         let mut compiled = MatcherCache::default();
@@ -328,11 +334,12 @@ impl Parser<'_> {
     }
 
     /// Parses one handler; `Ok(None)` = skipped with a WARN, `Err` = hard error(s) recorded.
-    fn handler(&mut self, site: &Site<'_>, handler: Value) -> Result<Option<HandlerSpec>, Failed> {
-        let Value::Object(mut obj) = handler else {
+    fn handler(&mut self, site: &Site<'_>, handler: Value<'_>) -> Result<Option<HandlerSpec>, Failed> {
+        let Value::Object(obj) = handler else {
             self.invalid(site, (String::new(), "a handler must be an object".to_owned()));
             return Ok(None);
         };
+        let mut obj = Object::new(obj);
         let type_ptr = site.pointer.key("type");
         let written = obj.get("type").and_then(Value::as_str);
         let kind = match (written, written.and_then(handler_kind)) {
@@ -362,7 +369,7 @@ impl Parser<'_> {
 
         // Hard errors first: they fail the file whatever else is wrong with the handler. Both
         // parts are checked, so both report.
-        let (timeout, rewake) = (self.timeout(site, &obj), self.rewake(site, &obj));
+        let (timeout, rewake) = (self.timeout(site, &obj), self.rewake(site, &mut obj));
         let (timeout, rewake) = (timeout?, rewake?);
 
         let fail_closed = match obj.get("failClosed") {
@@ -376,7 +383,7 @@ impl Parser<'_> {
         let if_ptr = site.pointer.key("if");
         let if_rule = match obj.remove("if") {
             None | Some(Value::Null) => None,
-            Some(Value::String(rule)) => Some(rule),
+            Some(Value::Str(rule)) => Some(rule.into_owned()),
             Some(_) => {
                 self.invalid(site, invalid("if", "'if' must be a string".to_owned()));
                 return Ok(None);
@@ -423,10 +430,10 @@ impl Parser<'_> {
 
     /// The kind-specific fields, taken out of the handler; `Err(why)` makes the handler invalid
     /// (R-CFG-4).
-    fn action(kind: HandlerKind, claude_mcp: bool, obj: &mut Map<String, Value>) -> Result<HandlerAction, Invalid> {
+    fn action(kind: HandlerKind, claude_mcp: bool, obj: &mut Object<'_>) -> Result<HandlerAction, Invalid> {
         let mut required = |field: &str| match obj.remove(field) {
-            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s),
-            Some(Value::String(_)) => Err(invalid(field, format!("'{field}' must not be blank"))),
+            Some(Value::Str(s)) if !s.trim().is_empty() => Ok(s.into_owned()),
+            Some(Value::Str(_)) => Err(invalid(field, format!("'{field}' must not be blank"))),
             None | Some(Value::Null) => Err(invalid(field, format!("'{field}' is required"))),
             Some(_) => Err(invalid(field, format!("'{field}' must be a string"))),
         };
@@ -436,9 +443,9 @@ impl Parser<'_> {
             HandlerKind::Mcp => {
                 let (server, tool) = (required("server")?, required("tool")?);
                 let field = if claude_mcp { CLAUDE_MCP_ARGS } else { MCP_ARGS };
-                let args = match obj.get(field) {
-                    None | Some(Value::Null) => Map::new(),
-                    Some(Value::Object(args)) => args.clone(),
+                let args = match obj.remove(field) {
+                    None | Some(Value::Null) => serde_json::Map::new(),
+                    Some(Value::Object(args)) => args.into(),
                     Some(_) => return Err(invalid(field, format!("'{field}' must be an object"))),
                 };
                 Ok(HandlerAction::Mcp(McpSpec::new(server, tool).with_args(args)))
@@ -448,24 +455,24 @@ impl Parser<'_> {
                 // No method: hook-actions' default (`POST`).
                 let method = match obj.get("method") {
                     None | Some(Value::Null) => None,
-                    Some(Value::String(m)) if !m.trim().is_empty() => Some(m.trim().to_ascii_uppercase()),
+                    Some(Value::Str(m)) if !m.trim().is_empty() => Some(m.trim().to_ascii_uppercase()),
                     Some(_) => return Err(invalid("method", "'method' must be a non-blank string".to_owned())),
                 };
                 let headers = match obj.remove("headers") {
                     None | Some(Value::Null) => BTreeMap::new(),
-                    Some(Value::Object(h)) => h
-                        .into_iter()
+                    Some(Value::Object(h)) => Object::new(h)
+                        .into_members()
                         .map(|(k, v)| match v {
-                            Value::String(v) => Ok((k, v)),
+                            Value::Str(v) => Ok((k.into_owned(), v.into_owned())),
                             _ => Err((push_token("/headers", &k), format!("header '{k}' must be a string"))),
                         })
                         .collect::<Result<_, _>>()?,
                     Some(_) => return Err(invalid("headers", "'headers' must be an object of strings".to_owned())),
                 };
                 let body =
-                    match obj.get("body") {
+                    match obj.remove("body") {
                         None | Some(Value::Null) => None,
-                        Some(b) => Some(HttpBody::from_value(b).ok_or_else(|| {
+                        Some(b) => Some(HttpBody::from_value(b.into()).ok_or_else(|| {
                             invalid("body", "'body' must be a string, an object or an array".to_owned())
                         })?),
                     };
@@ -497,7 +504,7 @@ impl Parser<'_> {
     }
 
     /// `timeoutMs` wins over `timeout` (seconds); both must be positive (R-ACT-SH-4, R-CFG-4d).
-    fn timeout(&mut self, site: &Site<'_>, obj: &Map<String, Value>) -> Result<Option<Duration>, Failed> {
+    fn timeout(&mut self, site: &Site<'_>, obj: &Object<'_>) -> Result<Option<Duration>, Failed> {
         let mut result = None;
         for (field, scale) in [("timeout", 1.0), ("timeoutMs", 0.001)] {
             let ptr = site.pointer.key(field);
@@ -526,9 +533,9 @@ impl Parser<'_> {
 
     /// The asyncRewake block (R-CFG-RW-1…4, R-CFG-4b). Invalid values fail the file; each
     /// field is checked, so every invalid one reports.
-    fn rewake(&mut self, site: &Site<'_>, obj: &Map<String, Value>) -> Result<Option<RewakeSpec>, Failed> {
+    fn rewake(&mut self, site: &Site<'_>, obj: &mut Object<'_>) -> Result<Option<RewakeSpec>, Failed> {
         let ptr = site.pointer.key("asyncRewake");
-        let block = match obj.get("asyncRewake") {
+        let mut block = match obj.remove("asyncRewake") {
             None | Some(Value::Null) => return Ok(None),
             Some(Value::Bool(_)) => {
                 let message = format!(
@@ -538,20 +545,20 @@ impl Parser<'_> {
                 self.warn(At::Value(&ptr), message);
                 return Ok(None);
             }
-            Some(Value::Object(block)) => block,
+            Some(Value::Object(block)) => Object::new(block),
             Some(_) => return Err(self.error(At::Value(&ptr), "asyncRewake must be an object".to_owned())),
         };
         self.unknown_fields(
-            block,
+            &block,
             |k| matches!(k, "trigger" | "timeout" | "maxAttempts" | "payload" | "reason"),
             &ptr,
             || " in asyncRewake".to_owned(),
         );
-        let trigger = self.trigger(&ptr, block);
+        let trigger = self.trigger(&ptr, &mut block);
         let reason_ptr = ptr.key("reason");
         let reason =
             match block.get("reason") {
-                Some(Value::String(r)) if !r.trim().is_empty() => Ok(r.clone()),
+                Some(Value::Str(r)) if !r.trim().is_empty() => Ok(r.clone().into_owned()),
                 _ => Err(self
                     .error(At::Value(&reason_ptr), "asyncRewake.reason is required and must not be blank".to_owned())),
             };
@@ -574,7 +581,7 @@ impl Parser<'_> {
             .map(|v| {
                 let strings = v.as_object().and_then(|map| {
                     map.iter()
-                        .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+                        .map(|(k, v)| v.as_str().map(|v| (k.to_owned(), v.to_owned())))
                         .collect::<Option<BTreeMap<_, _>>>()
                 });
                 strings.ok_or_else(|| {
@@ -602,19 +609,22 @@ impl Parser<'_> {
         Ok(Some(spec))
     }
 
-    fn trigger(&mut self, rewake_ptr: &Pointer<'_>, block: &Map<String, Value>) -> Result<RewakeTrigger, Failed> {
+    fn trigger(&mut self, rewake_ptr: &Pointer<'_>, block: &mut Object<'_>) -> Result<RewakeTrigger, Failed> {
         let ptr = rewake_ptr.key("trigger");
-        let Some(Value::Object(trigger)) = block.get("trigger") else {
-            let at = if block.contains_key("trigger") { At::Value(&ptr) } else { At::Key(rewake_ptr) };
-            return Err(self.error(at, "asyncRewake.trigger is required and must be an object".to_owned()));
+        let trigger = match block.remove("trigger") {
+            Some(Value::Object(trigger)) => Object::new(trigger),
+            present => {
+                let at = if present.is_some() { At::Value(&ptr) } else { At::Key(rewake_ptr) };
+                return Err(self.error(at, "asyncRewake.trigger is required and must be an object".to_owned()));
+            }
         };
         self.unknown_fields(
-            trigger,
+            &trigger,
             |k| matches!(k, "delay" | "cron" | "zone" | "event"),
             &ptr,
             || " in asyncRewake.trigger".to_owned(),
         );
-        let present: Vec<&str> = ["delay", "cron", "event"].into_iter().filter(|k| trigger.contains_key(*k)).collect();
+        let present: Vec<&str> = ["delay", "cron", "event"].into_iter().filter(|k| trigger.contains_key(k)).collect();
         if present.len() != 1 {
             return Err(self.error(
                 At::Value(&ptr),
@@ -622,19 +632,19 @@ impl Parser<'_> {
             ));
         }
         let field_ptr = ptr.key(present[0]);
+        let null = Value::Null;
+        let value = trigger.get(present[0]).unwrap_or(&null);
         match present[0] {
-            "delay" => {
-                Ok(RewakeTrigger::Delay(self.duration(&trigger["delay"], &field_ptr, "asyncRewake.trigger.delay")?))
-            }
+            "delay" => Ok(RewakeTrigger::Delay(self.duration(value, &field_ptr, "asyncRewake.trigger.delay")?)),
             "cron" => {
-                let expr = trigger["cron"].as_str().unwrap_or_default();
+                let expr = value.as_str().unwrap_or_default();
                 let cron =
                     hook_rewake::validate_cron(expr).map_err(|e| self.error(At::Value(&field_ptr), e.to_string()));
                 let zone_ptr = ptr.key("zone");
                 let zone = match trigger.get("zone") {
                     None | Some(Value::Null) => Ok("UTC".to_owned()),
-                    Some(Value::String(z)) if hook_rewake::validate_zone(z).is_ok() => Ok(z.clone()),
-                    Some(Value::String(z)) => Err(self.error(
+                    Some(Value::Str(z)) if hook_rewake::validate_zone(z).is_ok() => Ok(z.clone().into_owned()),
+                    Some(Value::Str(z)) => Err(self.error(
                         At::Value(&zone_ptr),
                         format!("asyncRewake.trigger.zone '{z}' is not a known IANA time zone"),
                     )),
@@ -647,7 +657,7 @@ impl Parser<'_> {
             }
             _ => {
                 let text = |k: &str| {
-                    trigger["event"].get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned)
+                    json::member(value, k).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned)
                 };
                 match (text("type"), text("key")) {
                     (Some(kind), Some(key)) => Ok(RewakeTrigger::Event { kind, key }),
@@ -661,7 +671,7 @@ impl Parser<'_> {
         }
     }
 
-    fn duration(&mut self, value: &Value, pointer: &Pointer<'_>, what: &str) -> Result<Duration, Failed> {
+    fn duration(&mut self, value: &Value<'_>, pointer: &Pointer<'_>, what: &str) -> Result<Duration, Failed> {
         let Some(text) = value.as_str() else {
             return Err(
                 self.error(At::Value(pointer), format!("{what} must be a duration string such as \"5m\" or \"PT5M\""))

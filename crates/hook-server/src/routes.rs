@@ -20,7 +20,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use hook_claude::{Answer, ProjectHints};
-use hook_config::{BuildEnv, DeclarativeHook, TierPaths, TrustGate, build_hooks, load_tiers};
+use hook_config::{BuildEnv, DeclarativeHook, TierPaths, TrustGate, load_tiers};
 use hook_core::{
     CancellationToken, EventVerdict, ExecutionHook as _, HookContext, HookEngine, HookEventType, HookExecutionPolicy,
 };
@@ -401,11 +401,11 @@ async fn hooks(State(service): State<HookService>, headers: HeaderMap, uri: Uri)
         Ok((config, _)) => config,
         Err(e) => return with_exit(error(StatusCode::INTERNAL_SERVER_ERROR, config_error_sentence(&e)), 1),
     };
-    let rows: Vec<Value> =
-        build_hooks(&config, &BuildEnv::gated(&paths, TrustGate::for_agent(paths.home.as_deref(), &paths.project)))
-            .iter()
-            .map(|(_, h)| Value::Object(hook_row(h)))
-            .collect();
+    let rows: Vec<Value> = config
+        .into_hooks(&BuildEnv::gated(&paths, TrustGate::for_agent(paths.home.as_deref(), &paths.project)))
+        .iter()
+        .map(|(_, h)| Value::Object(hook_row(h)))
+        .collect();
     match serde_json::to_string_pretty(&rows) {
         Ok(text) => ([(header::CONTENT_TYPE, "application/json")], format!("{text}\n")).into_response(),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot encode the hooks: {e}")),

@@ -37,10 +37,10 @@ impl HttpBody {
 
     /// A hooks.json body: a string is a template, an object or an array is structured;
     /// `None` for anything else.
-    pub fn from_value(value: &Value) -> Option<Self> {
+    pub fn from_value(value: Value) -> Option<Self> {
         match value {
-            Value::String(text) => Some(HttpBody::Template(text.clone())),
-            Value::Object(_) | Value::Array(_) => Some(HttpBody::Structured(value.clone())),
+            Value::String(text) => Some(HttpBody::Template(text)),
+            Value::Object(_) | Value::Array(_) => Some(HttpBody::Structured(value)),
             _ => None,
         }
     }

@@ -18,7 +18,7 @@ use hook_core::{CancellationToken, ExecutionHook, HookContext, HookEngine, HookE
 use hook_rewake::RewakeService;
 
 use super::CONFIG_GROUP;
-use crate::declarative::{BuildEnv, build_hooks};
+use crate::declarative::BuildEnv;
 use crate::load::TierTexts;
 use crate::tier::TierPaths;
 
@@ -109,7 +109,7 @@ impl Reloader {
             d.log();
         }
         let env = if mcp_changed { self.env.clone().with_mcp_servers_of(&self.paths) } else { self.env.clone() };
-        let built = std::panic::catch_unwind(AssertUnwindSafe(|| build_hooks(&config, &env)));
+        let built = std::panic::catch_unwind(AssertUnwindSafe(|| config.into_hooks(&env)));
         let Ok(built) = built else {
             return Attempt::Failed { reason: "building the hooks panicked".to_owned(), source };
         };
