@@ -6,9 +6,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use hook_actions::{DenyAction, HttpAction, McpAction, McpServers, ShellAction};
-use hook_core::{
-    ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject, RewakeSpec,
-};
+use hook_core::{ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject};
 use hook_predicate::PathAnchors;
 use serde_json::Value;
 
@@ -168,7 +166,6 @@ pub struct DeclarativeHook {
     fail_closed: bool,
     /// The servers an `mcp` action calls.
     mcp_servers: Arc<McpServers>,
-    rewake: Option<RewakeSpec>,
     handler: HandlerSpec,
     /// Why its file is not trusted, when it is not (R-CLI-12).
     untrusted: Option<Arc<str>>,
@@ -233,7 +230,6 @@ impl DeclarativeHook {
             action: OnceLock::new(),
             fail_closed: handler.fail_closed || env.fail_closed_all,
             mcp_servers: env.mcp_servers.clone(),
-            rewake: handler.rewake.clone(),
             handler,
             untrusted: env.untrusted_file.clone(),
         })
@@ -377,7 +373,7 @@ impl ExecutionHook for DeclarativeHook {
                 return Ok(HookResult::allow());
             }
             let mut result = self.action().execute(ctx).await?;
-            if let Some(spec) = &self.rewake {
+            if let Some(spec) = &self.handler.rewake {
                 result.rewake_specs.push(spec.clone());
             }
             Ok(result)

@@ -13,16 +13,41 @@
 
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use hook_core::{HandlerKind, HookEventType};
 
 use crate::handler::HandlerSpec;
 
+/// The hash's digits (what `{:016x}` writes, without the formatting machinery).
+const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
+
 /// Allocates ids for one source (one file, one skill). Keeps the repeat counts, keyed by the
 /// content hash and kind (the rest of an id, the source, is the allocator's own).
 #[derive(Debug, Default)]
 pub struct HookIds {
-    seen: HashMap<(u64, HandlerKind), usize>,
+    seen: HashMap<(u64, HandlerKind), usize, BuildHasherDefault<Prehashed>>,
+}
+
+/// The map's hasher: its keys are content hashes already, so it only folds in what it is given
+/// (the kind) instead of hashing the hash again.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
 }
 
 impl HookIds {
@@ -33,7 +58,7 @@ impl HookIds {
 
     /// A fresh allocator with room for `handlers` ids.
     pub(crate) fn with_capacity(handlers: usize) -> Self {
-        HookIds { seen: HashMap::with_capacity(handlers) }
+        HookIds { seen: HashMap::with_capacity_and_hasher(handlers, BuildHasherDefault::default()) }
     }
 
     /// The id of the next handler with this content.
@@ -52,7 +77,9 @@ impl HookIds {
         for part in [name, "@", source, "#"] {
             id.push_str(part);
         }
-        let _ = write!(id, "{:016x}", hash.0);
+        for shift in (0..16).rev() {
+            id.push(char::from(HEX_DIGITS[((hash.0 >> (shift * 4)) & 0xf) as usize]));
+        }
         if *count > 0 {
             let _ = write!(id, ".{count}");
         }
