@@ -3,8 +3,9 @@
 //!
 //! `serve` needs jemalloc to hand the memory of a burst of connections back to the system
 //! (docs/decisions.md, "The daemon's allocator"); a one-shot command (`run`, `claude` on every
-//! Claude Code hook call) would only pay for jemalloc's start-up: about sixty page faults and half
-//! a millisecond. The choice is made by a start-up function the C runtime calls with the program's
+//! Claude Code hook call) would only pay for allocating with it: about 45 page faults and half a
+//! millisecond. (jemalloc's library constructor still sets up its first arena in every process,
+//! which no build option turns off.) The choice is made by a start-up function the C runtime calls with the program's
 //! arguments, before Rust's runtime or `main` allocate; should anything allocate earlier, the
 //! system's allocator is chosen for good, so memory is always freed by the allocator that gave it.
 
