@@ -69,6 +69,8 @@ pub(crate) fn member<'v, 'a>(value: &'v Value<'a>, key: &str) -> Option<&'v Valu
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn object(text: &str) -> Object<'_> {
@@ -108,5 +110,64 @@ mod tests {
         let serde: serde_json::Value = serde_json::from_str(text).expect("valid");
         let Value::Object(o) = serde_json::from_str(text).expect("valid") else { panic!("an object") };
         assert_eq!(serde_json::Value::from(Value::Object(o)), serde);
+    }
+
+    /// JSON values with the shapes hooks.json has: nesting, escapes, repeated keys, every number.
+    fn json_text() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("null".to_owned()),
+            any::<bool>().prop_map(|b| b.to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<u64>().prop_map(|n| n.to_string()),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| f.to_string()),
+            any::<String>().prop_map(|s| serde_json::Value::String(s).to_string()),
+            prop::collection::vec(
+                prop_oneof![Just("a"), Just(r"\\"), Just(r#"\""#), Just(r"\u00e9"), Just(r"\n")],
+                0..8
+            )
+            .prop_map(|escapes| format!("\"{}\"", escapes.concat())),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(|items| format!("[{}]", items.join(","))),
+                prop::collection::vec(("[ab\\\\\"]{0,2}", inner), 0..6).prop_map(|members| {
+                    let members: Vec<String> =
+                        members.into_iter().map(|(k, v)| format!("{}:{v}", serde_json::Value::String(k))).collect();
+                    format!("{{{}}}", members.join(","))
+                }),
+            ]
+        })
+    }
+
+    /// The tree as the loader reads it: each object through [`Object`], whose keys must be unique.
+    fn read(value: Value<'_>) -> serde_json::Value {
+        match value {
+            Value::Object(o) => {
+                let members: Vec<_> = Object::new(o).into_members().collect();
+                let count = members.len();
+                let map: serde_json::Map<String, serde_json::Value> =
+                    members.into_iter().map(|(k, v)| (k.into_owned(), read(v))).collect();
+                assert_eq!(map.len(), count, "a key repeats");
+                serde_json::Value::Object(map)
+            }
+            Value::Array(items) => serde_json::Value::Array(items.into_iter().map(read).collect()),
+            other => other.into(),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_tree_reads_every_text_as_serde_json_does(text in json_text()) {
+            let serde: serde_json::Value = serde_json::from_str(&text).expect("the strategy writes JSON");
+            let tree: Value<'_> = serde_json::from_str(&text).expect("serde_json accepts it, so must the tree");
+            prop_assert_eq!(read(tree), serde);
+        }
+
+        #[test]
+        fn any_text_is_refused_by_both_or_by_neither_with_the_same_message(text in "[\\[\\]{}\":,a-z0-9 .\\\\-]{0,24}") {
+            let serde = serde_json::from_str::<serde_json::Value>(&text).map_err(|e| e.to_string());
+            let tree = serde_json::from_str::<Value<'_>>(&text).map(|_| ()).map_err(|e| e.to_string());
+            prop_assert_eq!(serde.map(|_| ()), tree);
+        }
     }
 }
