@@ -32,7 +32,7 @@ use crate::bridge::Bridge;
 use crate::health::Health;
 use crate::{listen, schema};
 use hook_rewake::{
-    decode_envelope as decode, decode_mail, encode_envelope as encode, encode_mail, stored_micros as micros,
+    decode_mailbox, decode_stored, encode_envelope as encode, encode_mail, stored_micros as micros, stored_project,
 };
 
 /// Connections per store: enough for a service's concurrent fires, few for the server.
@@ -157,10 +157,6 @@ fn int(n: u32) -> i64 {
     i64::from(n)
 }
 
-fn project_text(envelope: &Envelope) -> Option<String> {
-    envelope.project_dir().map(|p| p.to_string_lossy().into_owned())
-}
-
 /// Decodes rows of `COLUMNS`; unreadable ones are skipped with a WARN (and left in place).
 fn read_rows(rows: &[Row]) -> Vec<StoredEnvelope> {
     rows.iter().filter_map(|row| stored(row, 0)).collect()
@@ -169,20 +165,7 @@ fn read_rows(rows: &[Row]) -> Vec<StoredEnvelope> {
 /// The envelope in columns `at..at + 4` of `row` (laid out as `COLUMNS`); `None` with a WARN
 /// when unreadable.
 fn stored(row: &Row, at: usize) -> Option<StoredEnvelope> {
-    let id: String = row.get(at);
-    let body: String = row.get(at + 1);
-    match decode(&body) {
-        Ok(envelope) => {
-            let owner: Option<String> = row.get(at + 2);
-            let until = row.get::<_, Option<i64>>(at + 3).and_then(DateTime::from_timestamp_micros);
-            let lease = owner.zip(until).map(|(owner, until)| Lease::new(owner, until));
-            Some(StoredEnvelope::new(envelope, lease))
-        }
-        Err(err) => {
-            tracing::warn!(envelope = %id, "rewake: skipping unreadable stored envelope '{id}': {err}");
-            None
-        }
-    }
+    decode_stored(row.get(at), row.get(at + 1), row.get(at + 2), row.get(at + 3))
 }
 
 /// Takes the next `n` change numbers (locking the counter until commit); returns the first.
@@ -213,7 +196,7 @@ impl Columns {
         Ok(Columns {
             id: envelope.id.clone(),
             hook_id: envelope.hook_id.clone(),
-            project_dir: project_text(envelope),
+            project_dir: stored_project(envelope),
             session_id: envelope.session_id().map(str::to_owned),
             context_id: envelope.context_id.clone(),
             attempt: int(envelope.attempt),
@@ -447,16 +430,7 @@ impl RewakeStore for PgStore {
                 )
                 .await
                 .map_err(store_error)?;
-            let mut mail = Vec::with_capacity(rows.len());
-            for row in &rows {
-                let (id, body): (String, String) = (row.get(0), row.get(1));
-                match decode_mail(&body) {
-                    Ok(m) => mail.push(m),
-                    Err(err) => tracing::warn!(mail = %id, "rewake: skipping unreadable mail '{id}': {err}"),
-                }
-            }
-            mail.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-            Ok(mail)
+            Ok(decode_mailbox(rows.iter().map(|row| (row.get(0), row.get(1)))))
         })
     }
 

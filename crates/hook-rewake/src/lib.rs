@@ -76,6 +76,6 @@ pub use crate::{
     service::{DefaultRewakeService, FireFuture, RewakeFireListener, RewakeService, RewakeServiceBuilder},
     store::{
         Lease, LeaseOutcome, Mail, MemoryStore, RewakeStore, SqliteStore, StoreSnapshot, StoredEnvelope,
-        decode_envelope, decode_mail, encode_envelope, encode_mail, lease_span, stored_micros,
+        decode_mailbox, decode_stored, encode_envelope, encode_mail, lease_span, stored_micros, stored_project,
     },
 };

@@ -34,7 +34,7 @@ use chrono::{DateTime, Utc};
 pub use self::mail::Mail;
 pub use self::memory::MemoryStore;
 pub use self::record::{
-    decode as decode_envelope, decode_mail, encode as encode_envelope, encode_mail, micros as stored_micros,
+    decode_mailbox, decode_stored, encode as encode_envelope, encode_mail, micros as stored_micros, stored_project,
 };
 pub use self::sqlite::SqliteStore;
 

@@ -9,7 +9,7 @@ use hook_core::{HookContext, HookEventType, RewakeTrigger, ToolCall};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::Mail;
+use super::{Lease, Mail, StoredEnvelope};
 use crate::envelope::Envelope;
 use crate::error::Error;
 
@@ -92,8 +92,23 @@ pub fn encode_mail(mail: &Mail) -> Result<String, Error> {
     })?)
 }
 
+/// The mails of stored `(id, body)` rows, oldest first; a body that cannot be read is skipped
+/// with a WARN naming its id (one bad row does not hide a session's other mail).
+pub fn decode_mailbox(rows: impl IntoIterator<Item = (String, String)>) -> Vec<Mail> {
+    let mut mail: Vec<Mail> = rows
+        .into_iter()
+        .filter_map(|(id, body)| {
+            decode_mail(&body)
+                .inspect_err(|err| tracing::warn!(mail = %id, "rewake: skipping unreadable mail '{id}': {err}"))
+                .ok()
+        })
+        .collect();
+    mail.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    mail
+}
+
 /// A mail back from its stored JSON body.
-pub fn decode_mail(text: &str) -> Result<Mail, Error> {
+fn decode_mail(text: &str) -> Result<Mail, Error> {
     let r: MailRecord = serde_json::from_str(text)?;
     let at = |us| instant(Some(us)).map(|t| t.unwrap_or(DateTime::<Utc>::MIN_UTC));
     Ok(Mail {
@@ -108,6 +123,27 @@ pub fn decode_mail(text: &str) -> Result<Mail, Error> {
         created_at: at(r.created_at_us)?,
         expires_at: at(r.expires_at_us)?,
     })
+}
+
+/// An envelope row as every store keeps it: its id, its JSON body and its lease's owner and end
+/// (microseconds). `None`, with a WARN naming the id, when the body cannot be read (the row is
+/// left where it is).
+pub fn decode_stored(id: &str, body: &str, owner: Option<String>, until_us: Option<i64>) -> Option<StoredEnvelope> {
+    match decode(body) {
+        Ok(envelope) => {
+            let until = until_us.and_then(DateTime::from_timestamp_micros);
+            Some(StoredEnvelope::new(envelope, owner.zip(until).map(|(owner, until)| Lease::new(owner, until))))
+        }
+        Err(err) => {
+            tracing::warn!(envelope = %id, "rewake: skipping unreadable stored envelope '{id}': {err}");
+            None
+        }
+    }
+}
+
+/// The project column of an envelope's row: its project directory as text (lossily).
+pub fn stored_project(envelope: &Envelope) -> Option<String> {
+    envelope.project_dir().map(|p| p.to_string_lossy().into_owned())
 }
 
 /// An optional instant as the microseconds since the epoch every store keeps.
@@ -164,7 +200,7 @@ pub fn encode(envelope: &Envelope) -> Result<String, Error> {
 }
 
 /// An envelope back from its stored JSON body.
-pub fn decode(text: &str) -> Result<Envelope, Error> {
+fn decode(text: &str) -> Result<Envelope, Error> {
     let r: EnvelopeRecord = serde_json::from_str(text)?;
     let event = HookEventType::resolve(&r.event).map_err(|e| Error::Store(e.to_string()))?;
     let mut context = HookContext::new(event);

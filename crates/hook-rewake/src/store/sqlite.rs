@@ -18,7 +18,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 use tokio::sync::Notify;
 
-use super::record::{decode, decode_mail, encode, encode_mail, micros};
+use super::record::{decode_mailbox, decode_stored, encode, encode_mail, micros, stored_project};
 use super::{Lease, LeaseOutcome, Mail, RewakeStore, StoreSnapshot, StoredEnvelope};
 use crate::envelope::Envelope;
 use crate::error::Error;
@@ -158,14 +158,6 @@ fn reserve_seq(tx: &Transaction<'_>, n: usize) -> Result<i64, Error> {
     Ok(last - n + 1)
 }
 
-fn instant(us: Option<i64>) -> Option<DateTime<Utc>> {
-    us.and_then(DateTime::from_timestamp_micros)
-}
-
-fn project_text(envelope: &Envelope) -> Option<String> {
-    envelope.project_dir().map(|p| p.to_string_lossy().into_owned())
-}
-
 /// Decodes rows of `COLUMNS`; unreadable ones are skipped with a WARN.
 fn read_rows(stmt: &mut rusqlite::Statement<'_>, params: impl rusqlite::Params) -> Result<Vec<StoredEnvelope>, Error> {
     let rows = stmt.query_map(params, |row| {
@@ -179,13 +171,7 @@ fn read_rows(stmt: &mut rusqlite::Statement<'_>, params: impl rusqlite::Params) 
     let mut envelopes = Vec::new();
     for row in rows {
         let (id, body, owner, until) = row?;
-        match decode(&body) {
-            Ok(envelope) => {
-                let lease = owner.zip(instant(until)).map(|(owner, until)| Lease::new(owner, until));
-                envelopes.push(StoredEnvelope::new(envelope, lease));
-            }
-            Err(err) => tracing::warn!(envelope = %id, "rewake: skipping unreadable stored envelope '{id}': {err}"),
-        }
+        envelopes.extend(decode_stored(&id, &body, owner, until));
     }
     Ok(envelopes)
 }
@@ -235,7 +221,7 @@ impl RewakeStore for SqliteStore {
                     micros(envelope.next_fire_at),
                     micros(envelope.expires_at),
                     encode(envelope)?,
-                    project_text(envelope),
+                    stored_project(envelope),
                     envelope.session_id(),
                     seq
                 ])?;
@@ -351,16 +337,7 @@ impl RewakeStore for SqliteStore {
             params![session_id, claim.owner, claim.until.timestamp_micros(), now.timestamp_micros()],
             |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)),
         )?;
-        let mut mail = Vec::new();
-        for row in rows {
-            let (id, body) = row?;
-            match decode_mail(&body) {
-                Ok(m) => mail.push(m),
-                Err(err) => tracing::warn!(mail = %id, "rewake: skipping unreadable mail '{id}': {err}"),
-            }
-        }
-        mail.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-        Ok(mail)
+        Ok(decode_mailbox(rows.collect::<Result<Vec<_>, _>>()?))
     }
 
     fn ack_mail(&self, owner: &str, ids: &[String]) -> Result<usize, Error> {
