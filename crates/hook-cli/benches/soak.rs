@@ -6,6 +6,8 @@
 //! every check within 1 s, the daemon's RSS came back within 10 MiB of where it started (after a
 //! warm-up; read up to 15 s after the traffic drained, as the allocator returns pages), it never panicked and it shut down cleanly; exits 1 otherwise.
 
+#[path = "../tests/common/serve_process.rs"]
+mod serve_process;
 #[path = "../tests/cli/traffic.rs"]
 mod traffic;
 

@@ -29,3 +29,5 @@ mod install;
 mod model;
 mod rewake;
 mod runner;
+#[path = "../common/serve_process.rs"]
+mod serve_process;

@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 
 use crate::install::claude_code;
 use crate::model::{Recorded, ScriptedModel, Turn};
+use crate::serve_process::{serve_command, wait_until};
 
 /// The longest one Claude Code session may take. A session takes about a second on an idle
 /// machine; the margin is for a loaded 2-core CI runner.
@@ -85,33 +86,17 @@ pub(crate) struct Daemon {
 
 impl Daemon {
     pub(crate) fn start(home: &Path, project: &Path, port: Option<u16>) -> Daemon {
-        let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"));
-        serve.arg("serve");
-        if let Some(port) = port {
-            serve.args(["--listen", &format!("127.0.0.1:{port}")]);
-        }
-        let child = serve
-            .current_dir(project)
-            .env("HOME", home)
+        let listen = port.map(|port| format!("127.0.0.1:{port}"));
+        let args: Vec<&str> = listen.iter().flat_map(|address| ["--listen", address.as_str()]).collect();
+        let child = serve_command(Path::new(env!("CARGO_BIN_EXE_aimon-hooks")), home, project, &args)
             .env("AIMON_TRUST_PROJECT_HOOKS", "1")
-            .env_remove("AIMON_REWAKE_STORE")
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
             .spawn()
             .expect("aimon-hooks serve starts");
         let socket = home.join(".aimon/serve.sock");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let listening = || {
+        wait_until(Duration::from_secs(20), &format!("serve did not listen on {}", socket.display()), || {
             std::os::unix::net::UnixStream::connect(&socket).is_ok()
                 && port.is_none_or(|port| std::net::TcpStream::connect(("127.0.0.1", port)).is_ok())
-        };
-        while !listening() {
-            assert!(Instant::now() < deadline, "serve did not listen on {} within 20 s", socket.display());
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        });
         Daemon { child, socket }
     }
 

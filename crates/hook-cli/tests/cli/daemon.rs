@@ -4,11 +4,12 @@
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::serve_process::{serve_command, wait_until};
 use crate::support::Sandbox;
 
 /// A running `aimon-hooks serve` with TCP; killed when dropped.
@@ -34,24 +35,16 @@ impl Daemon {
     /// port and the home's socket, and waits until both listen.
     pub(crate) fn start_with_env(sandbox: &Sandbox, env: &[(&str, &str)]) -> Daemon {
         let port = free_port();
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-            .current_dir(sandbox.project())
-            .env("HOME", sandbox.home())
+        let listen = format!("127.0.0.1:{port}");
+        let bin = Path::new(env!("CARGO_BIN_EXE_aimon-hooks"));
+        let child = serve_command(bin, &sandbox.home(), &sandbox.project(), &["--listen", &listen])
             .envs(env.iter().copied())
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
             .spawn()
             .expect("aimon-hooks serve starts");
         let socket = sandbox.home().join(".aimon/serve.sock");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() || !socket.exists() {
-            assert!(Instant::now() < deadline, "serve did not listen within 20 s");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_until(Duration::from_secs(20), "serve did not listen", || {
+            TcpStream::connect(("127.0.0.1", port)).is_ok() && socket.exists()
+        });
         let token = std::fs::read_to_string(sandbox.home().join(".aimon/serve.token")).expect("the token file");
         Daemon { child, port, socket, token: token.trim().to_owned() }
     }

@@ -37,6 +37,8 @@ mod roundtrip;
 mod run;
 mod seeds;
 mod serve;
+#[path = "../common/serve_process.rs"]
+mod serve_process;
 mod signals;
 mod soak;
 mod stream;

@@ -8,13 +8,15 @@
 
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
+
+use crate::serve_process::{serve_command, wait_until};
 
 /// How long a health check may take, connection included.
 pub(crate) const HEALTH_DEADLINE: Duration = Duration::from_secs(1);
@@ -221,24 +223,15 @@ struct Daemon {
 impl Daemon {
     fn start(bin: &Path, root: &Path, home: &Path, stderr: &Path) -> Daemon {
         let port = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
-        let child = std::process::Command::new(bin)
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-            .current_dir(root)
-            .env("HOME", home)
+        let listen = format!("127.0.0.1:{port}");
+        let child = serve_command(bin, home, root, &["--listen", &listen])
             .env("AIMON_TRUST_PROJECT_HOOKS", "1")
-            .env_remove("AIMON_REWAKE_STORE")
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
             .stderr(std::fs::File::create(stderr).expect("stderr file"))
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "serve did not listen on 127.0.0.1:{port} within 20 s");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_until(Duration::from_secs(20), &format!("serve did not listen on {listen}"), || {
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+        });
         let token = std::fs::read_to_string(home.join(".aimon/serve.token")).expect("the token file");
         Daemon { child, port, token: token.trim().to_owned() }
     }

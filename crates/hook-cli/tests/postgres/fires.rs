@@ -8,7 +8,8 @@ use hook_rewake::{Envelope, RewakeStore};
 use hook_rewake_postgres::PgStore;
 
 use crate::cluster::{Cluster, fresh_db};
-use crate::support::{Daemon, Scene, copies, counts, rows, wait_for};
+use crate::serve_process::wait_until;
+use crate::support::{Daemon, Scene, copies, counts, rows};
 
 /// Asks each daemon, through its `/v1/claude` route, for `per_daemon` rewakes; returns one of the
 /// envelopes they wrote (the template of the copies).
@@ -39,7 +40,7 @@ fn two_daemons_on_one_database_fire_10000_envelopes_once_each() {
     let bulk = copies(&template, "bulk", TOTAL - 2 * ROUTED, Duration::from_secs(2), Duration::from_secs(12));
     store.insert_batch(&bulk).expect("the copies are written");
 
-    wait_for(Duration::from_secs(90), "not every envelope fired", || {
+    wait_until(Duration::from_secs(90), "not every envelope fired", || {
         counts(&scene.fires()).len() >= TOTAL && rows(&store).is_empty()
     });
     let elapsed = started.elapsed();
@@ -79,7 +80,7 @@ fn a_daemon_killed_with_sigkill_and_the_database_restarted_under_load_lose_no_fi
     store.insert_batch(&batch).expect("the envelopes are written");
 
     // SIGKILL a mid-run. What it had leased and not finished is in flight: only those may repeat.
-    wait_for(Duration::from_secs(60), "the daemons never got going", || scene.fires().len() >= 600);
+    wait_until(Duration::from_secs(60), "the daemons never got going", || scene.fires().len() >= 600);
     let dead = a.pid();
     a.kill_9();
     let owner = format!("rw-{dead:x}-");
@@ -93,11 +94,11 @@ fn a_daemon_killed_with_sigkill_and_the_database_restarted_under_load_lose_no_fi
 
     // Restart the database under load. What was leased when it came back may repeat too (a fire
     // that could not be finished fires again when its lease expires).
-    wait_for(Duration::from_secs(60), "the fires stopped after the kill", || scene.fires().len() >= 1_200);
+    wait_until(Duration::from_secs(60), "the fires stopped after the kill", || scene.fires().len() >= 1_200);
     cluster.restart();
     let back = chrono::Utc::now();
     let mut in_flight_at_restart = HashSet::new();
-    wait_for(Duration::from_secs(20), "the test could not read the store after the restart", || match store.load() {
+    wait_until(Duration::from_secs(20), "the test could not read the store after the restart", || match store.load() {
         Ok(snapshot) => {
             in_flight_at_restart.extend(
                 snapshot
@@ -111,7 +112,7 @@ fn a_daemon_killed_with_sigkill_and_the_database_restarted_under_load_lose_no_fi
         Err(_) => false,
     });
 
-    wait_for(Duration::from_secs(150), "not every envelope fired after the kill and the restart", || {
+    wait_until(Duration::from_secs(150), "not every envelope fired after the kill and the restart", || {
         counts(&scene.fires()).len() >= TOTAL && rows(&store).is_empty()
     });
     let fires = scene.fires();

@@ -21,4 +21,6 @@
 mod cluster;
 mod fires;
 mod mail;
+#[path = "../common/serve_process.rs"]
+mod serve_process;
 mod support;

@@ -5,13 +5,15 @@ use std::collections::HashMap;
 use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Child, Command};
+use std::time::Duration;
 
 use hook_rewake::{Envelope, RewakeStore, StoredEnvelope};
 use hook_rewake_postgres::PgStore;
 use serde_json::{Value, json};
 use tempfile::TempDir;
+
+use crate::serve_process::{serve_command, wait_until};
 
 /// A temporary directory holding a project (`project/`), the daemons' homes and logs, and the
 /// file the hooks count their fires into (`fires.log`).
@@ -133,15 +135,6 @@ pub(crate) fn rows(store: &PgStore) -> Vec<StoredEnvelope> {
     store.load().expect("the test reads the store").envelopes
 }
 
-/// Waits until `done` holds, checking every 100 ms; panics with `what` after `limit`.
-pub(crate) fn wait_for(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + limit;
-    while !done() {
-        assert!(Instant::now() < deadline, "{what} (waited {limit:?})");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 /// A running `aimon-hooks serve --listen 127.0.0.1:PORT --store URL` with its own HOME; stderr
 /// goes to `<name>.log` in the scene. Killed when dropped.
 pub(crate) struct Daemon {
@@ -157,22 +150,16 @@ impl Daemon {
         std::fs::create_dir_all(&home).expect("home");
         let log = scene.root().join(format!("{name}.log"));
         let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
-        let child = Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--store", url])
-            .current_dir(scene.project())
-            .env("HOME", &home)
+        let listen = format!("127.0.0.1:{port}");
+        let bin = Path::new(env!("CARGO_BIN_EXE_aimon-hooks"));
+        let child = serve_command(bin, &home, &scene.project(), &["--listen", &listen, "--store", url])
             .env("AIMON_TRUST_PROJECT_HOOKS", "1")
-            .env_remove("AIMON_REWAKE_STORE")
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).expect("log file"))
             .spawn()
             .expect("aimon-hooks serve starts");
         let mut daemon = Daemon { child, port, token: String::new(), log };
         let token = home.join(".aimon/serve.token");
-        wait_for(Duration::from_secs(30), "serve did not listen", || {
+        wait_until(Duration::from_secs(30), "serve did not listen", || {
             if let Ok(Some(status)) = daemon.child.try_wait() {
                 panic!("serve exited at start ({status}): {}", daemon.stderr());
             }
