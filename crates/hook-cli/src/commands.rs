@@ -68,6 +68,13 @@ pub(crate) fn claude(args: &ClaudeArgs, verbose: u8) -> u8 {
         let body = serde_json::to_vec(&payload).unwrap_or_default();
         match hook_server::forward_claude_blocking(&socket, &project, body) {
             Forwarded::Answered(printed) => return printed.emit(),
+            Forwarded::AnsweredWithMail(printed, receipt) => {
+                match printed.write() {
+                    Ok(()) => receipt.redeem_blocking(),
+                    Err(e) => tracing::debug!("hooks: cannot write the answer ({e}); its session mail comes again"),
+                }
+                return printed.exit;
+            }
             Forwarded::Failed(e) => {
                 let error = format!("aimon-hooks serve did not answer: {e}");
                 return Printed::new(hook_server::claude_answer(event, Err(&error))).emit();

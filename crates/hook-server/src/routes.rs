@@ -34,7 +34,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
-use crate::delivery::AckOnWritten;
+use crate::delivery::{AckOnWritten, MAIL_HEADER, Receipts};
 use crate::error::Error;
 use crate::evaluate::{self, Printed};
 use crate::metrics::Metrics;
@@ -91,6 +91,8 @@ struct Inner {
     rewake: OnceLock<Rewake>,
     /// Cancelled when the daemon shuts down: open fire streams end.
     closing: CancellationToken,
+    /// Mail of command-form answers until their `claude` says it printed them.
+    receipts: Receipts,
 }
 
 /// Rewake in the daemon: the store the session mailboxes live in and the service firing it.
@@ -127,6 +129,7 @@ impl HookService {
                 metrics,
                 rewake: OnceLock::new(),
                 closing: CancellationToken::new(),
+                receipts: Receipts::default(),
             }),
         }
     }
@@ -154,6 +157,7 @@ impl HookService {
         Router::new()
             .route("/v1/run/{event}", run)
             .route("/v1/claude", post(claude))
+            .route("/v1/claude/ack", post(claude_ack))
             .route("/v1/health", get(health))
             .route("/v1/hooks", get(hooks))
             .route("/metrics", get(metrics))
@@ -364,11 +368,34 @@ async fn claude(State(service): State<HookService>, headers: HeaderMap, uri: Uri
             None => Bytes::new(),
         }
     };
+    let mail = match mail.map(|mail| if command_form { service.inner.receipts.issue(mail) } else { Err(mail) }) {
+        Some(Ok(receipt)) => {
+            if let Ok(value) = HeaderValue::from_str(&receipt) {
+                response.headers_mut().insert(MAIL_HEADER, value);
+            }
+            None
+        }
+        Some(Err(mail)) => Some(mail),
+        None => None,
+    };
     *response.body_mut() = match mail {
         Some(mail) => AckOnWritten::body(data, mail),
         None => Body::from(data),
     };
     response
+}
+
+/// `POST /v1/claude/ack`: the forwarding `claude` printed the answer whose receipt it sends in
+/// the mail header; its mail is deleted. 204, or 404 for a receipt unknown, redeemed or expired.
+async fn claude_ack(State(service): State<HookService>, headers: HeaderMap) -> Response {
+    let receipt = headers.get(MAIL_HEADER).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let Some(mail) = service.inner.receipts.redeem(receipt) else {
+        return error(StatusCode::NOT_FOUND, "no mail waits for that receipt (redeemed already, or expired)");
+    };
+    match mail.ack() {
+        Ok(_) => StatusCode::NO_CONTENT.into_response(),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot remove the delivered mail: {e}")),
+    }
 }
 
 /// `GET /v1/health`.

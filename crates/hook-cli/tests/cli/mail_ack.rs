@@ -110,3 +110,40 @@ fn the_daemon_deletes_the_mail_of_a_written_answer_and_keeps_the_mail_of_a_clien
     // acknowledges only once written is pinned in hook-server's tests/mail.rs.)
     assert_eq!(mailbox(&db, "s-gone").1, 1, "the mail of an answer never written is not lost");
 }
+
+#[test]
+fn a_forwarded_claude_has_its_mail_deleted_only_once_it_printed_the_answer() {
+    let sandbox = Sandbox::new();
+    let db = sandbox.root().join("rewake.db");
+    mail(&db, "s-full", "for a claude that cannot print");
+    mail(&db, "s-printed", "for a claude that prints");
+    let _daemon = Daemon::start(&sandbox, &db);
+    let claude = |session: &str, stdout: Stdio| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
+            .arg("claude")
+            .current_dir(sandbox.project())
+            .env("HOME", sandbox.home())
+            .env("CLAUDE_PROJECT_DIR", sandbox.project())
+            .env_remove("AIMON_REWAKE_STORE")
+            .env_remove("AIMON_NO_SERVE")
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::piped())
+            .stdout(stdout)
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("claude starts");
+        let payload = post_tool(session, &sandbox.project()).to_string();
+        child.stdin.take().expect("stdin").write_all(payload.as_bytes()).expect("send the payload");
+        child.wait_with_output().expect("claude runs")
+    };
+
+    let printed = claude("s-printed", Stdio::piped());
+    assert!(printed.status.success(), "{printed:?}");
+    assert!(String::from_utf8_lossy(&printed.stdout).contains("for a claude that prints"), "{printed:?}");
+    assert_eq!(mailbox(&db, "s-printed"), (0, 0), "printed, so the daemon deleted it");
+
+    // Every write to /dev/full fails: the daemon answered, but the answer never reached Claude Code.
+    let full = claude("s-full", Stdio::from(File::create("/dev/full").expect("/dev/full")));
+    assert!(full.status.success(), "{full:?}");
+    assert_eq!(mailbox(&db, "s-full"), (0, 1), "claimed by the lost answer, and delivered again after the claim");
+}
