@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use hook_actions::{DenyAction, HttpAction, McpAction, McpServers, ShellAction};
 use hook_core::{ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject};
-use hook_predicate::PathAnchors;
+use hook_predicate::{Call, PathAnchors};
 use serde_json::Value;
 
 use crate::handler::{HandlerAction, HandlerSpec};
@@ -274,7 +274,10 @@ impl DeclarativeHook {
         }
         if let Some(p) = &self.predicate {
             let hit = match self.event.spec().matcher {
-                MatchSubject::Tool => ctx.tool.as_ref().is_some_and(|t| p.test(&t.name, &t.input)),
+                MatchSubject::Tool => ctx
+                    .tool
+                    .as_ref()
+                    .is_some_and(|t| p.verdict(&Call::new(&t.name, &t.input).in_dir(ctx.cwd.as_deref())).matches()),
                 _ => ctx.match_subject().is_some_and(|s| p.test(s, &Value::Null)),
             };
             if !hit {
@@ -284,7 +287,11 @@ impl DeclarativeHook {
         match &self.if_rule {
             IfRule::Absent => None,
             IfRule::Unsupported => Some(Skip::IfUnsupported),
-            IfRule::Rule(p) => (!ctx.tool.as_ref().is_some_and(|t| p.test(&t.name, &t.input))).then_some(Skip::IfRule),
+            IfRule::Rule(p) => (!ctx
+                .tool
+                .as_ref()
+                .is_some_and(|t| p.verdict(&Call::new(&t.name, &t.input).in_dir(ctx.cwd.as_deref())).matches()))
+            .then_some(Skip::IfRule),
         }
     }
 

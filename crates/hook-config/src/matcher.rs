@@ -10,7 +10,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use hook_predicate::{PathAnchors, ToolInputPredicate};
+use hook_predicate::{Call, PathAnchors, ToolInputPredicate, Verdict};
 
 /// A pattern and its anchors, compiled on first need.
 #[derive(Debug)]
@@ -40,9 +40,14 @@ impl Matcher {
         self.compiled().1
     }
 
-    /// Whether the call matches.
+    /// Whether the call matches (an uncertain match is a match).
     pub(crate) fn test(&self, tool_name: &str, input: &serde_json::Value) -> bool {
-        self.compiled().0.test(tool_name, input)
+        self.verdict(&Call::new(tool_name, input)).matches()
+    }
+
+    /// What the predicate says of the call.
+    pub(crate) fn verdict(&self, call: &Call<'_>) -> Verdict {
+        self.compiled().0.verdict(call)
     }
 
     /// Whether it compiles against exactly `anchors`.

@@ -3,7 +3,7 @@
 use crate::pattern::Pattern;
 use serde_json::Value;
 
-use crate::predicate::ToolInputPredicate;
+use crate::predicate::{Call, ToolInputPredicate, Verdict};
 use crate::shell::{self, View};
 
 /// What a BashSubcommand rule looks for in a command.
@@ -28,17 +28,22 @@ impl BashSubcommand {
 }
 
 impl ToolInputPredicate for BashSubcommand {
-    fn test(&self, tool_name: &str, input: &Value) -> bool {
-        if tool_name != "Bash" {
-            return false;
+    fn verdict(&self, call: &Call<'_>) -> Verdict {
+        if call.tool_name != "Bash" {
+            return Verdict::NoMatch;
         }
-        let Some(command) = input.get("command").and_then(Value::as_str) else { return false };
+        let Some(command) = call.input.get("command").and_then(Value::as_str) else { return Verdict::NoMatch };
         match &self.rule {
             CommandRule::Regex(re) => regex_matches_command(re, command),
             CommandRule::Words(rule) => shell::with_analysis(command, |a| {
-                a.uncertain
-                    || a.views.iter().any(|v| rule.matches_view(v))
-                    || a.code.iter().any(|code| rule.mentioned_in(code))
+                let views = a.views.iter().fold(Verdict::NoMatch, |acc, v| acc.or(rule.matches_view(v)));
+                if views != Verdict::NoMatch {
+                    views
+                } else if a.uncertain || a.code.iter().any(|code| rule.mentioned_in(code)) {
+                    Verdict::Uncertain
+                } else {
+                    Verdict::NoMatch
+                }
             }),
         }
     }
@@ -49,14 +54,20 @@ impl ToolInputPredicate for BashSubcommand {
 /// unknown value, unless its certain start already rules the regex out (`cd $DIR` never matches
 /// `^rm`; `rm $FLAGS /` may). Interpreter code (`python -c '…'`) matches when it names a program the
 /// regex can start with (R-PRED-4c).
-pub(crate) fn regex_matches_command(re: &Pattern, command: &str) -> bool {
+pub(crate) fn regex_matches_command(re: &Pattern, command: &str) -> Verdict {
     let unsure = |v: &View| v.innermost && v.has_unknown() && re.may_match_text_starting_with(v.known_prefix());
-    re.is_match(command)
-        || shell::with_analysis(command, |a| {
-            a.uncertain
-                || a.views.iter().any(|v| unsure(v) || re.is_match(&v.text))
-                || a.code.iter().any(|code| re.mentioned_in(code))
-        })
+    if re.is_match(command) {
+        return Verdict::Match;
+    }
+    shell::with_analysis(command, |a| {
+        if a.views.iter().any(|v| re.is_match(&v.text)) {
+            Verdict::Match
+        } else if a.uncertain || a.views.iter().any(unsure) || a.code.iter().any(|code| re.mentioned_in(code)) {
+            Verdict::Uncertain
+        } else {
+            Verdict::NoMatch
+        }
+    })
 }
 
 /// Whether `name` occurs in `code` as a word of its own (`git` in `os.system('git push')`, not in
@@ -120,20 +131,23 @@ impl WordRule {
         self.head.first().is_none_or(|program| names(code, shell::basename(program)))
     }
 
-    fn matches_view(&self, view: &View) -> bool {
+    fn matches_view(&self, view: &View) -> Verdict {
+        if self.re.is_match(&view.text) {
+            return Verdict::Match;
+        }
         if view.innermost && view.has_unknown() {
             // A word of unknown value: match unless a known word already contradicts the rule.
             for (i, literal) in self.head.iter().enumerate() {
                 match view.words.get(i) {
-                    None => return view.more_args,
-                    Some(w) if !w.known => return true,
-                    Some(w) if w.text != *literal => return false,
+                    None => return if view.more_args { Verdict::Uncertain } else { Verdict::NoMatch },
+                    Some(w) if !w.known => return Verdict::Uncertain,
+                    Some(w) if w.text != *literal => return Verdict::NoMatch,
                     Some(_) => {}
                 }
             }
-            return true;
+            return Verdict::Uncertain;
         }
-        self.re.is_match(&view.text)
+        Verdict::NoMatch
     }
 }
 

@@ -1,6 +1,6 @@
 //! Composite: AND / OR of other predicates (R-PRED-2).
 
-use crate::predicate::ToolInputPredicate;
+use crate::predicate::{Call, ToolInputPredicate, Verdict};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Op {
@@ -28,10 +28,18 @@ impl Composite {
 }
 
 impl ToolInputPredicate for Composite {
-    fn test(&self, tool_name: &str, input: &serde_json::Value) -> bool {
+    fn verdict(&self, call: &Call<'_>) -> Verdict {
+        let mut parts = self.parts.iter().map(|p| p.verdict(call));
         match self.op {
-            Op::And => self.parts.iter().all(|p| p.test(tool_name, input)),
-            Op::Or => self.parts.iter().any(|p| p.test(tool_name, input)),
+            Op::And => parts.try_fold(Verdict::Match, |acc, v| {
+                let acc = acc.and(v);
+                if acc == Verdict::NoMatch { Err(acc) } else { Ok(acc) }
+            }),
+            Op::Or => parts.try_fold(Verdict::NoMatch, |acc, v| {
+                let acc = acc.or(v);
+                if acc == Verdict::Match { Err(acc) } else { Ok(acc) }
+            }),
         }
+        .unwrap_or_else(|decided| decided)
     }
 }

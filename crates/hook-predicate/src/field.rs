@@ -4,7 +4,7 @@ use crate::pattern::Pattern;
 use serde_json::Value;
 
 use crate::bash::regex_matches_command;
-use crate::predicate::ToolInputPredicate;
+use crate::predicate::{Call, ToolInputPredicate, Verdict};
 
 /// A dotted path into the tool input; a numeric segment also indexes an array (`edits.0.old_string`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,16 +44,16 @@ impl FieldMatch {
 }
 
 impl ToolInputPredicate for FieldMatch {
-    fn test(&self, tool_name: &str, input: &Value) -> bool {
-        match self.path.lookup(input) {
-            Some(Value::String(s)) if tool_name == "Bash" && self.path.is_command() => {
-                regex_matches_command(&self.re, s)
+    fn verdict(&self, call: &Call<'_>) -> Verdict {
+        Verdict::from_bool(match self.path.lookup(call.input) {
+            Some(Value::String(s)) if call.tool_name == "Bash" && self.path.is_command() => {
+                return regex_matches_command(&self.re, s);
             }
             Some(Value::String(s)) => self.re.is_match(s),
             Some(Value::Bool(b)) => self.re.is_match(if *b { "true" } else { "false" }),
             Some(Value::Null) => self.re.is_match("null"),
             Some(other) => self.re.is_match(&other.to_string()),
             None => false,
-        }
+        })
     }
 }

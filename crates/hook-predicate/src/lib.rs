@@ -186,4 +186,4 @@ mod shell;
 pub use crate::anchors::PathAnchors;
 pub use crate::error::Error;
 pub use crate::parser::parse;
-pub use crate::predicate::ToolInputPredicate;
+pub use crate::predicate::{Call, ToolInputPredicate, Verdict};

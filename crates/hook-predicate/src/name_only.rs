@@ -2,7 +2,7 @@
 
 use crate::pattern::Pattern;
 
-use crate::predicate::ToolInputPredicate;
+use crate::predicate::{Call, ToolInputPredicate, Verdict};
 
 /// Matches on the name: anything, a list of exact names, or an unanchored regex.
 #[derive(Debug)]
@@ -13,11 +13,12 @@ pub(crate) enum NameOnly {
 }
 
 impl ToolInputPredicate for NameOnly {
-    fn test(&self, tool_name: &str, _input: &serde_json::Value) -> bool {
-        match self {
+    fn verdict(&self, call: &Call<'_>) -> Verdict {
+        let tool_name = call.tool_name;
+        Verdict::from_bool(match self {
             NameOnly::Any => true,
             NameOnly::Exact(names) => names.iter().any(|n| n == tool_name),
             NameOnly::Regex(re) => re.is_match(tool_name),
-        }
+        })
     }
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::anchors::PathAnchors;
 use crate::pattern::StartLiterals;
-use crate::predicate::ToolInputPredicate;
+use crate::predicate::{Call, ToolInputPredicate, Verdict};
 
 /// The input keys that carry a tool's path, in the order they are looked up.
 const PATH_KEYS: [&str; 3] = ["file_path", "notebook_path", "path"];
@@ -146,7 +146,13 @@ fn with_dir_suffix(rest: &str) -> String {
 const SEARCH_TOOLS: [&str; 2] = ["Grep", "Glob"];
 
 impl ToolInputPredicate for PathGlob {
-    fn test(&self, tool_name: &str, input: &Value) -> bool {
+    fn verdict(&self, call: &Call<'_>) -> Verdict {
+        Verdict::from_bool(self.hit(call.tool_name, call.input))
+    }
+}
+
+impl PathGlob {
+    fn hit(&self, tool_name: &str, input: &Value) -> bool {
         if !self.tools.contains(&tool_name) {
             return false;
         }

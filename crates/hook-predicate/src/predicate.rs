@@ -1,4 +1,8 @@
-//! The public trait (R-PRED-1).
+//! The public trait, the call it looks at and its three-valued answer (R-PRED-1).
+
+use std::path::Path;
+
+use serde_json::Value;
 
 /// A compiled matcher: does this tool call (or event subject) match?
 ///
@@ -6,6 +10,80 @@
 /// passes the event's match subject (e.g. `"manual"`, `"startup"`, an agent type) as `tool_name` and
 /// `&serde_json::Value::Null` as input; name-only patterns then match that subject.
 pub trait ToolInputPredicate: Send + Sync + std::fmt::Debug {
-    /// Whether the call matches. Never panics, whatever the input.
-    fn test(&self, tool_name: &str, input: &serde_json::Value) -> bool;
+    /// Whether the call matches, and whether only because the analysis could not show otherwise.
+    /// Never panics, whatever the input.
+    fn verdict(&self, call: &Call<'_>) -> Verdict;
+
+    /// Whether the call matches (an uncertain match is a match), with relative paths in the input
+    /// taken from the project root. Never panics, whatever the input.
+    fn test(&self, tool_name: &str, input: &Value) -> bool {
+        self.verdict(&Call::new(tool_name, input)).matches()
+    }
+}
+
+/// One tool call as a predicate sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Call<'a> {
+    /// The tool's name in Claude Code's vocabulary (`Bash`, `Read`, `mcp__server__tool`, …), or the
+    /// event's match subject.
+    pub tool_name: &'a str,
+    /// The tool input (`Value::Null` for an event without a tool).
+    pub input: &'a Value,
+    /// The directory the call runs in (the payload's `cwd`): relative paths in the input, and the
+    /// paths a Bash command names, are taken from here. `None`: the project root.
+    pub cwd: Option<&'a Path>,
+}
+
+impl<'a> Call<'a> {
+    /// A call without a working directory of its own.
+    pub fn new(tool_name: &'a str, input: &'a Value) -> Self {
+        Call { tool_name, input, cwd: None }
+    }
+
+    /// The same call run in `cwd`.
+    pub fn in_dir(self, cwd: Option<&'a Path>) -> Self {
+        Call { cwd, ..self }
+    }
+}
+
+/// What a predicate says of a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The call does not match.
+    NoMatch,
+    /// The call matches.
+    Match,
+    /// The analysis could not show that the call does not match (a construct it does not model): a
+    /// deny or ask rule treats this as a match, an allow rule as no match.
+    Uncertain,
+}
+
+impl Verdict {
+    /// A match or an uncertain one.
+    pub fn matches(self) -> bool {
+        self != Verdict::NoMatch
+    }
+
+    /// `Match` when `certain` holds, `NoMatch` otherwise.
+    pub fn from_bool(hit: bool) -> Self {
+        if hit { Verdict::Match } else { Verdict::NoMatch }
+    }
+
+    /// Both must match: no match wins, then uncertainty.
+    pub(crate) fn and(self, other: Verdict) -> Verdict {
+        match (self, other) {
+            (Verdict::NoMatch, _) | (_, Verdict::NoMatch) => Verdict::NoMatch,
+            (Verdict::Uncertain, _) | (_, Verdict::Uncertain) => Verdict::Uncertain,
+            _ => Verdict::Match,
+        }
+    }
+
+    /// Either may match: a match wins, then uncertainty.
+    pub(crate) fn or(self, other: Verdict) -> Verdict {
+        match (self, other) {
+            (Verdict::Match, _) | (_, Verdict::Match) => Verdict::Match,
+            (Verdict::Uncertain, _) | (_, Verdict::Uncertain) => Verdict::Uncertain,
+            _ => Verdict::NoMatch,
+        }
+    }
 }
