@@ -8,7 +8,15 @@ use super::lex::{Lexer, Stdin};
 use super::{Word, analyse_into, basename};
 
 /// Shells whose `-c` argument, script or standard input is a command line.
-pub(super) const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "busybox"];
+pub(super) const SHELLS: &[&str] =
+    &["sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "pdksh", "oksh", "loksh", "ash", "yash", "posh", "busybox"];
+
+/// Shells with another syntax (fish, the C shells, PowerShell, nushell, …): every word that is not
+/// an option may be a command line (`fish -c …`, `pwsh -Command …`, `tcsh -c …`); read with the
+/// POSIX lexer, which errs on seeing commands.
+#[rustfmt::skip]
+pub(super) const OTHER_SHELLS: &[&str] = &["fish", "csh", "tcsh", "pwsh", "powershell", "nu", "xonsh", "elvish",
+    "rc", "es", "osh", "ysh", "oil", "ion", "murex", "scsh", "sash", "hush", "jsh", "rbash"];
 
 /// `ssh` options that take a value (the rest of the word, or the next word).
 const SSH_WITH_VALUE: &[u8] = b"BbcDEeFIiJLlmOoPpQRSWw";
@@ -96,32 +104,73 @@ impl Lexer<'_, '_> {
             // `busybox sh -c …`: the applet is the shell.
             match words.get(1) {
                 Some(w) if matches!(w.text.as_str(), "sh" | "ash" | "hush") => words = &words[1..],
-                _ => return,
+                // `busybox touch x`: a multi-call binary runs its applet.
+                Some(_) => {
+                    self.emit_nested(words[1..].to_vec());
+                    return;
+                }
+                None => return,
             }
         }
         let (mut saw_c, mut saw_s) = (false, false);
         let mut i = 1;
         while let Some(w) = words.get(i) {
             let t = w.text.as_str();
-            if t == "-o" || t == "+o" {
+            if !w.known {
+                // An option of unknown value may be `-c`.
+                saw_c = true;
+                i += 1;
+            } else if matches!(t, "--rcfile" | "--init-file" | "--emulate") {
                 i += 2;
-            } else if t == "--" {
+            } else if t == "--" || t == "-" {
                 i += 1;
                 break;
-            } else if t.len() > 1 && (t.starts_with('-') || t.starts_with('+')) {
-                if !t.starts_with("--") {
-                    saw_c |= t.contains('c');
-                    saw_s |= t.contains('s');
-                }
+            } else if t.starts_with("--") {
                 i += 1;
+            } else if t.len() > 1 && (t.starts_with('-') || t.starts_with('+')) {
+                saw_c |= t.contains('c');
+                saw_s |= t.contains('s');
+                // `-o NAME`, `-O NAME` (also inside a cluster: `-eo pipefail`) take the next word.
+                i += if t[1..].contains(['o', 'O']) { 2 } else { 1 };
             } else {
                 break;
             }
         }
         match words.get(i) {
-            Some(w) if saw_c => self.recurse_into_word(Some(w)),
+            Some(_) if saw_c => {
+                // The first operand is the command line; the rest are its `$0`, `$1`, …, which it
+                // may run (`bash -c '"$@"' _ touch x`): they are tried as a command too.
+                self.recurse_into_word(words.get(i));
+                if words.len() > i + 1 {
+                    self.analyse_joined(&words[i + 1..]);
+                }
+            }
             Some(w) if !saw_s => self.script(w, stdin),
             _ => self.stdin_code(stdin),
+        }
+    }
+
+    /// A shell of another syntax: each operand and option value may be a command line; an encoded
+    /// command cannot be read; without operands it reads standard input.
+    pub(super) fn other_shell(&mut self, words: &[Word], stdin: &Stdin) {
+        let mut operands = 0;
+        for w in &words[1..] {
+            let t = w.text.to_ascii_lowercase();
+            if t.starts_with("-e") && "-encodedcommand".starts_with(t.split(['=', ':']).next().unwrap_or_default()) {
+                self.uncertain();
+            }
+            let value = t.find(['=', ':']).filter(|_| t.starts_with('-')).map(|k| &w.text[k + 1..]);
+            match value {
+                Some(value) if w.known => analyse_into(value, self.depth + 1, self.out),
+                _ if t.starts_with('-') || t.starts_with('+') => {}
+                _ => {
+                    operands += 1;
+                    self.recurse_into_word(Some(w));
+                }
+            }
+        }
+        if operands == 0 {
+            self.stdin_code(stdin);
         }
     }
 

@@ -7,6 +7,8 @@ use super::{Analysis, MAX_DEPTH, Word, analyse_into};
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum End {
     Separator,
+    /// `;;`, `;&` or `;;&`: the end of a `case` clause.
+    CaseBreak,
     Close,
     Eof,
 }
@@ -91,17 +93,10 @@ impl Lexer<'_, '_> {
     /// Reads commands until the closing `)` (when `in_parens`) or the end of input.
     pub(super) fn list(&mut self, in_parens: bool) {
         loop {
-            let (words, stdin, end) = self.simple_command(in_parens);
-            match stdin {
-                Stdin::Pending(id) => match self.bodies.get(id).cloned().flatten() {
-                    Some(body) => self.emit(words, body),
-                    None => self.deferred.push((words, id)),
-                },
-                stdin => self.emit(words, stdin),
-            }
-            self.flush_deferred(false);
-            match end {
+            match self.command(in_parens) {
                 End::Separator => {}
+                // `;;` outside a `case` is a syntax error: bash runs nothing, but say so.
+                End::CaseBreak => self.uncertain(),
                 End::Close => return,
                 End::Eof => {
                     if in_parens {
@@ -111,6 +106,20 @@ impl Lexer<'_, '_> {
                 }
             }
         }
+    }
+
+    /// Reads one simple command and emits its views (once its here-documents are read).
+    fn command(&mut self, in_parens: bool) -> End {
+        let (words, stdin, end) = self.simple_command(in_parens);
+        match stdin {
+            Stdin::Pending(id) => match self.bodies.get(id).cloned().flatten() {
+                Some(body) => self.emit(words, body),
+                None => self.deferred.push((words, id)),
+            },
+            stdin => self.emit(words, stdin),
+        }
+        self.flush_deferred(false);
+        end
     }
 
     /// Emits the commands whose here-document has been read by now (or, at the end, all of them:
@@ -167,9 +176,16 @@ impl Lexer<'_, '_> {
                 b'&' if self.peek_at(1) == Some(b'>') => {
                     self.redirection();
                 }
+                b';' if matches!(self.peek_at(1), Some(b';' | b'&')) => {
+                    self.pos += 2;
+                    if self.src[self.pos - 1] == b';' && self.peek() == Some(b'&') {
+                        self.pos += 1;
+                    }
+                    return (words, stdin, End::CaseBreak);
+                }
                 b';' | b'&' | b'|' => {
                     self.pos += 1;
-                    if matches!(self.peek(), Some(b';' | b'&' | b'|')) {
+                    if matches!(self.peek(), Some(b'&' | b'|')) {
                         self.pos += 1;
                     }
                     return (words, stdin, End::Separator);
@@ -182,9 +198,23 @@ impl Lexer<'_, '_> {
                     self.uncertain();
                     return (words, stdin, End::Separator);
                 }
+                b'(' if self.peek_at(1) == Some(b'(') && opens_command(&words, &["for"]) => {
+                    // `(( … ))` and `for (( … ))`: arithmetic, not commands.
+                    self.pos += 2;
+                    self.skip_balanced(b'(', b')', 2);
+                    words.push(Word::literal("(( ))"));
+                }
                 b'(' => {
                     self.pos += 1;
-                    if words.is_empty() {
+                    if opens_command(&words, &[]) {
+                        self.nested_list();
+                        continue;
+                    }
+                    if let [first, _name] = words.as_slice()
+                        && first.text == "coproc"
+                    {
+                        // `coproc NAME ( … )`: the subshell is the command.
+                        words.clear();
                         self.nested_list();
                         continue;
                     }
@@ -220,11 +250,25 @@ impl Lexer<'_, '_> {
                         self.uncertain();
                         continue;
                     }
-                    let io_number = !word.quoted && word.text.bytes().all(|b| b.is_ascii_digit());
+                    let io_number = !word.quoted
+                        && (word.text.bytes().all(|b| b.is_ascii_digit())
+                            || (word.text.starts_with('{') && word.text.ends_with('}') && word.text.len() > 2));
                     if io_number && matches!(self.peek(), Some(b'<' | b'>')) {
                         continue;
                     }
-                    words.push(word);
+                    let opens = !word.quoted && opens_command(&words, &[]);
+                    let keyword = if opens { word.text.as_str() } else { "" };
+                    match keyword {
+                        "[[" => {
+                            words.push(word);
+                            self.conditional(&mut words);
+                        }
+                        "case" => {
+                            words.push(word);
+                            self.case_clause(&mut words, in_parens);
+                        }
+                        _ => words.push(word),
+                    }
                 }
             }
         }
@@ -249,6 +293,7 @@ impl Lexer<'_, '_> {
         } else {
             (1, None)
         };
+        let op = &rest[..len];
         self.pos += len;
         self.skip_blanks();
         if self.peek().is_none_or(|c| matches!(c, b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>')) {
@@ -256,6 +301,7 @@ impl Lexer<'_, '_> {
             return None;
         }
         let target = self.word();
+        self.out.files.redirect(op, &target); // File uses for Read/Edit rules (shell/files.rs).
         if let Some(strip_tabs) = heredoc {
             let id = self.bodies.len();
             self.bodies.push(None);
@@ -303,6 +349,147 @@ impl Lexer<'_, '_> {
                 *slot = Some(if expands { Stdin::Unknown } else { Stdin::Text(text) });
             }
         }
+    }
+
+    /// The rest of `[[ … ]]` after `[[`: operators and parentheses inside are words of the test, not
+    /// command separators (`[[ x =~ (a|b) ]]`); substitutions inside are still commands.
+    fn conditional(&mut self, words: &mut Vec<Word>) {
+        loop {
+            self.skip_blanks();
+            match self.peek() {
+                None | Some(b';') => {
+                    self.uncertain();
+                    return;
+                }
+                Some(b'\n') => self.pos += 1,
+                Some(c @ (b'(' | b')' | b'|' | b'&' | b'<' | b'>')) => {
+                    self.pos += 1;
+                    let op = match c {
+                        b'(' => "(",
+                        b')' => ")",
+                        b'|' => "|",
+                        b'&' => "&",
+                        b'<' => "<",
+                        _ => ">",
+                    };
+                    words.push(Word::literal(op));
+                }
+                _ => {
+                    let start = self.pos;
+                    let word = self.word();
+                    if self.pos == start {
+                        self.pos += 1;
+                        self.uncertain();
+                        continue;
+                    }
+                    let end = !word.quoted && word.text == "]]";
+                    words.push(word);
+                    if end {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rest of `case WORD in [(]pattern[|pattern]…) list ;; … esac` after `case`: the subject and
+    /// the patterns are words of the `case` command, each clause's list is commands.
+    fn case_clause(&mut self, words: &mut Vec<Word>, in_parens: bool) {
+        if self.depth >= MAX_DEPTH {
+            self.uncertain();
+            self.pos = self.src.len();
+            return;
+        }
+        self.depth += 1;
+        if !self.case_clauses(words, in_parens) {
+            self.uncertain();
+        }
+        self.depth -= 1;
+    }
+
+    /// `case_clause`'s work; `false` when the text is not a well-formed `case`.
+    fn case_clauses(&mut self, words: &mut Vec<Word>, in_parens: bool) -> bool {
+        // The subject, then `in`.
+        for expect_in in [false, true] {
+            self.skip_blanks_and_newlines();
+            let start = self.pos;
+            let word = self.word();
+            if self.pos == start || (expect_in && (word.quoted || word.text != "in")) {
+                return false;
+            }
+            words.push(word);
+        }
+        loop {
+            self.skip_blanks_and_newlines();
+            if self.keyword_ahead("esac") {
+                return true;
+            }
+            if self.peek() == Some(b'(') {
+                self.pos += 1;
+            }
+            // The patterns, up to `)`.
+            loop {
+                self.skip_blanks();
+                match self.peek() {
+                    Some(b')') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    Some(b'|') => self.pos += 1,
+                    None | Some(b'\n' | b';' | b'&' | b'<' | b'>' | b'(') => return false,
+                    Some(_) => {
+                        let start = self.pos;
+                        let word = self.word();
+                        if self.pos == start {
+                            return false;
+                        }
+                        words.push(word);
+                    }
+                }
+            }
+            // The clause's commands, up to `;;`, `;&`, `;;&` or `esac`.
+            loop {
+                self.skip_blanks_and_newlines();
+                if self.keyword_ahead("esac") {
+                    return true;
+                }
+                match self.command(in_parens) {
+                    End::CaseBreak => break,
+                    End::Separator => {}
+                    End::Close | End::Eof => return false,
+                }
+            }
+        }
+    }
+
+    /// Skips blanks and newlines (reading the here-documents a newline ends).
+    fn skip_blanks_and_newlines(&mut self) {
+        loop {
+            self.skip_blanks();
+            match self.peek() {
+                Some(b'\n') => {
+                    self.pos += 1;
+                    self.read_heredocs();
+                }
+                Some(b'#') => {
+                    while self.peek().is_some_and(|c| c != b'\n') {
+                        self.pos += 1;
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Consumes `keyword` when it comes next as a word of its own.
+    fn keyword_ahead(&mut self, keyword: &str) -> bool {
+        let rest = &self.src[self.pos..];
+        let delimited = rest.get(keyword.len()).is_none_or(|c| b" \t\r\n;&|)<>".contains(c));
+        if rest.starts_with(keyword.as_bytes()) && delimited {
+            self.pos += keyword.len();
+            return true;
+        }
+        false
     }
 
     fn word(&mut self) -> Word {
@@ -442,6 +629,11 @@ impl Lexer<'_, '_> {
                         w.text.push(b'\\');
                     }
                 },
+                // `$'…'` and `$"…"` are not quotes inside double quotes.
+                b'$' if matches!(self.peek_at(1), Some(b'\'' | b'"')) => {
+                    self.pos += 1;
+                    w.text.push(b'$');
+                }
                 b'$' => self.dollar(w),
                 b'`' => self.backtick(w),
                 _ => self.take_char(&mut w.text),
@@ -641,4 +833,10 @@ fn is_assignment_name(text: &[u8]) -> bool {
     let name = text.strip_suffix(b"+").unwrap_or(text);
     name.first().is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
         && name.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// Whether a command name may come next: no word yet, or only reserved words (`if`, `!`, `then`,
+/// …) and the `also` keywords.
+fn opens_command(words: &[Word], also: &[&str]) -> bool {
+    words.iter().all(|w| !w.quoted && (super::walk::RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
 }

@@ -18,8 +18,12 @@
 
 mod hidden;
 mod lex;
+mod model;
 mod programs;
 mod walk;
+
+#[cfg(test)]
+mod stance;
 
 use lex::{End, Lexer};
 
@@ -78,6 +82,13 @@ pub(crate) struct Word {
     quoted: bool,
     assignment: bool,
     glob: bool,
+}
+
+impl Word {
+    /// A word the analysis makes up (an operator inside `[[ … ]]`, an arithmetic command).
+    pub(crate) fn literal(text: &str) -> Word {
+        Word { text: text.to_owned(), known: true, quoted: false, assignment: false, glob: false }
+    }
 }
 
 thread_local! {

@@ -2,21 +2,32 @@
 //! assignments, reserved words and wrappers stripped layer by layer, and the command strings hidden
 //! in arguments analysed recursively (R-PRED-4).
 
-use super::hidden::SHELLS;
+use super::hidden::{OTHER_SHELLS, SHELLS};
 use super::lex::{Lexer, Stdin};
 use super::programs::{self, Subcommand};
+use super::model;
 use super::{MAX_DEPTH, View, Word, analyse_into, basename};
 
 /// How many layers (assignment runs, reserved words, wrappers) one simple command may shed.
 const MAX_LAYERS: usize = 16;
 
+/// How many of a runner's later words are tried as the start of the command it runs.
+const MAX_RUNNER_STARTS: usize = 4;
+
+/// How many views one command string may produce before the analysis gives up (uncertain).
+const MAX_VIEWS: usize = 4096;
+
 /// Reserved words that may open a command without being its name.
-const RESERVED: &[&str] = &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until"];
+pub(super) const RESERVED: &[&str] = &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until"];
 
 impl Lexer<'_, '_> {
     /// Turns one simple command into views, stripping one layer at a time; `stdin` is what the
     /// command reads on standard input.
     pub(super) fn emit(&mut self, mut words: Vec<Word>, stdin: Stdin) {
+        if self.out.views.len() > MAX_VIEWS {
+            self.uncertain();
+            return;
+        }
         let mut at = 0;
         let mut more_args = false;
         let mut layers = 0;
@@ -32,6 +43,12 @@ impl Lexer<'_, '_> {
                 at + words[at..].iter().take_while(|w| w.assignment).count()
             } else if !word.quoted && RESERVED.contains(&word.text.as_str()) {
                 at + 1
+            } else if !word.quoted && word.text == "function" {
+                // `function NAME { …; }`: the body follows; `function NAME` alone names nothing to run.
+                at + 2
+            } else if word.known && word.text == "coproc" && words.get(at + 2).is_some_and(|w| w.text == "{") {
+                // `coproc NAME { …; }`: NAME names the coprocess.
+                at + 2
             } else {
                 match self.unwrap(&words, at) {
                     Some(Unwrapped { next, appends, placeholder }) if next > at => {
@@ -52,6 +69,7 @@ impl Lexer<'_, '_> {
             layers += 1;
             at = next;
         }
+        self.out.files.command(&words, at, more_args); // File uses for Read/Edit rules (shell/files.rs).
         if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
             // `git -C dir push` is also seen as `git push`; an unknown option as a word of unknown value.
             let view = match programs::subcommand(rest) {
@@ -74,8 +92,10 @@ impl Lexer<'_, '_> {
                 view.innermost = true;
             }
         }
-        if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
-            self.recurse_into_strings(rest, &stdin);
+        if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty())
+            && !self.recurse_into_strings(rest, &stdin)
+        {
+            self.model(rest);
         }
     }
 
@@ -100,6 +120,27 @@ impl Lexer<'_, '_> {
                             self.recurse_into_word(words.get(i + 1));
                             return None;
                         }
+                        t if t.starts_with("--split-string=") => {
+                            self.recurse_into_attached(w, "--split-string=".len());
+                            return None;
+                        }
+                        t if t.starts_with('-') && !t.starts_with("--") => {
+                            // A cluster of short options: `-i`, `-0`, `-v` stand alone; `-u NAME`,
+                            // `-C DIR` take the rest or the next word; `-S…` the rest is a command line.
+                            let cluster = &t.as_bytes()[1..];
+                            match cluster.iter().position(|b| matches!(b, b'u' | b'C' | b'S' | b'P')) {
+                                Some(k) if cluster[k] == b'S' => {
+                                    if k + 1 < cluster.len() {
+                                        self.recurse_into_attached(w, k + 2);
+                                    } else {
+                                        self.recurse_into_word(words.get(i + 1));
+                                    }
+                                    return None;
+                                }
+                                Some(k) if k + 1 == cluster.len() => i += 2,
+                                _ => i += 1,
+                            }
+                        }
                         t if t.starts_with('-') || t.contains('=') => i += 1,
                         _ => break,
                     }
@@ -108,6 +149,10 @@ impl Lexer<'_, '_> {
             }
             "sudo" => (skip_options(words, at, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U"]), false),
             "doas" => (skip_options(words, at, &["-u", "-C"]), false),
+            // `command -v x` looks a name up.
+            "command" if words.get(at + 1).is_some_and(|w| w.text.starts_with("-v") || w.text.starts_with("-V")) => {
+                return None;
+            }
             "nohup" | "setsid" | "builtin" | "command" | "chronic" | "unbuffer" | "coproc" => {
                 (skip_options(words, at, &[]), false)
             }
@@ -156,12 +201,29 @@ impl Lexer<'_, '_> {
     /// `sh -c '…'`, `bash <<EOF`, `eval …`, `watch …`, `find … -exec … ;`, `trap`, `su -c`,
     /// `script -c`, `ssh`, `parallel`, `source <(…)`, interpreters: the command line inside is
     /// analysed as well, or the command is uncertain (see [`super::hidden`]).
-    fn recurse_into_strings(&mut self, words: &[Word], stdin: &Stdin) {
+    /// Returns whether the program is one of those handled here (its arguments are then accounted
+    /// for).
+    fn recurse_into_strings(&mut self, words: &[Word], stdin: &Stdin) -> bool {
         if self.interpreter(words, stdin) {
-            return;
+            return true;
         }
         match basename(&words[0].text) {
             name if SHELLS.contains(&name) => self.shell(words, stdin),
+            name if OTHER_SHELLS.contains(&name) => self.other_shell(words, stdin),
+            "alias" => {
+                // `alias t=touch`: the value is what `t` runs.
+                for w in &words[1..] {
+                    if let Some((_, value)) = w.text.split_once('=') {
+                        if w.known {
+                            analyse_into(value, self.depth + 1, self.out);
+                        } else {
+                            self.uncertain();
+                        }
+                    }
+                }
+            }
+            // git's subcommands and their indirections are modelled in `programs.rs`.
+            "git" => {}
             "source" | "." => match words.get(1) {
                 Some(script) => self.script(script, stdin),
                 None => self.uncertain(),
@@ -189,7 +251,32 @@ impl Lexer<'_, '_> {
                     i += 1;
                 }
             }
-            _ => {}
+            _ => return false,
+        }
+        true
+    }
+
+    /// A program the walk does not handle: the model says whether its arguments are data, where the
+    /// command it runs may start, or — not modelled — that a rule about a program its arguments
+    /// name is uncertain for it (the arguments are kept with interpreter code).
+    fn model(&mut self, words: &[Word]) {
+        if !words[0].known {
+            return;
+        }
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        match model::kind(&texts) {
+            model::Kind::Inert => {}
+            model::Kind::Runner { from } => {
+                let starts = (from..words.len()).filter(|&i| !words[i].known || !words[i].text.starts_with('-'));
+                for start in starts.take(MAX_RUNNER_STARTS) {
+                    self.emit_nested(words[start..].to_vec());
+                }
+            }
+            model::Kind::Other => {
+                if words.len() > 1 {
+                    self.out.code.push(texts[1..].join(" "));
+                }
+            }
         }
     }
 
@@ -204,7 +291,7 @@ impl Lexer<'_, '_> {
     }
 
     /// Emits a command found inside another command's arguments, one level deeper.
-    fn emit_nested(&mut self, words: Vec<Word>) {
+    pub(super) fn emit_nested(&mut self, words: Vec<Word>) {
         if self.depth >= MAX_DEPTH {
             self.uncertain();
             return;
@@ -212,6 +299,14 @@ impl Lexer<'_, '_> {
         self.depth += 1;
         self.emit(words, Stdin::Inherited);
         self.depth -= 1;
+    }
+
+    /// The text of `word` from byte `from` on, analysed as a command line (`env -S'…'`).
+    fn recurse_into_attached(&mut self, word: &Word, from: usize) {
+        match word.text.get(from..) {
+            Some(text) if word.known => analyse_into(text, self.depth + 1, self.out),
+            _ => self.uncertain(),
+        }
     }
 
     pub(super) fn recurse_into_word(&mut self, word: Option<&Word>) {

@@ -1,0 +1,123 @@
+//! The model of known programs (DESIGN-0.3 §1): which programs only read their arguments as data
+//! (inert), which run their arguments as a command (runners), and — by elimination — which the
+//! analysis does not model. A program the analysis does not model may run whatever its arguments
+//! name, so a rule about a program its arguments name is uncertain for it (see `walk.rs`).
+
+/// Programs and builtins that never run a command given in their arguments: their words are data.
+/// (Wrappers, shells, interpreters, git, find and the programs of `hidden.rs` are modelled where
+/// they are handled; `command`, `type`, `which` and `hash` only look names up, except
+/// `command NAME …`, a wrapper, and `hash -p`, a rebinding.)
+#[rustfmt::skip]
+const INERT: &[&str] = &[
+    "(( ))", ":", "[", "[[", "]]", "alias", "arch", "b2sum", "base32", "base64", "basename", "basenc", "bg", "break", "cal",
+    "case", "cat", "cd", "chgrp", "chmod", "chown", "cksum", "clear", "cmp", "column", "comm", "continue", "cp",
+    "csplit", "cut", "date", "dd", "declare", "df", "diff", "dirname", "dirs", "disown", "du", "echo", "egrep",
+    "esac", "exit", "expand", "export", "expr", "factor", "false", "fg", "fgrep", "file", "fmt", "fold", "for",
+    "free", "getconf", "getent", "getopts", "grep", "groups", "gunzip", "gzip", "hash", "head", "help", "hexdump",
+    "history", "host", "hostname", "id", "in", "install", "jobs", "join", "jq", "kill", "killall", "let", "link",
+    "ln", "local", "locale", "logger", "logname", "ls", "lsblk", "lsof", "md5sum", "mkdir", "mkfifo", "mknod",
+    "mktemp", "mount", "mv", "nl", "nproc", "numfmt", "od", "paste", "pathchk", "pgrep", "pidof", "pkill", "popd",
+    "pr", "printenv", "printf", "ps", "ptx", "pushd", "pwd", "read", "readarray", "readlink", "readonly",
+    "realpath", "return", "rg", "rm", "rmdir", "select", "seq", "set", "sha1sum", "sha224sum", "sha256sum",
+    "sha384sum", "sha512sum", "shift", "shopt", "shred", "shuf", "sleep", "sort", "split", "stat", "stty", "sum",
+    "sync", "tac", "tail", "tee", "test", "touch", "tput", "tr", "true", "truncate", "tsort", "tty", "type",
+    "typeset", "ulimit", "umask", "umount", "unalias", "uname", "unexpand", "uniq", "unlink", "unset", "unxz",
+    "unzip", "uptime", "users", "wait", "wc", "whereis", "which", "who", "whoami", "xxd", "xz", "yes", "zcat",
+];
+
+/// The wrappers the walk strips (`walk.rs`, `unwrap`): the command they wrap is analysed there, so
+/// their own words are accounted for.
+#[rustfmt::skip]
+const WRAPPERS: &[&str] = &["builtin", "chronic", "command", "coproc", "doas", "env", "exec", "flock", "ionice",
+    "nice", "nohup", "setsid", "stdbuf", "sudo", "time", "timeout", "unbuffer", "xargs"];
+
+/// Programs that run the command their arguments name, in argv form, after options this model does
+/// not spell out: every later word that does not look like an option may be where that command
+/// starts (`strace -o log touch x`, `chrt -f 99 touch x`, `busybox touch x`).
+#[rustfmt::skip]
+const RUNNERS: &[&str] = &[
+    "bunx", "busybox", "bwrap", "caffeinate", "catchsegv", "chroot", "chrt", "cpulimit", "dbus-launch",
+    "dbus-run-session", "entr", "faketime", "fakeroot", "firejail", "flatpak-spawn", "gdb", "ltrace", "numactl",
+    "npx", "nsenter", "perf", "pkexec", "pnpx", "prlimit", "proot", "proxychains", "proxychains4", "setarch",
+    "linux32", "linux64", "setpriv", "sg", "ssh-agent", "strace", "systemd-run", "taskset", "toybox", "torsocks",
+    "trickle", "tsocks", "unshare", "uvx", "valgrind", "xterm", "xvfb-run",
+];
+
+/// Programs whose named subcommand runs the command in its arguments (`npm exec touch x`,
+/// `docker exec c git push`, `uv run touch x`).
+#[rustfmt::skip]
+const SUBCOMMAND_RUNNERS: &[(&str, &[&str])] = &[
+    ("asdf", &["exec"]), ("bun", &["x", "run", "exec"]), ("bundle", &["exec"]), ("conda", &["run"]),
+    ("direnv", &["exec"]), ("docker", &["run", "exec", "create"]), ("hatch", &["run"]), ("kubectl", &["exec", "run", "debug"]),
+    ("lxc", &["exec"]), ("mamba", &["run"]), ("micromamba", &["run"]), ("mise", &["exec", "x"]),
+    ("nerdctl", &["run", "exec"]), ("npm", &["exec", "x"]), ("pdm", &["run"]), ("pipenv", &["run"]),
+    ("pipx", &["run"]), ("pnpm", &["exec", "dlx"]), ("podman", &["run", "exec", "create"]), ("poetry", &["run"]),
+    ("rye", &["run"]), ("tmux", &["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane"]),
+    ("uv", &["run", "tool"]), ("yarn", &["exec", "dlx"]),
+];
+
+/// What the model knows of a program (by its base name, the command's first word).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Its arguments are data.
+    Inert,
+    /// It runs a command given in argv form at one of its later words; `from` is the first word
+    /// that may start it.
+    Runner { from: usize },
+    /// Not modelled here (it may still be handled elsewhere: shells, interpreters, git, …).
+    Other,
+}
+
+/// What `words` (a command's words, program first, as texts) is, to the model.
+pub(super) fn kind(words: &[&str]) -> Kind {
+    let Some(&name) = words.first() else { return Kind::Inert };
+    let name = super::basename(name);
+    match name {
+        // `command -v x`, `command -V x` look a name up; `command x …` runs it (a wrapper).
+        "command" if words.get(1).is_some_and(|w| w.starts_with("-v") || w.starts_with("-V")) => Kind::Inert,
+        // `hash -p /path name` rebinds a name: not inert.
+        "hash" if words.iter().any(|w| w.starts_with('-') && w.contains('p')) => Kind::Other,
+        _ if INERT.binary_search(&name).is_ok() || WRAPPERS.contains(&name) => Kind::Inert,
+        _ if RUNNERS.contains(&name) => Kind::Runner { from: 1 },
+        _ => {
+            let Some((_, subs)) = SUBCOMMAND_RUNNERS.iter().find(|(program, _)| *program == name) else {
+                return Kind::Other;
+            };
+            // The subcommand is the first word that is not an option.
+            let at = words.iter().skip(1).position(|w| !w.starts_with('-')).map(|p| p + 1);
+            match at {
+                Some(at) if subs.contains(&words[at]) => Kind::Runner { from: at + 1 },
+                _ => Kind::Other,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_inert_list_is_sorted_so_it_can_be_searched() {
+        assert!(INERT.windows(2).all(|w| w[0] < w[1]), "{:?}", INERT.windows(2).find(|w| w[0] >= w[1]));
+    }
+
+    #[test]
+    fn each_program_is_what_the_model_says() {
+        let cases: &[(&[&str], Kind)] = &[
+            (&["echo", "git", "push"], Kind::Inert),
+            (&["/bin/cat", "x"], Kind::Inert),
+            (&["command", "-v", "curl"], Kind::Inert),
+            (&["command", "curl"], Kind::Inert),
+            (&["hash", "-p", "/bin/touch", "ls"], Kind::Other),
+            (&["strace", "-f", "touch", "x"], Kind::Runner { from: 1 }),
+            (&["npm", "exec", "--", "touch", "x"], Kind::Runner { from: 2 }),
+            (&["npm", "--yes", "x", "touch"], Kind::Runner { from: 3 }),
+            (&["npm", "test"], Kind::Other),
+            (&["make", "touch"], Kind::Other),
+        ];
+        for (words, kind) in cases {
+            assert_eq!(super::kind(words), *kind, "{words:?}");
+        }
+    }
+}
