@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use hook_actions::{DenyAction, HttpAction, McpAction, McpServers, ShellAction};
 use hook_core::{ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject};
-use hook_predicate::{Call, PathAnchors};
+use hook_predicate::{Call, PathAnchors, Verdict};
 use serde_json::Value;
 
 use crate::handler::{HandlerAction, HandlerSpec};
@@ -272,27 +272,34 @@ impl DeclarativeHook {
         if ctx.event != self.event {
             return Some(Skip::Event);
         }
-        if let Some(p) = &self.predicate {
-            let hit = match self.event.spec().matcher {
-                MatchSubject::Tool => ctx
-                    .tool
-                    .as_ref()
-                    .is_some_and(|t| p.verdict(&Call::new(&t.name, &t.input).in_dir(ctx.cwd.as_deref())).matches()),
-                _ => ctx.match_subject().is_some_and(|s| p.test(s, &Value::Null)),
-            };
-            if !hit {
-                return Some(Skip::Matcher);
-            }
+        if self.matcher_verdict(ctx) == Verdict::NoMatch {
+            return Some(Skip::Matcher);
         }
         match &self.if_rule {
             IfRule::Absent => None,
             IfRule::Unsupported => Some(Skip::IfUnsupported),
-            IfRule::Rule(p) => (!ctx
-                .tool
-                .as_ref()
-                .is_some_and(|t| p.verdict(&Call::new(&t.name, &t.input).in_dir(ctx.cwd.as_deref())).matches()))
-            .then_some(Skip::IfRule),
+            IfRule::Rule(p) => (tool_verdict(p, ctx) == Verdict::NoMatch).then_some(Skip::IfRule),
         }
+    }
+
+    /// What the matcher says of `ctx` (a hook without a matcher matches).
+    fn matcher_verdict(&self, ctx: &HookContext) -> Verdict {
+        let Some(p) = &self.predicate else { return Verdict::Match };
+        match self.event.spec().matcher {
+            MatchSubject::Tool => tool_verdict(p, ctx),
+            _ => Verdict::from_bool(ctx.match_subject().is_some_and(|s| p.test(s, &Value::Null))),
+        }
+    }
+
+    /// Whether the hook runs for `ctx` only because its matcher or `if` could not show that the
+    /// call is not what they describe: such a hook may deny or ask, but its allow lets nothing
+    /// through unasked.
+    fn matched_uncertainly(&self, ctx: &HookContext) -> bool {
+        let rule = match &self.if_rule {
+            IfRule::Rule(p) => tool_verdict(p, ctx),
+            IfRule::Absent | IfRule::Unsupported => Verdict::Match,
+        };
+        self.matcher_verdict(ctx) == Verdict::Uncertain || rule == Verdict::Uncertain
     }
 
     /// `None` when the hook would run for `ctx`; otherwise why not (R-CLI-9).
@@ -380,6 +387,9 @@ impl ExecutionHook for DeclarativeHook {
                 return Ok(HookResult::allow());
             }
             let mut result = self.action().execute(ctx).await?;
+            if result.explicit_allow && self.matched_uncertainly(ctx) {
+                result.explicit_allow = false;
+            }
             if let Some(spec) = &self.handler.rewake {
                 result.rewake_specs.push(spec.clone());
             }
@@ -492,4 +502,9 @@ mod tests {
         let hooks = build_hooks(&config, &BuildEnv::new(&TierPaths::new(None, elsewhere.path())));
         assert!(!Arc::ptr_eq(hooks[0].1.predicate.as_ref().expect("a matcher"), &compiled));
     }
+}
+
+/// What a tool matcher says of the tool call in `ctx` (an event without a tool call never matches).
+fn tool_verdict(p: &Matcher, ctx: &HookContext) -> Verdict {
+    ctx.tool.as_ref().map_or(Verdict::NoMatch, |t| p.verdict(&Call::new(&t.name, &t.input).in_dir(ctx.cwd.as_deref())))
 }

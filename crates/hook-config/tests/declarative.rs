@@ -154,3 +154,27 @@ async fn an_untrusted_files_code_hooks_are_withheld_and_its_deny_still_runs() {
     let hooks = built(TrustGate::from_store(Some(home.path()), project.path()));
     assert!(hooks.iter().all(|(_, h)| h.trusted() && !h.withheld()) && hooks[1].1.matches(&bash("ls")));
 }
+
+#[tokio::test]
+async fn a_hook_matched_only_because_the_analyser_was_unsure_may_deny_but_not_allow() {
+    let project = tempfile::tempdir().expect("project");
+    let allow = r#"printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"#;
+    let hook = build(HookEventType::PRE_TOOL, "Bash(npm test)", HandlerSpec::command(allow), project.path());
+    let cases = [
+        ("npm test", true, true),
+        // `$NPM` could be `npm`: the rule cannot show this is not `npm test`, so the hook runs…
+        ("$NPM test", true, false),
+        ("npm run build", false, false),
+    ];
+    for (command, runs, allows) in cases {
+        let mut ctx = bash(command);
+        ctx.cwd = Some(project.path().to_owned());
+        ctx.project_dir = Some(project.path().to_owned());
+        assert_eq!(hook.matches(&ctx), runs, "{command}: runs");
+        if runs {
+            let result = hook.execute(&ctx).await.expect("runs");
+            // …but its allow does not let the call through unasked.
+            assert_eq!(result.explicit_allow, allows, "{command}: explicit allow");
+        }
+    }
+}

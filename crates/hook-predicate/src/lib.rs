@@ -96,6 +96,20 @@
 //!
 //! # Bash subcommands (R-PRED-4)
 //!
+//! **The stance** (a deny rule cannot be walked around): a Bash rule matches unless the analyser can
+//! show that the command does not do what the rule names. [`ToolInputPredicate::verdict`] says
+//! which: [`Verdict::Match`], [`Verdict::NoMatch`], or [`Verdict::Uncertain`] when a construct
+//! outside the model could do it; `test` counts an uncertain verdict as a match (deny and ask rules
+//! hold), and hook-config lets a hook matched uncertainly deny or ask but not allow. The model is
+//! the shell's syntax (below: `case … esac`, `(( … ))`, `for (( … ))`, `[[ … ]]`, one-line
+//! `function f { …; }`, `coproc NAME …`, aliases) and a list of known programs
+//! (`shell/model.rs`): programs whose arguments are data (`echo`, `grep`, `command -v`, …),
+//! wrappers and runners that run a command from their arguments (`env`, `sudo`, `strace`,
+//! `unshare`, `busybox`, `npx`, `npm exec`, `docker exec`, …: every later word that is not an
+//! option is tried as the command's start), shells of every family, and interpreters. A program
+//! outside the model whose arguments name the rule's program (`make touch`, `awk '…system("touch
+//! x")…'`, `vim -c '!touch x'`) is uncertain for that rule.
+//!
 //! A command is split the way a shell splits it: quotes (`'…'`, `"…"`, `$'…'` with its escapes
 //! decoded, `$"…"`) and backslashes are removed; `&&`, `||`, `;`, `|`, `|&`, `&`, newlines, `( … )`,
 //! `{ …; }`, `$( … )`, backticks and `<( … )` separate subcommands; redirections (`2>&1`, `>f`,
@@ -133,8 +147,8 @@
 //! the regex finds itself in the code).
 //!
 //! What cannot be analysed with certainty makes a subcommand rule match, so the hook runs: unbalanced
-//! quotes or parentheses, a stray `)` (as in `case`), nesting deeper than 32, more than 16 stripped
-//! layers, `$( … )` or backticks inside `${ … }`, `$(( … ))` or an expanding here-document, a shell
+//! quotes or parentheses, a stray `)` outside `case`, `;;` outside `case`, nesting deeper than 32,
+//! more than 16 stripped layers, more than 4,096 views, `$( … )` or backticks inside `${ … }`, `$(( … ))` or an expanding here-document, a shell
 //! that reads its commands from standard input (`curl … | sh`, `bash <<EOF`); and, for
 //! the command that actually runs, a word whose value depends on an expansion (`$VAR`, `${…}`,
 //! `$( … )`, backticks, brace expansion `{a,b}`, a glob such as `gi[t]` in command position) — unless
