@@ -191,10 +191,12 @@ mod composite;
 mod error;
 mod field;
 mod name_only;
+mod overlap;
 mod parser;
 mod path_glob;
 mod pattern;
 mod predicate;
+mod resolve;
 mod shell;
 
 pub use crate::anchors::PathAnchors;

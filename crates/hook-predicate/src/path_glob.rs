@@ -1,7 +1,8 @@
-//! PathGlob: a file tool's path argument against a glob (R-PRED-2, R-PRED-3, R-PRED-3b).
+//! PathGlob: a file tool's path argument against a glob (R-PRED-2, R-PRED-3, R-PRED-3b), and the
+//! files a Bash command reads or writes against a Read or Edit rule (issue 23, class 7).
 
 use std::borrow::Cow;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use globset::GlobBuilder;
@@ -9,14 +10,19 @@ use regex::bytes::Regex;
 use serde_json::Value;
 
 use crate::anchors::PathAnchors;
+use crate::overlap::{Comp, NameTest, glob_comps, literal_comps, overlap};
 use crate::pattern::StartLiterals;
 use crate::predicate::{Call, ToolInputPredicate, Verdict};
+use crate::resolve::{ResolvedUse, candidates, normalise, with_everything_below, with_resolved};
+use crate::shell::{self, files::Reach};
 
 /// The input keys that carry a tool's path, in the order they are looked up.
 const PATH_KEYS: [&str; 3] = ["file_path", "notebook_path", "path"];
 
 /// The tools a permission rule `Name(…)` with a path body covers: `Edit(…)` the editing tools,
-/// `Read(…)` the reading tools (as in Claude Code), any other file tool only itself.
+/// `Read(…)` the reading tools (as in Claude Code), any other file tool only itself. A Read or Edit
+/// rule with a glob also covers Bash, as a reading or a writing tool ([`PathGlob`]); `Read()` with
+/// an empty body stays the reading tools, not every Bash call.
 pub(crate) fn path_tools(name: &str) -> Option<&'static [&'static str]> {
     Some(match name {
         "Edit" => &["Edit", "MultiEdit", "Write", "NotebookEdit"],
@@ -30,15 +36,27 @@ pub(crate) fn path_tools(name: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-/// Matches one of `tools` whose path argument, resolved against the project root and normalised
-/// lexically (`.` and `..` folded, no file-system access), matches the absolute glob. For the search
-/// tools (Grep, Glob) a rule on a whole directory (`dir/**`) also matches a search rooted at the
-/// directory or above it, and a Glob `pattern` that is an absolute path reaching into it (R-PRED-3b).
+/// Matches one of `tools` whose path argument — joined to the call's directory, `~` expanded,
+/// normalised, and also with its symlinks followed — matches the absolute glob. For the search tools
+/// (Grep, Glob) the selection counts: a Grep `glob` or a Glob `pattern` that may select a path the
+/// rule covers, and, for a rule on a whole directory (`dir/**`), a search rooted at or above it
+/// (R-PRED-3b). A Read rule also covers the files a Bash command reads, an Edit rule those it writes.
 #[derive(Debug)]
 pub(crate) struct PathGlob {
     tools: &'static [&'static str],
+    /// Whether the rule covers Bash commands that read (a Read rule) or write (an Edit rule).
+    bash: Option<BashAccess>,
     target: Target,
     project_root: PathBuf,
+    /// The anchors' home directory, else the process's (looked up on first use).
+    home: OnceLock<Option<PathBuf>>,
+    anchor_home: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BashAccess {
+    Reads,
+    Writes,
 }
 
 /// The compiled glob, or what it is compiled from once the home directory is known.
@@ -67,6 +85,10 @@ struct Compiled {
     re: OnceLock<Option<Regex>>,
     /// For a rule on a whole directory (`dir/**`), that directory.
     dir: Option<PathBuf>,
+    /// The glob's components, for the overlap with a tool's own pattern.
+    comps: Vec<Comp>,
+    /// What names the rule's path in a command that is not modelled.
+    name: NameTest,
 }
 
 impl Compiled {
@@ -81,7 +103,9 @@ impl Compiled {
             .filter(|d| d.is_empty() || d.ends_with('/'))
             .filter(|d| !d.contains(['*', '?', '[', ']', '{', '}', '\\']))
             .map(|d| normalise(&base.join(d)));
-        Ok(Compiled { src: glob.regex().to_owned(), start: OnceLock::new(), re: OnceLock::new(), dir })
+        let comps: Vec<Comp> = literal_comps(base).into_iter().chain(glob_comps(rest)).collect();
+        let name = NameTest::of(&comps);
+        Ok(Compiled { src: glob.regex().to_owned(), start: OnceLock::new(), re: OnceLock::new(), dir, comps, name })
     }
 
     fn matches(&self, path: &Path) -> bool {
@@ -101,6 +125,14 @@ impl PathGlob {
         anchors: &PathAnchors,
     ) -> Result<Self, globset::Error> {
         let project_root = anchors.project_root.clone();
+        let bash = if tools.contains(&"Read") {
+            Some(BashAccess::Reads)
+        } else if tools.contains(&"Edit") {
+            Some(BashAccess::Writes)
+        } else {
+            None
+        };
+        let (home, anchor_home) = (OnceLock::new(), anchors.home.clone());
         let (base, rest): (&Path, Cow<'_, str>) = if let Some(rest) = body.strip_prefix("//") {
             (Path::new("/"), rest.into())
         } else if let Some(rest) = body.strip_prefix("~/") {
@@ -113,7 +145,7 @@ impl PathGlob {
                     Target::Home { rest, compiled: OnceLock::new() }
                 }
             };
-            return Ok(PathGlob { tools, target, project_root });
+            return Ok(PathGlob { tools, bash, target, project_root, home, anchor_home });
         } else if let Some(rest) = body.strip_prefix('/') {
             (&anchors.tier_root, rest.into())
         } else if let Some(rest) = body.strip_prefix("./") {
@@ -124,7 +156,7 @@ impl PathGlob {
             (&anchors.project_root, format!("**/{body}").into())
         };
         let target = Target::Ready(Compiled::new(base, &with_dir_suffix(&rest))?);
-        Ok(PathGlob { tools, target, project_root })
+        Ok(PathGlob { tools, bash, target, project_root, home, anchor_home })
     }
 
     fn compiled(&self) -> Option<&Compiled> {
@@ -147,73 +179,126 @@ const SEARCH_TOOLS: [&str; 2] = ["Grep", "Glob"];
 
 impl ToolInputPredicate for PathGlob {
     fn verdict(&self, call: &Call<'_>) -> Verdict {
-        Verdict::from_bool(self.hit(call.tool_name, call.input))
+        let bash = call.tool_name == "Bash" && self.bash.is_some();
+        if !bash && !self.tools.contains(&call.tool_name) {
+            return Verdict::NoMatch;
+        }
+        let base: Cow<'_, Path> = match call.cwd {
+            Some(cwd) if cwd.is_absolute() => Cow::Borrowed(cwd),
+            Some(cwd) => Cow::Owned(normalise(&self.project_root.join(cwd))),
+            None => Cow::Borrowed(&self.project_root),
+        };
+        let home = self.home.get_or_init(|| self.anchor_home.clone().or_else(std::env::home_dir)).as_deref();
+        match (bash, self.compiled()) {
+            (true, compiled) => self.bash_verdict(compiled, call.input, &base, home),
+            // No home directory for a `~/` rule: every call that names a path matches.
+            (false, None) => Verdict::from_bool(PATH_KEYS.iter().any(|k| call.input.get(*k).is_some())),
+            (false, Some(compiled)) => tool_verdict(compiled, call.tool_name, call.input, &base, home),
+        }
     }
+}
+
+/// A file tool's call: its path, and for a search tool what it selects.
+fn tool_verdict(compiled: &Compiled, tool: &str, input: &Value, base: &Path, home: Option<&Path>) -> Verdict {
+    let raw = PATH_KEYS.iter().find_map(|k| input.get(*k).and_then(Value::as_str));
+    let found = raw.map(|raw| candidates(raw, base, home));
+    let mut verdict = Verdict::NoMatch;
+    if let Some(found) = &found {
+        if found.paths().any(|p| compiled.matches(p)) {
+            return Verdict::Match;
+        }
+        if found.fuzzy.as_ref().is_some_and(|f| overlap(f, &compiled.comps)) {
+            verdict = Verdict::Uncertain;
+        }
+    }
+    if !SEARCH_TOOLS.contains(&tool) {
+        return verdict;
+    }
+    // A search without a `path` searches the call's directory.
+    let roots: Vec<&Path> = match &found {
+        Some(found) => found.paths().collect(),
+        None => vec![base],
+    };
+    let selector = match tool {
+        "Grep" => input.get("glob").and_then(Value::as_str).filter(|g| !g.starts_with('!')),
+        _ => input.get("pattern").and_then(Value::as_str),
+    };
+    let hit = match selector {
+        // The glob selects what it can name below the root (one without `/` at any depth).
+        Some(glob) => roots.iter().any(|root| overlap(&selection(root, glob), &compiled.comps)),
+        // A search rooted at a protected directory or above it reaches into it.
+        None => compiled.dir.as_ref().is_some_and(|dir| roots.iter().any(|root| dir.starts_with(root))),
+    };
+    if hit { Verdict::Match } else { verdict }
+}
+
+/// The paths a search tool's glob selects below `root`, as a pattern.
+fn selection(root: &Path, glob: &str) -> Vec<Comp> {
+    let anchored = glob.trim_end_matches('/').contains('/');
+    let full = if glob.starts_with('/') {
+        PathBuf::from(glob)
+    } else if anchored || glob.starts_with("**") {
+        root.join(glob)
+    } else {
+        root.join("**").join(glob)
+    };
+    glob_comps(&normalise(&full).to_string_lossy())
 }
 
 impl PathGlob {
-    fn hit(&self, tool_name: &str, input: &Value) -> bool {
-        if !self.tools.contains(&tool_name) {
-            return false;
-        }
-        let raw = PATH_KEYS.iter().find_map(|k| input.get(*k).and_then(Value::as_str));
-        let Some(compiled) = self.compiled() else { return raw.is_some() };
-        let path = raw.map(|raw| resolve(raw, &self.project_root));
-        if path.as_deref().is_some_and(|p| compiled.matches(p)) {
-            return true;
-        }
-        let (Some(dir), true) = (&compiled.dir, SEARCH_TOOLS.contains(&tool_name)) else { return false };
-        // A search rooted at the directory or above it reaches into it.
-        if path.as_deref().is_some_and(|p| dir.starts_with(p)) {
-            return true;
-        }
-        // A Glob pattern that is an absolute path (or is relative to an explicit `path`) reaching into it.
-        let pattern = input.get("pattern").and_then(Value::as_str).filter(|_| tool_name == "Glob");
-        let full = match (pattern, &path) {
-            (Some(p), _) if p.starts_with('/') => PathBuf::from(p),
-            (Some(p), Some(root)) => root.join(p),
-            _ => return false,
-        };
-        pattern_reaches(&full, dir)
-    }
-}
-
-/// Whether an absolute glob pattern can match something inside `dir`: its literal start is inside
-/// `dir`, or above it with `**` or enough components to reach below it.
-fn pattern_reaches(pattern: &Path, dir: &Path) -> bool {
-    let is_glob = |c: &Component<'_>| c.as_os_str().to_string_lossy().contains(['*', '?', '[', '{']);
-    let components: Vec<Component<'_>> = pattern.components().collect();
-    let literal = components.iter().take_while(|c| !is_glob(c)).count();
-    let prefix = normalise(&components[..literal].iter().collect::<PathBuf>());
-    if prefix.starts_with(dir) {
-        return true;
-    }
-    let deep = components[literal..].iter().any(|c| c.as_os_str() == "**")
-        || prefix.components().count() + components.len() - literal > dir.components().count();
-    dir.starts_with(&prefix) && deep
-}
-
-/// The tool's path as an absolute, lexically normalised path. Borrows when it already is one.
-fn resolve<'a>(raw: &'a str, project_root: &Path) -> Cow<'a, Path> {
-    let path = Path::new(raw);
-    if path.is_absolute() && !raw.contains("//") && !raw.contains("/.") {
-        return Cow::Borrowed(path);
-    }
-    let joined = if path.is_absolute() { Cow::Borrowed(path) } else { Cow::Owned(project_root.join(path)) };
-    Cow::Owned(normalise(&joined))
-}
-
-/// `.` and `..` folded lexically (symlinks not followed).
-fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
+    /// A Bash command against a Read rule (the files it reads) or an Edit rule (those it writes).
+    fn bash_verdict(&self, compiled: Option<&Compiled>, input: &Value, base: &Path, home: Option<&Path>) -> Verdict {
+        let Some(command) = input.get("command").and_then(Value::as_str) else { return Verdict::NoMatch };
+        let wanted = self.bash;
+        shell::with_analysis(command, |a| {
+            let files = &a.files;
+            let Some(compiled) = compiled else {
+                let any = !files.uses.is_empty() || !files.mentions.is_empty();
+                return if any { Verdict::Uncertain } else { Verdict::NoMatch };
+            };
+            let uses = with_resolved(files, base, home, |uses| {
+                uses.iter()
+                    .filter(|u| match wanted {
+                        Some(BashAccess::Reads) => u.access.read,
+                        _ => u.access.write,
+                    })
+                    .fold(Verdict::NoMatch, |acc, u| acc.or(use_verdict(compiled, u)))
+            });
+            if uses == Verdict::Match {
+                return uses;
             }
-            other => out.push(other),
-        }
+            // An unmodelled program, interpreter code, or a command the analyser could not read,
+            // naming the protected path: it may open it.
+            let named = files.overflow
+                || files.mentions.iter().any(|m| compiled.name.named_in(m))
+                || a.code.iter().any(|code| compiled.name.named_in(code))
+                || (a.uncertain && compiled.name.named_in(command));
+            if named { Verdict::Uncertain } else { uses }
+        })
     }
-    out
+}
+
+/// One file use of a Bash command against the rule.
+fn use_verdict(compiled: &Compiled, u: &ResolvedUse) -> Verdict {
+    if u.paths.iter().any(|p| compiled.matches(p)) {
+        return Verdict::Match;
+    }
+    let reaches = match u.reach {
+        Reach::File => false,
+        // A recursive walk opens everything below its root, hidden files included.
+        Reach::Tree => u.trees.iter().any(|t| overlap(t, &compiled.comps)),
+        // A search as the Grep tool's: a root at or above a protected directory.
+        Reach::Search => compiled.dir.as_ref().is_some_and(|dir| u.paths.iter().any(|p| dir.starts_with(p))),
+    };
+    if reaches {
+        return Verdict::Match;
+    }
+    let fuzzy = match u.reach {
+        Reach::Search => compiled.dir.as_ref().is_some_and(|dir| {
+            let dir = with_everything_below(literal_comps(dir));
+            u.fuzzy.iter().any(|f| overlap(f, &dir))
+        }),
+        _ => u.fuzzy.iter().any(|f| overlap(f, &compiled.comps)),
+    };
+    if u.unknown || fuzzy { Verdict::Uncertain } else { Verdict::NoMatch }
 }

@@ -16,6 +16,7 @@
 //! `$( … )` inside `${ … }` or `$(( … ))`), and [`Word::known`] for a word whose value depends on an
 //! expansion (`$VAR`, `${…}`, `$( … )`, backticks, brace expansion; a glob in command position).
 
+pub(crate) mod files;
 mod hidden;
 mod lex;
 mod model;
@@ -43,6 +44,8 @@ pub(crate) struct Analysis {
     /// Interpreter code (`python -c '…'`, `perl -e '…'`, a here-document fed to `node`): a rule about
     /// another program matches when the code names it (R-PRED-4c).
     pub(crate) code: Vec<String>,
+    /// The files the command reads and writes, for Read and Edit rules ([`files`]).
+    pub(crate) files: files::FileModel,
 }
 
 /// One simple command as a rule sees it: its words after some prefix was stripped.

@@ -1,0 +1,342 @@
+//! Paths as the tool would open them (issue 23, class 6): a relative path is taken from the call's
+//! directory, `~` is the home directory, `/proc/self/cwd` and `/proc/self/root` are rebased, other
+//! magic links are read from the file system or left as a pattern, and existing symlinks are
+//! followed. A path rule is tested on the path as written (normalised) and as resolved.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::ffi::OsString;
+use std::io::ErrorKind;
+use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::overlap::{Comp, glob_comps, literal_comps};
+use crate::shell::files::{Access, Arg, FileModel, Reach, Step};
+
+/// How long a path's symlink resolution is reused on one thread. One tool call is tested against
+/// every rule within this; a link created later is seen by the next call.
+const FRESH: Duration = Duration::from_millis(100);
+
+/// How many symlinks one resolution follows (the kernel's limit is 40).
+const MAX_HOPS: usize = 40;
+
+/// What a path argument may be.
+#[derive(Debug, Default)]
+pub(crate) struct Candidates<'a> {
+    /// As written: joined to the directory, `~` expanded, normalised lexically.
+    pub(crate) written: Option<Cow<'a, Path>>,
+    /// Where its symlinks (and magic links) lead, when that differs.
+    pub(crate) resolved: Option<PathBuf>,
+    /// What it may be when that cannot be known (`/proc/<pid>/cwd/.env` is `**/.env`).
+    pub(crate) fuzzy: Option<Vec<Comp>>,
+}
+
+impl Candidates<'_> {
+    pub(crate) fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.written.as_deref().into_iter().chain(self.resolved.as_deref())
+    }
+}
+
+/// The candidates of a path argument `raw` given in directory `base`.
+pub(crate) fn candidates<'a>(raw: &'a str, base: &Path, home: Option<&Path>) -> Candidates<'a> {
+    if is_clean(raw) && !raw.starts_with("/proc/") && !raw.starts_with("/dev/") {
+        // The fast path: an absolute path without `.`, `..` or `//`, borrowed as it is.
+        let resolved = symlinks(Path::new(raw));
+        return Candidates { written: Some(Cow::Borrowed(Path::new(raw))), resolved, fuzzy: None };
+    }
+    let joined = join(raw, base, home);
+    match magic(&joined, base) {
+        Magic::None => {}
+        Magic::Inert => return Candidates { written: Some(Cow::Owned(normalise(&joined))), ..Candidates::default() },
+        Magic::Rebased(rebased) => {
+            let resolved = symlinks(&rebased);
+            return Candidates { written: Some(Cow::Owned(normalise(&rebased))), resolved, fuzzy: None };
+        }
+        Magic::Unknown(tail) => {
+            let resolved = std::fs::canonicalize(&joined).ok();
+            let fuzzy = resolved.is_none().then(|| std::iter::once(Comp::AnyDepth).chain(tail).collect());
+            return Candidates { written: Some(Cow::Owned(normalise(&joined))), resolved, fuzzy };
+        }
+    }
+    let written = normalise(&joined);
+    let resolved = symlinks(&joined).filter(|r| *r != written);
+    Candidates { written: Some(Cow::Owned(written)), resolved, fuzzy: None }
+}
+
+/// `raw` with `~` expanded and joined to `base` when relative (not normalised).
+fn join(raw: &str, base: &Path, home: Option<&Path>) -> PathBuf {
+    let tilde = raw.strip_prefix('~').filter(|rest| rest.is_empty() || rest.starts_with('/'));
+    match (tilde, home) {
+        (Some(rest), Some(home)) => home.join(rest.trim_start_matches('/')),
+        _ => base.join(raw),
+    }
+}
+
+/// An absolute path without `.`, `..`, `//` or a trailing `/`: it is its own normal form.
+fn is_clean(raw: &str) -> bool {
+    raw.starts_with('/')
+        && !raw.contains("//")
+        && !raw.contains("/./")
+        && !raw.contains("/../")
+        && !raw.ends_with("/.")
+        && !raw.ends_with("/..")
+        && (raw.len() == 1 || !raw.ends_with('/'))
+}
+
+/// `.` and `..` folded lexically.
+pub(crate) fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// What a path under `/proc` or `/dev/fd` stands for.
+enum Magic {
+    None,
+    /// The tool's own standard streams: not a file a rule protects.
+    Inert,
+    /// `/proc/self/cwd/…` (the call's directory) and `/proc/self/root/…` (`/`).
+    Rebased(PathBuf),
+    /// A descriptor or another process's directory: the file system may know, else it is any path
+    /// ending in these components.
+    Unknown(Vec<Comp>),
+}
+
+fn magic(path: &Path, base: &Path) -> Magic {
+    // Every component after the root, `..` included: `/proc/self/cwd/../x` is the parent's `x`.
+    let parts: Vec<&std::ffi::OsStr> =
+        path.components().filter(|c| !matches!(c, Component::RootDir | Component::Prefix(_))).map(|c| c.as_os_str()).collect();
+    let text = |i: usize| parts.get(i).and_then(|p| p.to_str()).unwrap_or_default();
+    let tail = |from: usize| -> Vec<Comp> {
+        parts.get(from..).map_or_else(Vec::new, |rest| literal_comps(&rest.iter().collect::<PathBuf>()))
+    };
+    let std_fd = |i: usize| matches!(text(i), "0" | "1" | "2") && parts.len() == i + 1;
+    match (text(0), text(1), text(2)) {
+        ("dev", "stdin" | "stdout" | "stderr", _) if parts.len() == 2 => Magic::Inert,
+        ("dev", "fd", _) if std_fd(2) => Magic::Inert,
+        ("dev", "fd", _) => Magic::Unknown(tail(3)),
+        ("proc", "self" | "thread-self", "fd") if std_fd(3) => Magic::Inert,
+        ("proc", "self" | "thread-self", "cwd") => {
+            Magic::Rebased(parts[3..].iter().fold(base.to_path_buf(), |p, c| p.join(c)))
+        }
+        ("proc", "self" | "thread-self", "root") => {
+            Magic::Rebased(parts[3..].iter().fold(PathBuf::from("/"), |p, c| p.join(c)))
+        }
+        ("proc", "self" | "thread-self", "fd" | "map_files") => Magic::Unknown(tail(4)),
+        ("proc", _, "cwd" | "root") => Magic::Unknown(tail(3)),
+        ("proc", _, "fd" | "map_files") => Magic::Unknown(tail(4)),
+        _ => Magic::None,
+    }
+}
+
+thread_local! {
+    /// The last path resolved on this thread, when, and where its symlinks lead.
+    static LAST: RefCell<Option<(PathBuf, Instant, Option<PathBuf>)>> = const { RefCell::new(None) };
+}
+
+/// Where `path`'s symlinks lead, when that is not `path` itself (reused for [`FRESH`]).
+fn symlinks(path: &Path) -> Option<PathBuf> {
+    let now = Instant::now();
+    let hit = LAST.with(|last| match &*last.borrow() {
+        Some((p, at, resolved)) if p == path && now.duration_since(*at) < FRESH => Some(resolved.clone()),
+        _ => None,
+    });
+    if let Some(resolved) = hit {
+        return resolved;
+    }
+    let resolved = follow(path).filter(|r| r != path);
+    LAST.with(|last| *last.borrow_mut() = Some((path.to_path_buf(), now, resolved.clone())));
+    resolved
+}
+
+/// `std::fs::canonicalize` of the longest existing prefix, the rest appended lexically; a dangling
+/// symlink is followed to where it points. `None` when the file system will not say (a directory
+/// that cannot be read): the path as written is then all there is.
+fn follow(path: &Path) -> Option<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_HOPS {
+        let mut prefix = path.clone();
+        let mut rest: Vec<OsString> = Vec::new();
+        let dangling = loop {
+            match std::fs::canonicalize(&prefix) {
+                Ok(mut real) => {
+                    rest.iter().rev().for_each(|r| real.push(r));
+                    return Some(normalise(&real));
+                }
+                Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+                    if let Ok(target) = std::fs::read_link(&prefix) {
+                        break prefix.parent().map(|parent| parent.join(target));
+                    }
+                    let last = prefix.components().next_back()?.as_os_str().to_owned();
+                    rest.push(last);
+                    prefix = prefix.parent()?.to_path_buf();
+                }
+                Err(_) => return None,
+            }
+        };
+        let mut next = dangling?;
+        rest.iter().rev().for_each(|r| next.push(r));
+        path = next;
+    }
+    None
+}
+
+/// A Bash command's file uses resolved against one directory and home.
+#[derive(Debug)]
+pub(crate) struct ResolvedCommand {
+    base: PathBuf,
+    home: Option<PathBuf>,
+    at: Instant,
+    uses: Vec<ResolvedUse>,
+}
+
+/// One file use, resolved.
+#[derive(Debug)]
+pub(crate) struct ResolvedUse {
+    pub(crate) access: Access,
+    pub(crate) reach: Reach,
+    /// The paths it certainly is one of (as written and resolved, from each `cd` step).
+    pub(crate) paths: Vec<PathBuf>,
+    /// For a tree: each path with everything below it.
+    pub(crate) trees: Vec<Vec<Comp>>,
+    /// Patterns for what it may be (a glob word, a path after `cd $DIR`).
+    pub(crate) fuzzy: Vec<Vec<Comp>>,
+    /// Its value is unknown (`cat $X`).
+    pub(crate) unknown: bool,
+}
+
+/// Runs `f` on the model's uses resolved against `base` and `home`, reusing the last resolution.
+pub(crate) fn with_resolved<R>(
+    model: &FileModel,
+    base: &Path,
+    home: Option<&Path>,
+    f: impl FnOnce(&[ResolvedUse]) -> R,
+) -> R {
+    let now = Instant::now();
+    let Ok(mut cache) = model.resolved.try_borrow_mut() else {
+        return f(&resolve_all(model, base, home));
+    };
+    let fresh = cache
+        .as_ref()
+        .is_some_and(|c| c.base == base && c.home.as_deref() == home && now.duration_since(c.at) < FRESH);
+    if !fresh {
+        let uses = resolve_all(model, base, home);
+        *cache = Some(ResolvedCommand { base: base.to_path_buf(), home: home.map(Path::to_path_buf), at: now, uses });
+    }
+    match cache.as_ref() {
+        Some(c) => f(&c.uses),
+        None => f(&[]),
+    }
+}
+
+fn resolve_all(model: &FileModel, base: &Path, home: Option<&Path>) -> Vec<ResolvedUse> {
+    model.uses.iter().map(|u| resolve_use(u, base, home)).collect()
+}
+
+fn resolve_use(u: &crate::shell::files::FileUse, base: &Path, home: Option<&Path>) -> ResolvedUse {
+    let mut out = ResolvedUse {
+        access: u.access,
+        reach: u.reach,
+        paths: Vec::new(),
+        trees: Vec::new(),
+        fuzzy: Vec::new(),
+        unknown: false,
+    };
+    // The directories the path may be taken from: without the `cd` steps, and after each of them.
+    let mut dirs: Vec<Option<PathBuf>> = vec![Some(base.to_path_buf())];
+    let mut dir = Some(base.to_path_buf());
+    for step in &u.cds {
+        dir = match step {
+            Step::Known(d) if d.starts_with('/') || d.starts_with('~') => Some(normalise(&join(d, base, home))),
+            Step::Known(d) => dir.map(|prev| normalise(&prev.join(d))),
+            Step::Unknown => None,
+        };
+        if !dirs.contains(&dir) {
+            dirs.push(dir.clone());
+        }
+    }
+    let anchored = |p: &str| p.starts_with('/') || p == "~" || p.starts_with("~/");
+    match &u.arg {
+        Arg::Unknown => out.unknown = true,
+        Arg::Known(p) => {
+            let dirs = if anchored(p) { &dirs[..1] } else { &dirs[..] };
+            for dir in dirs {
+                match dir {
+                    Some(dir) => {
+                        let c = candidates(p, dir, home);
+                        out.paths.extend(c.paths().map(Path::to_path_buf));
+                        out.fuzzy.extend(c.fuzzy);
+                    }
+                    None => out.fuzzy.push(std::iter::once(Comp::AnyDepth).chain(glob_comps(p)).collect()),
+                }
+            }
+        }
+        Arg::Glob(g) => {
+            let dirs = if anchored(g) { &dirs[..1] } else { &dirs[..] };
+            for dir in dirs {
+                match dir {
+                    Some(dir) => {
+                        let full = normalise(&join(g, dir, home));
+                        out.fuzzy.push(glob_comps(&full.to_string_lossy()));
+                    }
+                    None => out.fuzzy.push(std::iter::once(Comp::AnyDepth).chain(glob_comps(g)).collect()),
+                }
+            }
+        }
+    }
+    if u.reach != Reach::File {
+        out.trees = out.paths.iter().map(|p| with_everything_below(literal_comps(p))).collect();
+        out.fuzzy.iter_mut().for_each(|f| f.push(Comp::AnyDepth));
+    }
+    out
+}
+
+pub(crate) fn with_everything_below(mut comps: Vec<Comp>) -> Vec<Comp> {
+    comps.push(Comp::AnyDepth);
+    comps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(raw: &str, base: &str) -> Option<PathBuf> {
+        candidates(raw, Path::new(base), Some(Path::new("/home/u"))).written.map(Cow::into_owned)
+    }
+
+    #[test]
+    fn a_path_is_joined_to_the_directory_and_normalised_with_home_and_proc_self_expanded() {
+        let cases: &[(&str, &str, &str)] = &[
+            ("../.env", "/p/sub", "/p/.env"),
+            ("/p/./a/../.env", "/x", "/p/.env"),
+            ("~/.ssh/id_rsa", "/p", "/home/u/.ssh/id_rsa"),
+            ("~", "/p", "/home/u"),
+            ("~user/x", "/p", "/p/~user/x"),
+            ("/proc/self/cwd/.env", "/p/sub", "/p/sub/.env"),
+            ("/proc/thread-self/cwd/../.env", "/p/sub", "/p/.env"),
+            ("/proc/self/root/etc/passwd", "/p", "/etc/passwd"),
+            ("/p/.env", "/x", "/p/.env"),
+        ];
+        for (raw, base, expected) in cases {
+            assert_eq!(written(raw, base).as_deref(), Some(Path::new(expected)), "{raw} in {base}");
+        }
+    }
+
+    #[test]
+    fn descriptors_and_other_processes_directories_are_patterns_unless_the_system_resolves_them() {
+        let c = candidates("/dev/fd/7", Path::new("/p"), None);
+        assert!(c.fuzzy.is_some() || c.resolved.is_some(), "{c:?}");
+        let c = candidates("/proc/999999999/cwd/.env", Path::new("/p"), None);
+        assert_eq!(c.fuzzy.map(|f| f.len()), Some(2), "any depth, then .env");
+        let c = candidates("/dev/stdout", Path::new("/p"), None);
+        assert!(c.fuzzy.is_none() && c.resolved.is_none());
+    }
+}
