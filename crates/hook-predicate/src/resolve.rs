@@ -112,8 +112,11 @@ enum Magic {
 
 fn magic(path: &Path, base: &Path) -> Magic {
     // Every component after the root, `..` included: `/proc/self/cwd/../x` is the parent's `x`.
-    let parts: Vec<&std::ffi::OsStr> =
-        path.components().filter(|c| !matches!(c, Component::RootDir | Component::Prefix(_))).map(|c| c.as_os_str()).collect();
+    let parts: Vec<&std::ffi::OsStr> = path
+        .components()
+        .filter(|c| !matches!(c, Component::RootDir | Component::Prefix(_)))
+        .map(|c| c.as_os_str())
+        .collect();
     let text = |i: usize| parts.get(i).and_then(|p| p.to_str()).unwrap_or_default();
     let tail = |from: usize| -> Vec<Comp> {
         parts.get(from..).map_or_else(Vec::new, |rest| literal_comps(&rest.iter().collect::<PathBuf>()))
@@ -224,9 +227,8 @@ pub(crate) fn with_resolved<R>(
     let Ok(mut cache) = model.resolved.try_borrow_mut() else {
         return f(&resolve_all(model, base, home));
     };
-    let fresh = cache
-        .as_ref()
-        .is_some_and(|c| c.base == base && c.home.as_deref() == home && now.duration_since(c.at) < FRESH);
+    let fresh =
+        cache.as_ref().is_some_and(|c| c.base == base && c.home.as_deref() == home && now.duration_since(c.at) < FRESH);
     if !fresh {
         let uses = resolve_all(model, base, home);
         *cache = Some(ResolvedCommand { base: base.to_path_buf(), home: home.map(Path::to_path_buf), at: now, uses });

@@ -134,7 +134,13 @@ impl FileModel {
             }
             "dd" => {
                 for w in &rest[1..] {
-                    let access = if w.text.starts_with("if=") { READ } else if w.text.starts_with("of=") { WRITE } else { continue };
+                    let access = if w.text.starts_with("if=") {
+                        READ
+                    } else if w.text.starts_with("of=") {
+                        WRITE
+                    } else {
+                        continue;
+                    };
                     let arg = self.value_after(w, 3);
                     self.push(access, Reach::File, arg);
                 }
@@ -232,7 +238,13 @@ impl FileModel {
         if spec.awk_assignments {
             operands.retain(|w| !w.assignment);
         }
-        let reach = if spec.search { Reach::Search } else if tree { Reach::Tree } else { Reach::File };
+        let reach = if spec.search {
+            Reach::Search
+        } else if tree {
+            Reach::Tree
+        } else {
+            Reach::File
+        };
         if spec.search && operands.is_empty() {
             self.push(READ, reach, Arg::Known(".".to_owned()));
         }
