@@ -60,17 +60,34 @@
 //!   below the project root. `**/` is any depth, `*` never crosses `/`, a trailing `/` means
 //!   everything below. `Edit(…)` covers Edit, MultiEdit, Write and NotebookEdit; `Read(…)` covers
 //!   Read, Grep and Glob; `Write(…)`, `MultiEdit(…)`, `NotebookEdit(…)`, `Grep(…)`, `Glob(…)` cover
-//!   themselves. The tool's `file_path`, `notebook_path` or `path` (first present) is resolved
-//!   against the project root when relative and normalised lexically (`.`/`..` folded, symlinks
-//!   not followed), so `src/../.env` is `.env`; files outside the project never match a
+//!   themselves. A `Read(…)` or `Edit(…)` rule with a glob also covers Bash, as a reading or a
+//!   writing tool (below); `Read()` and `Edit()` with an empty body do not.
+//! - Paths are what the tool would open. The tool's `file_path`, `notebook_path` or `path` (first
+//!   present) is joined to the call's `cwd` ([`Call::cwd`], else the project root) when relative,
+//!   `~`/`~/…` is the home directory ([`PathAnchors::home`], else `HOME`), and the path is
+//!   normalised lexically (`src/../.env` is `.env`); the rule matches if that path **or** the path
+//!   with its existing symlinks followed (`std::fs::canonicalize` of the longest existing prefix,
+//!   the rest appended) matches. `/proc/self/cwd/…` is taken from the call's `cwd`,
+//!   `/proc/self/root/…` from `/`; a descriptor (`/dev/fd/7`) or another process's `cwd`/`root`/`fd`
+//!   is resolved through the file system when it can be, and is otherwise uncertain when what
+//!   follows it may be the protected path. Files outside the project never match a
 //!   project-anchored glob.
-//! - Search tools (R-PRED-3b): a rule on a whole directory (`Read(~/.ssh/**)`, `Read(./secrets/)`,
-//!   `Read(//etc/**)`: a literal directory followed by `/**`) also matches a Grep or Glob whose `path`
-//!   is that directory, inside it or an ancestor of it (a search rooted above it reaches into it),
-//!   and a Glob whose `pattern` is an absolute path (or is relative to an explicit `path`) that can
-//!   reach into it: its literal start is inside the directory, or above it with `**` or more
-//!   components than the directory has (`/home/u/*.txt` cannot reach `/home/u/.ssh/id_rsa`). A
-//!   search without a `path` is not covered.
+//! - Search tools: Grep's `glob` and Glob's `pattern` count as the paths they select below the
+//!   search's `path` (a search without a `path` searches the `cwd`; a glob without `/` at any
+//!   depth): a match when the two globs can select a common path (`glob: "*.env"` for
+//!   `Read(./.env)`, not `"*.rs"`), decided by a glob intersection that errs on matching. A search
+//!   without a selecting glob matches a rule on a whole directory (`Read(~/.ssh/**)`,
+//!   `Read(./secrets/)`: a literal directory followed by `/**`) when it is rooted at the directory,
+//!   inside it or above it, not a rule on a single file.
+//! - Bash under Read and Edit rules: the command is analysed as for Bash rules and the files it
+//!   reads (for a Read rule) or writes (for an Edit rule) are tested like a tool's path:
+//!   redirection targets, the file arguments of modelled programs (`cat`, `grep`, `sed`, `head`,
+//!   `cp`, `tee`, `rm`, `touch`, `dd`, `tar`, …; a recursive `grep -r`/`rm -r` reaches everything
+//!   below its operand), relative paths from before and after each earlier `cd`, variables assigned
+//!   earlier in the line. A file argument of unknown value (`cat $X`) or a glob that can select the
+//!   path (`cat *`) is uncertain, and so is an unmodelled program, interpreter code or an
+//!   unreadable command whose words name the path (its literal file name standing alone, or the
+//!   directory of a `dir/**` rule). The model is `shell/files.rs`; `docs/security.md` lists it.
 //! - `~/` rules need no home directory when they are parsed: without [`PathAnchors::home`] the glob
 //!   is checked at once and resolved against the home directory of the process (`HOME`) the first
 //!   time it is matched; with no home directory at all it matches every call of its tools that
