@@ -462,6 +462,31 @@ impl Lexer<'_, '_> {
         }
     }
 
+    /// The elements of `name=( … )` up to the closing `)`: words (their substitutions still run).
+    fn array_elements(&mut self) {
+        loop {
+            self.skip_blanks_and_newlines();
+            match self.peek() {
+                Some(b')') => {
+                    self.pos += 1;
+                    return;
+                }
+                None | Some(b';' | b'&' | b'|' | b'<' | b'>' | b'(') => {
+                    self.uncertain();
+                    return;
+                }
+                Some(_) => {
+                    let start = self.pos;
+                    self.word();
+                    if self.pos == start {
+                        self.pos += 1;
+                        self.uncertain();
+                    }
+                }
+            }
+        }
+    }
+
     /// Skips blanks and newlines (reading the here-documents a newline ends).
     fn skip_blanks_and_newlines(&mut self) {
         loop {
@@ -506,9 +531,9 @@ impl Lexer<'_, '_> {
                 }
                 b'<' | b'>' => break,
                 b'(' if w.assignment && w.text.last() == Some(&b'=') => {
-                    // `name=( … )`: an array assignment.
+                    // `name=( … )`: an array assignment; its elements are words, not commands.
                     self.pos += 1;
-                    self.nested_list();
+                    self.array_elements();
                     w.text.extend_from_slice(b"( )");
                 }
                 b'(' => break,
@@ -688,15 +713,21 @@ impl Lexer<'_, '_> {
         w.text.extend_from_slice(&self.src[start..self.pos]);
     }
 
-    /// Skips to the closing bracket of `${ … }` or `$(( … ))`; a command substitution inside is not
-    /// analysed, so it makes the whole command uncertain.
+    /// Skips to the closing bracket of `${ … }` or `$(( … ))`; a command substitution inside is
+    /// analysed as a command (it may run).
     fn skip_balanced(&mut self, open: u8, close: u8, mut depth: usize) {
         while let Some(c) = self.peek() {
             self.pos += 1;
             match c {
                 b'\\' => self.pos = (self.pos + 1).min(self.src.len()),
-                b'`' => self.uncertain(),
-                b'$' if self.peek() == Some(b'(') => self.uncertain(),
+                b'`' => {
+                    self.pos -= 1;
+                    self.backtick(&mut WordBuf::default());
+                }
+                b'$' if self.peek() == Some(b'(') => {
+                    self.pos += 1;
+                    self.nested_list();
+                }
                 _ if c == open => depth += 1,
                 _ if c == close => {
                     depth -= 1;
@@ -838,5 +869,7 @@ fn is_assignment_name(text: &[u8]) -> bool {
 /// Whether a command name may come next: no word yet, or only reserved words (`if`, `!`, `then`,
 /// …) and the `also` keywords.
 fn opens_command(words: &[Word], also: &[&str]) -> bool {
-    words.iter().all(|w| !w.quoted && (super::walk::RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
+    words
+        .iter()
+        .all(|w| !w.quoted && (super::walk::RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
 }

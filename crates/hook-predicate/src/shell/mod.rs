@@ -17,16 +17,22 @@
 //! expansion (`$VAR`, `${…}`, `$( … )`, backticks, brace expansion; a glob in command position).
 
 pub(crate) mod files;
+mod git;
 mod hidden;
 mod lex;
 mod model;
+mod options;
 mod programs;
 mod walk;
 
 #[cfg(test)]
 mod stance;
 
+#[cfg(test)]
+mod bash_agrees;
+
 use lex::{End, Lexer};
+pub(crate) use options::Spelling;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -46,6 +52,8 @@ pub(crate) struct Analysis {
     pub(crate) code: Vec<String>,
     /// The files the command reads and writes, for Read and Edit rules ([`files`]).
     pub(crate) files: files::FileModel,
+    /// git aliases set earlier in the command line (`git.rs`).
+    git: git::Learned,
 }
 
 /// One simple command as a rule sees it: its words after some prefix was stripped.
@@ -173,7 +181,7 @@ mod tests {
             ("if true; then git push; fi", false, &["true", "git push", "fi"]),
             ("f() { git push; }", false, &["git push", "}"]),
             ("xargs -n1 git push", false, &["git push"]),
-            ("echo ${x:-$(git push)}", true, &["echo ${x:-$(git push)}"]),
+            ("echo ${x:-$(git push)}", false, &["git push", "echo ${x:-$(git push)}"]),
         ];
         for (cmd, uncertain, views) in cases {
             let (u, got) = innermost_texts(cmd);

@@ -37,8 +37,8 @@ const WRAPPERS: &[&str] = &["builtin", "chronic", "command", "coproc", "doas", "
 #[rustfmt::skip]
 const RUNNERS: &[&str] = &[
     "bunx", "busybox", "bwrap", "caffeinate", "catchsegv", "chroot", "chrt", "cpulimit", "dbus-launch",
-    "dbus-run-session", "entr", "faketime", "fakeroot", "firejail", "flatpak-spawn", "gdb", "ltrace", "numactl",
-    "npx", "nsenter", "perf", "pkexec", "pnpx", "prlimit", "proot", "proxychains", "proxychains4", "setarch",
+    "dbus-run-session", "entr", "faketime", "fakeroot", "firejail", "flatpak-spawn", "ltrace", "numactl",
+    "npx", "nsenter", "pkexec", "pnpx", "prlimit", "proot", "proxychains", "proxychains4", "setarch",
     "linux32", "linux64", "setpriv", "sg", "ssh-agent", "strace", "systemd-run", "taskset", "toybox", "torsocks",
     "trickle", "tsocks", "unshare", "uvx", "valgrind", "xterm", "xvfb-run",
 ];
@@ -50,7 +50,7 @@ const SUBCOMMAND_RUNNERS: &[(&str, &[&str])] = &[
     ("asdf", &["exec"]), ("bun", &["x", "run", "exec"]), ("bundle", &["exec"]), ("conda", &["run"]),
     ("direnv", &["exec"]), ("docker", &["run", "exec", "create"]), ("hatch", &["run"]), ("kubectl", &["exec", "run", "debug"]),
     ("lxc", &["exec"]), ("mamba", &["run"]), ("micromamba", &["run"]), ("mise", &["exec", "x"]),
-    ("nerdctl", &["run", "exec"]), ("npm", &["exec", "x"]), ("pdm", &["run"]), ("pipenv", &["run"]),
+    ("nerdctl", &["run", "exec"]), ("npm", &["exec", "x"]), ("pdm", &["run"]), ("perf", &["record", "stat", "trace", "ftrace"]), ("pipenv", &["run"]),
     ("pipx", &["run"]), ("pnpm", &["exec", "dlx"]), ("podman", &["run", "exec", "create"]), ("poetry", &["run"]),
     ("rye", &["run"]), ("tmux", &["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane"]),
     ("uv", &["run", "tool"]), ("yarn", &["exec", "dlx"]),
