@@ -12,7 +12,8 @@ use serde_json::{Map, Value};
 pub(crate) struct Payload {
     /// The stdin JSON object: the scalars plus the Claude Code keys and nested objects.
     json: Map<String, Value>,
-    /// `AIMON_<KEY>` and its text for each scalar (`tool_name`), valid variable names only.
+    /// `AIMON_<KEY>` and its text for each scalar (`tool_name`), valid variable names only,
+    /// shortened to what the environment can carry.
     env: Vec<(String, String)>,
 }
 
@@ -47,15 +48,28 @@ impl Payload {
             put("rewake_attempt", Some(rw.attempt.into()));
             put("rewake_reason", Some(rw.reason.clone().into()));
         }
+        // The context's own keys get the environment's room first, the client's fields after them.
+        let own: Vec<String> = json.keys().cloned().collect();
         for (key, value) in &ctx.fields {
             if is_scalar(value) && !json.contains_key(key) {
                 json.insert(key.clone(), value.clone());
             }
         }
-        let env = json
+        let mut scalars: Vec<(&String, &Value)> = json
             .iter()
             .filter(|(k, _)| !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-            .map(|(k, v)| (format!("AIMON_{}", k.to_ascii_uppercase()), crate::template::scalar_text(v)))
+            .collect();
+        scalars.sort_by_key(|(k, _)| !own.contains(k));
+        let mut room = MAX_ENV_TOTAL;
+        // A variable with no room left at all is left out; its value is on stdin.
+        let env = scalars
+            .into_iter()
+            .filter_map(|(k, v)| {
+                let name = format!("AIMON_{}", k.to_ascii_uppercase());
+                let value = env_value(crate::template::scalar_text(v), room.checked_sub(name.len() + 2)?);
+                room -= name.len() + value.len() + 2;
+                Some((name, value))
+            })
             .collect();
         if let Some(own) = ctx.fields.get("event") {
             json.insert("event".into(), own.clone());
@@ -93,6 +107,28 @@ impl Payload {
     pub(crate) fn body(&self) -> Vec<u8> {
         serde_json::to_vec(&self.json).unwrap_or_else(|_| b"{}".to_vec())
     }
+}
+
+/// The most bytes of one `AIMON_*` value. Linux refuses to start a program with any one
+/// environment string over 128 KiB (`E2BIG`); the whole value is on stdin anyway.
+pub(crate) const MAX_ENV_VALUE: usize = 32 << 10;
+
+/// The most bytes of all `AIMON_*` variables together (names, values, `=` and the NUL), well
+/// inside the room `execve` gives arguments and environment together (2 MiB by default).
+pub(crate) const MAX_ENV_TOTAL: usize = 256 << 10;
+
+/// `text` as the environment can carry it: cut at its first NUL (a C string ends there) and to at
+/// most `room` (and [`MAX_ENV_VALUE`]) bytes, on a character boundary.
+fn env_value(mut text: String, room: usize) -> String {
+    if let Some(nul) = text.find('\0') {
+        text.truncate(nul);
+    }
+    let mut end = text.len().min(room).min(MAX_ENV_VALUE);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text
 }
 
 fn is_scalar(value: &Value) -> bool {
@@ -170,6 +206,36 @@ mod tests {
         let env: BTreeMap<_, _> = p.env().collect();
         assert_eq!(env["AIMON_EVENT"], "fileChanged");
         assert_eq!(env["AIMON_FILE_PATH"], "/proj/.env");
+    }
+
+    #[test]
+    fn values_the_environment_cannot_carry_are_shortened_there_and_whole_on_stdin() {
+        let prompt = format!("é{}", "x".repeat(200 << 10));
+        let ctx = HookContext::new(HookEventType::USER_PROMPT_SUBMIT)
+            .with_field("prompt", prompt.as_str())
+            .with_field("note", "before\0after");
+        let p = Payload::new(&ctx, "s");
+        let env: BTreeMap<_, _> = p.env().collect();
+        assert_eq!(env["AIMON_NOTE"], "before", "cut at the NUL");
+        assert_eq!(env["AIMON_PROMPT"].len(), MAX_ENV_VALUE);
+        assert!(prompt.starts_with(&env["AIMON_PROMPT"]));
+        let odd = env_value(format!("a{}", "é".repeat(MAX_ENV_VALUE)), usize::MAX);
+        assert_eq!(odd.len(), MAX_ENV_VALUE - 1, "cut on a character boundary");
+        let json: Value = serde_json::from_slice(&p.body()).expect("json");
+        assert_eq!((json["prompt"].as_str(), json["note"].as_str()), (Some(prompt.as_str()), Some("before\0after")));
+    }
+
+    #[test]
+    fn many_large_fields_share_a_bounded_room_and_the_contexts_own_keys_come_first() {
+        let mut ctx = HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new("Bash", json!({})));
+        for i in 0..40 {
+            ctx = ctx.with_field(format!("a{i:02}"), "y".repeat(MAX_ENV_VALUE));
+        }
+        let env: Vec<(String, String)> = Payload::new(&ctx, "s").env().collect();
+        let total: usize = env.iter().map(|(k, v)| k.len() + v.len() + 2).sum();
+        assert!(total <= MAX_ENV_TOTAL, "{total}");
+        let tool = env.iter().find(|(k, _)| k == "AIMON_TOOL_NAME").map(|(_, v)| v.as_str());
+        assert_eq!(tool, Some("Bash"), "a client's fields cannot crowd out the context's own keys");
     }
 
     #[test]

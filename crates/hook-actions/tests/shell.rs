@@ -335,20 +335,15 @@ async fn a_hook_flooding_100_mb_to_stdout_and_stderr_finishes() {
 
 #[tokio::test]
 async fn failures_block_on_decision_events_only_when_fail_closed() {
-    // R-CFG-4c: (cause, command, cwd exists).
-    let missing = Path::new("/nonexistent/aimon-hooks-test");
+    // R-CFG-4c: (cause, command).
     #[rustfmt::skip]
-    let cases: &[(&str, &str, bool)] = &[
-        ("exited with status 1", "exit 1", true),
-        ("exited with status 127", "no-such-command-xyz", true),
-        ("crashed", "kill -9 $$", true),
-        ("spawn failure", "exit 0", false),
+    let cases: &[(&str, &str)] = &[
+        ("exited with status 1", "exit 1"),
+        ("exited with status 127", "no-such-command-xyz"),
+        ("crashed", "kill -9 $$"),
     ];
-    for (cause, command, cwd_exists) in cases {
+    for (cause, command) in cases {
         let mut ctx = pre_tool();
-        if !cwd_exists {
-            ctx.cwd = Some(missing.to_path_buf());
-        }
         for (event, fail_closed, want) in [
             (HookEventType::PRE_TOOL, false, ALLOW),
             (HookEventType::PRE_TOOL, true, BLOCK),
@@ -360,6 +355,28 @@ async fn failures_block_on_decision_events_only_when_fail_closed() {
             assert_eq!(axes(&r), want, "{command} on {event}, failClosed {fail_closed}");
             assert!(r.failure.as_deref().is_some_and(|f| f.starts_with(cause)), "{command}: {:?}", r.failure);
         }
+    }
+}
+
+#[tokio::test]
+async fn a_cwd_or_project_that_is_gone_still_runs_the_hook_and_its_veto_holds() {
+    // DESIGN-0.3 §2: no payload value keeps a hook from starting (it once was a spawn failure).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").expect("write");
+    let missing = Path::new("/nonexistent/aimon-hooks-test");
+    for (cwd, project, runs_in) in [
+        (missing, dir.path(), dir.path()),
+        (file.as_path(), dir.path(), dir.path()),
+        (missing, missing, Path::new(env!("CARGO_MANIFEST_DIR"))),
+    ] {
+        let mut ctx = pre_tool();
+        ctx.cwd = Some(cwd.to_path_buf());
+        ctx.project_dir = Some(project.to_path_buf());
+        let r = run_spec(&ctx, ShellSpec::new("pwd -P >&2; exit 2")).await;
+        assert_eq!(axes(&r), BLOCK, "cwd {}", cwd.display());
+        let ran_in = r.feedback.as_deref().map(str::trim).map(Path::new).map(Path::to_path_buf);
+        assert_eq!(ran_in, Some(runs_in.canonicalize().expect("canonical")), "cwd {}", cwd.display());
     }
 }
 

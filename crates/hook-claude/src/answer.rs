@@ -6,8 +6,8 @@
 //! never block: at most context for the model and a system message for the person.
 
 use hook_core::{
-    AnswerChannel, BLOCKED_REASON, Decision, EventVerdict, FeedbackRoute, HookFeedback, MatchSubject, OnFailure,
-    Verdict,
+    AnswerChannel, BLOCKED_REASON, Decision, DecisionChannel, EventVerdict, FeedbackRoute, HookFeedback, MatchSubject,
+    OnFailure, Verdict,
 };
 use serde_json::{Map, Value, json};
 
@@ -179,5 +179,56 @@ pub fn on_error(event: hook_core::HookEventType, error: &str) -> Answer {
         })),
         (OnFailure::Refuse, _) => Answer::Stderr(2, error.to_owned()),
         (OnFailure::FailClosed | OnFailure::Report, _) => Answer::Stderr(1, error.to_owned()),
+    }
+}
+
+/// The answer when a payload could not be read at all (what the lenient reader still refuses, a
+/// body too large, a read that failed), or its event could not be read (`None`): no input may
+/// switch a veto off, so an event that can veto (a block or deny channel) refuses through its
+/// channel with the problem as the reason, and an unreadable event name refuses with exit 2
+/// (blocking wherever Claude Code reads one). Advisory and continuation events report it (exit 1):
+/// a failure never makes the agent keep working (R-EVT-8).
+pub fn unreadable(event: Option<hook_core::HookEventType>, error: &str) -> Answer {
+    let Some(event) = event else { return Answer::Stderr(2, error.to_owned()) };
+    let spec = event.spec();
+    match (spec.decision, spec.answer) {
+        (DecisionChannel::Advisory | DecisionChannel::Continuation, _) => Answer::Stderr(1, error.to_owned()),
+        (_, AnswerChannel::PermissionBehavior) => Answer::Json(json!({
+            Key::HOOK_SPECIFIC_OUTPUT: {
+                Key::HOOK_EVENT_NAME: event.payload_name(),
+                Key::DECISION: {Key::BEHAVIOR: Word::DENY, Key::MESSAGE: error},
+            }
+        })),
+        (DecisionChannel::Block | DecisionChannel::Deny, _) => Answer::Stderr(2, error.to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use hook_core::HookEventType;
+
+    use super::*;
+
+    #[test]
+    fn an_unreadable_payload_is_refused_where_the_event_can_veto_and_reported_elsewhere() {
+        let e = "cannot read";
+        let refusal = |exit| Answer::Stderr(exit, e.to_owned());
+        let cases = [
+            (Some(HookEventType::PRE_TOOL), refusal(2)),
+            (Some(HookEventType::USER_PROMPT_SUBMIT), refusal(2)),
+            (Some(HookEventType::PRE_COMPACT), refusal(2)),
+            (Some(HookEventType::TASK_CREATED), refusal(2)),
+            (Some(HookEventType::WORKTREE_CREATE), refusal(2)),
+            (Some(HookEventType::ON_STOP), refusal(1)),
+            (Some(HookEventType::POST_TOOL), refusal(1)),
+            (None, refusal(2)),
+        ];
+        for (event, want) in cases {
+            assert_eq!(unreadable(event, e), want, "{event:?}");
+        }
+        let Answer::Json(json) = unreadable(Some(HookEventType::PERMISSION_REQUEST), e) else {
+            unreachable!("a permission request is refused in JSON")
+        };
+        assert_eq!(json[Key::HOOK_SPECIFIC_OUTPUT][Key::DECISION], json!({"behavior": "deny", "message": e}));
     }
 }

@@ -11,8 +11,16 @@ use serde_json::{Value, json};
 use crate::answer::Answer;
 use crate::keys::{Key, Word};
 
-/// The response body for `answer` to a call of `event`; `None` is an empty body.
-pub fn http_body(event: HookEventType, answer: &Answer) -> Option<Value> {
+/// The response body for `answer` to a call of `event`; `None` is an empty body. A call whose
+/// event could not be read (`event` is `None`) can only be refused with a top-level block, which
+/// Claude Code reads as a deny on a tool call too.
+pub fn http_body(event: Option<HookEventType>, answer: &Answer) -> Option<Value> {
+    let Some(event) = event else {
+        return match answer {
+            Answer::Stderr(2, reason) => Some(json!({Key::DECISION: Word::BLOCK, Key::REASON: reason})),
+            _ => None,
+        };
+    };
     match answer {
         Answer::Silent | Answer::Stderr(0 | 1, _) => None,
         Answer::Json(value) => Some(value.clone()),
@@ -37,16 +45,19 @@ mod tests {
     #[test]
     fn a_veto_becomes_the_json_refusal_of_its_event_and_a_report_an_empty_body() {
         let veto = Answer::Stderr(2, "bad config".to_owned());
-        let body = http_body(HookEventType::PRE_TOOL, &veto).expect("a refusal");
+        let body = http_body(Some(HookEventType::PRE_TOOL), &veto).expect("a refusal");
         assert_eq!(body["hookSpecificOutput"]["permissionDecision"], "deny");
         assert_eq!(body["hookSpecificOutput"]["permissionDecisionReason"], "bad config");
-        let body = http_body(HookEventType::PRE_COMPACT, &veto).expect("a refusal");
+        let body = http_body(Some(HookEventType::PRE_COMPACT), &veto).expect("a refusal");
         assert_eq!(body, json!({"decision": "block", "reason": "bad config"}));
-        assert_eq!(http_body(HookEventType::POST_TOOL, &Answer::Stderr(1, "x".to_owned())), None);
-        assert_eq!(http_body(HookEventType::ON_STOP, &Answer::Silent), None);
+        assert_eq!(http_body(Some(HookEventType::POST_TOOL), &Answer::Stderr(1, "x".to_owned())), None);
+        assert_eq!(http_body(Some(HookEventType::ON_STOP), &Answer::Silent), None);
         let json = Answer::Json(json!({"systemMessage": "hi"}));
-        assert_eq!(http_body(HookEventType::ON_STOP, &json), Some(json!({"systemMessage": "hi"})));
-        let path = http_body(HookEventType::WORKTREE_CREATE, &Answer::Line("/w/t".to_owned())).expect("a path");
+        assert_eq!(http_body(Some(HookEventType::ON_STOP), &json), Some(json!({"systemMessage": "hi"})));
+        let path = http_body(Some(HookEventType::WORKTREE_CREATE), &Answer::Line("/w/t".to_owned())).expect("a path");
         assert_eq!(path["hookSpecificOutput"]["worktreePath"], "/w/t");
+        let no_event = http_body(None, &veto).expect("a refusal without an event");
+        assert_eq!(no_event, json!({"decision": "block", "reason": "bad config"}));
+        assert_eq!(http_body(None, &Answer::Silent), None);
     }
 }

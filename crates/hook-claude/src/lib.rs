@@ -3,7 +3,9 @@
 //! Claude Code runs a hook with a JSON payload and reads its answer from stdout, the exit code
 //! or (for `http` hooks) a response body. This crate holds both directions of that contract:
 //!
-//! - [`parse_payload`] and [`payload_context`]: a Claude Code payload → a [`hook_core::HookContext`];
+//! - [`parse_payload`] and [`payload_context`]: a Claude Code payload → a [`hook_core::HookContext`],
+//!   read as the client meant it (lone surrogates, any depth, bytes that are not UTF-8); what
+//!   still cannot be read is [`unreadable`]'s refusal;
 //! - [`answer`] and [`on_error`]: an [`hook_core::EventVerdict`] → the [`Answer`] Claude Code reads;
 //!   [`http_body`]: that answer in the form an `http` handler reads;
 //! - [`project_dir`]: which project a call belongs to, from [`ProjectHints`];
@@ -23,15 +25,17 @@ mod keys;
 mod mail;
 mod payload;
 mod project;
+mod read;
 mod settings;
 
 pub use crate::{
-    answer::{Answer, answer, on_error},
+    answer::{Answer, answer, on_error, unreadable},
     error::Error,
     http::http_body,
     keys::{Key, Word},
     mail::{MailChannel, mail_channel, with_mail},
-    payload::{parse_payload, payload_context},
+    payload::payload_context,
     project::{ProjectHints, project_dir},
+    read::{MAX_DEPTH, parse_payload, sniff_event},
     settings::{add_routes, command_route, http_route, remove_routes, routed_events},
 };

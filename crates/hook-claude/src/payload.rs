@@ -12,29 +12,7 @@ use hook_core::{HookContext, HookEventType, MatchSubject, ToolCall};
 use serde_json::{Map, Value};
 
 use crate::error::Error;
-
-/// Parses a payload text; `name` says where it came from, for the error sentence.
-pub fn parse_payload(text: &str, name: &str) -> Result<Map<String, Value>, Error> {
-    if text.trim().is_empty() {
-        return Ok(Map::new());
-    }
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(other) => Err(Error::Payload(format!("the payload in {name} must be a JSON object, not {}", kind(&other)))),
-        Err(e) => Err(Error::Payload(format!("the payload in {name} is not valid JSON: {e}"))),
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+use crate::read::kind;
 
 /// Builds the context of `event` from `payload`. `project` becomes `project_dir`.
 ///
@@ -126,15 +104,6 @@ mod tests {
     fn a_tool_event_without_tool_name_is_a_usage_error() {
         let err = payload_context(HookEventType::PRE_TOOL, Map::new(), Path::new("/p")).expect_err("no tool_name");
         assert!(err.to_string().contains("\"tool_name\""), "{err}");
-    }
-
-    #[test]
-    fn payload_texts_that_are_not_objects_are_refused_with_a_sentence() {
-        for (text, needle) in [("[1]", "an array"), ("{", "not valid JSON"), ("\"x\"", "a string")] {
-            let err = parse_payload(text, "p.json").expect_err(text);
-            assert!(err.to_string().contains(needle), "{text}: {err}");
-        }
-        assert!(parse_payload("  \n", "stdin").expect("empty is {}").is_empty());
     }
 
     #[test]

@@ -29,10 +29,24 @@ fn event(name: &str) -> anyhow::Result<HookEventType> {
 /// `run <EVENT>` (R-CLI-1).
 pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
-    let payload = payload::read(args.input.payload.as_deref())?;
+    // A payload that cannot be read is denied where the event can veto (never an exit 1).
+    let refuse = |e: anyhow::Error| match hook_server::unreadable_verdict(event, &format!("{e:#}")) {
+        Some(verdict) => {
+            println!("{}", serde_json::to_string(&RunOutput::new(&verdict))?);
+            Ok(hook_server::exit_code(verdict.outcome))
+        }
+        None => Err(e),
+    };
+    let payload = match payload::read(args.input.payload.as_deref()) {
+        Ok(payload) => payload,
+        Err(e) => return refuse(e),
+    };
     let loaded =
         load::load(&args.input.tiers, &args.input.skills, args.fail_closed, Scope::Event(event), Trust::Explicit)?;
-    let ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
+    let ctx = match hook_claude::payload_context(event, payload, &loaded.paths.project) {
+        Ok(ctx) => ctx,
+        Err(e) => return refuse(e.into()),
+    };
     let policy = hook_server::policy(args.stop_on_blocked, args.fail_closed, args.parallel);
     let engine = crate::rewake::enqueueing(HookEngine::new(loaded.registry.clone()).with_policy(policy));
     let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
@@ -48,9 +62,16 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
 /// handlers (no hook runs in this process then). Logging, the signal handlers and the runtime of
 /// an in-process evaluation are set up only when no daemon answers.
 pub(crate) fn claude(args: &ClaudeArgs, verbose: u8) -> u8 {
-    let payload = match payload::read(None) {
-        Ok(p) => p,
-        Err(e) => return Printed::new(Answer::Stderr(1, format!("{e:#}"))).emit(),
+    // What cannot be read is refused where the event (found in the bytes) can veto.
+    let payload = match payload::bytes(None) {
+        Ok((bytes, name)) => match hook_claude::parse_payload(&bytes, &name) {
+            Ok(payload) => payload,
+            Err(e) => {
+                let event = hook_claude::sniff_event(&bytes);
+                return Printed::new(hook_server::claude_unreadable(event, &e.to_string())).emit();
+            }
+        },
+        Err(e) => return Printed::new(hook_server::claude_unreadable(None, &format!("{e:#}"))).emit(),
     };
     let event = match hook_server::claude_event(&payload) {
         Ok(Some(event)) => event,
@@ -136,7 +157,10 @@ async fn evaluate_for_claude(
 ) -> anyhow::Result<(Answer, Option<hook_host::TakenMail>)> {
     let tiers = crate::cli::TierArgs { project: Some(project.to_owned()), home: None };
     let loaded = load::load(&tiers, &[], false, Scope::Event(event), Trust::Store)?;
-    let ctx = hook_server::claude_context(event, payload, &loaded.paths.project)?;
+    let ctx = match hook_server::claude_context(event, payload, &loaded.paths.project) {
+        Ok(ctx) => ctx,
+        Err(e) => return Ok((hook_server::claude_unreadable(Some(event), &e.to_string()), None)),
+    };
     let engine = crate::rewake::enqueueing(HookEngine::new(loaded.registry.clone()));
     let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
     let answer = trust::tell(hook_server::claude_answer(event, Ok(&verdict)), &loaded, &ctx);

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use hook_claude::Answer;
 use hook_core::{
-    CancellationToken, EventVerdict, ExecutionMode, HookContext, HookEngine, HookEventType, HookExecutionPolicy,
-    HookRegistry,
+    CancellationToken, DecisionChannel, EventVerdict, ExecutionMode, ExecutionReport, HookContext, HookEngine,
+    HookEventType, HookExecutionPolicy, HookRegistry, HookResult,
 };
 use serde_json::{Map, Value};
 
@@ -34,10 +34,10 @@ pub async fn evaluate(registry: &Arc<HookRegistry>, ctx: &HookContext, policy: H
 }
 
 /// The event a Claude Code payload names: `Ok(None)` for an event we lack (nothing to do), `Err`
-/// with the answer when it names none.
+/// with the refusal (exit 2) when it names none: the call may be one that vetoes.
 pub fn claude_event(payload: &Map<String, Value>) -> Result<Option<HookEventType>, Answer> {
     let Some(name) = payload.get("hook_event_name").and_then(Value::as_str) else {
-        return Err(Answer::Stderr(1, "the payload has no \"hook_event_name\"".to_owned()));
+        return Err(claude_unreadable(None, "the payload has no \"hook_event_name\" string"));
     };
     match HookEventType::resolve(name) {
         Ok(event) => Ok(Some(event)),
@@ -71,6 +71,27 @@ pub fn claude_answer(event: HookEventType, outcome: Result<&EventVerdict, &str>)
         Ok(verdict) => hook_claude::answer(verdict),
         Err(error) => hook_claude::on_error(event, &format!("aimon-hooks: {error}")),
     }
+}
+
+/// Claude Code's answer to a call whose payload (or, with `None`, whose event) could not be read:
+/// refused where the event can veto, with `error` (a sentence) as the reason.
+pub fn claude_unreadable(event: Option<HookEventType>, error: &str) -> Answer {
+    hook_claude::unreadable(event, &format!("aimon-hooks: {error}"))
+}
+
+/// `run`'s verdict on a payload that could not be read: denied with `error` as the reason where
+/// `event` can veto (its JSON and exit code then say so as for any deny); `None` elsewhere.
+pub fn unreadable_verdict(event: HookEventType, error: &str) -> Option<EventVerdict> {
+    if matches!(event.spec().decision, DecisionChannel::Advisory | DecisionChannel::Continuation) {
+        return None;
+    }
+    let reason = format!("aimon-hooks: {error}");
+    let mut report = ExecutionReport::default();
+    report.merged = HookResult::deny(reason.clone());
+    let mut verdict = EventVerdict::from_report(event, report);
+    // No hook ran, so the report holds no reason of its own.
+    verdict.reason = Some(reason);
+    Some(verdict)
 }
 
 /// Where printed text goes.
@@ -148,7 +169,19 @@ impl Printed {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hook_core::Verdict;
     use serde_json::json;
+
+    #[test]
+    fn an_unreadable_payload_is_a_deny_of_run_where_the_event_can_veto() {
+        let verdict = unreadable_verdict(HookEventType::PRE_TOOL, "not JSON").expect("preTool can veto");
+        assert_eq!((verdict.outcome, verdict.reason.as_deref()), (Verdict::Denied, Some("aimon-hooks: not JSON")));
+        assert_eq!(crate::output::exit_code(verdict.outcome), 2);
+        let blocked = unreadable_verdict(HookEventType::USER_PROMPT_SUBMIT, "x").expect("a block channel");
+        assert_eq!(crate::output::exit_code(blocked.outcome), 2);
+        assert!(unreadable_verdict(HookEventType::POST_TOOL, "x").is_none());
+        assert!(unreadable_verdict(HookEventType::ON_STOP, "x").is_none(), "a failure never keeps the agent working");
+    }
 
     #[test]
     fn each_answer_prints_as_the_claude_command_always_printed_it() {
@@ -164,9 +197,11 @@ mod tests {
     }
 
     #[test]
-    fn a_payload_without_an_event_name_is_reported_and_an_unknown_one_is_silent() {
+    fn a_payload_without_an_event_name_is_refused_and_an_unknown_one_is_silent() {
         let mut payload = Map::new();
-        assert!(matches!(claude_event(&payload), Err(Answer::Stderr(1, _))));
+        assert!(matches!(claude_event(&payload), Err(Answer::Stderr(2, _))), "a call that may veto is refused");
+        payload.insert("hook_event_name".into(), 7.into());
+        assert!(matches!(claude_event(&payload), Err(Answer::Stderr(2, _))));
         payload.insert("hook_event_name".into(), "NoSuchEvent".into());
         assert_eq!(claude_event(&payload), Ok(None));
         payload.insert("hook_event_name".into(), "PreToolUse".into());

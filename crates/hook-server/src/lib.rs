@@ -43,7 +43,10 @@ pub use crate::{
     client::{CONNECT_TIMEOUT, Forwarded, MailReceipt, forward_claude, forward_claude_blocking},
     delivery::MAIL_HEADER,
     error::Error,
-    evaluate::{Printed, Stream, claude_answer, claude_context, claude_event, evaluate, policy},
+    evaluate::{
+        Printed, Stream, claude_answer, claude_context, claude_event, claude_unreadable, evaluate, policy,
+        unreadable_verdict,
+    },
     listen::{DEFAULT_LISTEN, ServeOptions, ShutdownSignals, default_socket, ensure_token, serve, token_path},
     output::{RunOutput, exit_code},
     projects::config_error_sentence,

@@ -222,25 +222,19 @@ impl HookService {
         uri: &Uri,
         body: Body,
     ) -> (Option<HookEventType>, Answer, Option<TakenMail>) {
-        let unreadable = |prefix: &[u8], error: String| {
-            let event = sniff_event(prefix);
-            let answer = match event {
-                Some(event) => evaluate::claude_answer(event, Err(&error)),
-                None => Answer::Stderr(1, format!("aimon-hooks: {error}")),
-            };
-            (event, answer, None)
+        // What cannot be read is refused where the event (found in the bytes) can veto.
+        let unreadable = |bytes: &[u8], error: &str| {
+            let event = hook_claude::sniff_event(bytes);
+            (event, evaluate::claude_unreadable(event, error), None)
         };
         let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
         let bytes = match read_limited(body, declared).await {
             Ok(bytes) => bytes,
-            Err((prefix, error)) => return unreadable(&prefix, error),
+            Err((prefix, error)) => return unreadable(&prefix, &error),
         };
-        let Ok(text) = std::str::from_utf8(&bytes) else {
-            return unreadable(&bytes, "the request body is not UTF-8 text".to_owned());
-        };
-        let payload = match hook_claude::parse_payload(text, "the request body") {
+        let payload = match hook_claude::parse_payload(&bytes, "the request body") {
             Ok(payload) => payload,
-            Err(e) => return unreadable(&bytes, e.to_string()),
+            Err(e) => return unreadable(&bytes, &e.to_string()),
         };
         let event = match evaluate::claude_event(&payload) {
             Ok(Some(event)) => event,
@@ -256,7 +250,7 @@ impl HookService {
         };
         let ctx = match evaluate::claude_context(event, payload, &dir) {
             Ok(ctx) => ctx,
-            Err(e) => return (Some(event), evaluate::claude_answer(event, Err(&e.to_string())), None),
+            Err(e) => return (Some(event), evaluate::claude_unreadable(Some(event), &e.to_string()), None),
         };
         let verdict = self.dispatch(&project, &ctx, HookExecutionPolicy::default()).await;
         let mut answer = evaluate::claude_answer(event, Ok(&verdict));
@@ -320,12 +314,9 @@ async fn run(
             return with_exit(error(StatusCode::BAD_REQUEST, format!("the query string is not understood: {e}")), 1);
         }
     };
-    let Ok(text) = std::str::from_utf8(&body) else {
-        return with_exit(error(StatusCode::BAD_REQUEST, "the request body is not UTF-8 text"), 1);
-    };
-    let payload = match hook_claude::parse_payload(text, "the request body") {
+    let payload = match hook_claude::parse_payload(&body, "the request body") {
         Ok(payload) => payload,
-        Err(e) => return with_exit(error(StatusCode::BAD_REQUEST, e.to_string()), 1),
+        Err(e) => return unreadable_run(event, &e.to_string()),
     };
     let cwd = payload.get("cwd").and_then(Value::as_str).map(str::to_owned);
     let dir = service.project_dir(params.project.as_deref(), &headers, cwd.as_deref());
@@ -335,15 +326,29 @@ async fn run(
     };
     let ctx = match hook_claude::payload_context(event, payload, &dir) {
         Ok(ctx) => ctx,
-        Err(e) => return with_exit(error(StatusCode::BAD_REQUEST, e.to_string()), 1),
+        Err(e) => return unreadable_run(event, &e.to_string()),
     };
     let policy = evaluate::policy(params.stop_on_blocked, false, params.parallel);
     let verdict = service.dispatch(&project, &ctx, policy).await;
-    match serde_json::to_string(&RunOutput::new(&verdict)) {
+    run_output(&verdict)
+}
+
+/// `run`'s JSON object for `verdict`, its exit code in the header.
+fn run_output(verdict: &EventVerdict) -> Response {
+    match serde_json::to_string(&RunOutput::new(verdict)) {
         Ok(text) => {
             with_exit(([(header::CONTENT_TYPE, "application/json")], text).into_response(), exit_code(verdict.outcome))
         }
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot encode the verdict: {e}")),
+    }
+}
+
+/// A payload `/v1/run` cannot read: a deny (200, exit 2) where the event can veto, as `run`
+/// answers it; elsewhere a 400.
+fn unreadable_run(event: HookEventType, sentence: &str) -> Response {
+    match evaluate::unreadable_verdict(event, sentence) {
+        Some(verdict) => run_output(&verdict),
+        None => with_exit(error(StatusCode::BAD_REQUEST, sentence), 1),
     }
 }
 
@@ -360,7 +365,7 @@ async fn claude(State(service): State<HookService>, headers: HeaderMap, uri: Uri
         map.insert(STREAM_HEADER, HeaderValue::from_static(printed.stream.as_str()));
         Bytes::from(printed.text)
     } else {
-        match event.and_then(|event| hook_claude::http_body(event, &answer)) {
+        match hook_claude::http_body(event, &answer) {
             Some(json) => {
                 response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
                 Bytes::from(json.to_string())
@@ -474,33 +479,4 @@ async fn read_limited(mut body: Body, declared: Option<u64>) -> Result<Vec<u8>, 
         return Err((buf, too_large.to_owned()));
     }
     Ok(buf)
-}
-
-/// The event an unreadable payload names, found by looking for `"hook_event_name": "…"`.
-fn sniff_event(prefix: &[u8]) -> Option<HookEventType> {
-    let key = b"\"hook_event_name\"";
-    let at = prefix.windows(key.len()).position(|w| w == key)? + key.len();
-    let rest = String::from_utf8_lossy(&prefix[at..]);
-    let rest = rest.trim_start().strip_prefix(':')?.trim_start().strip_prefix('"')?;
-    let name = &rest[..rest.find('"')?];
-    HookEventType::resolve(name).ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_event_of_a_broken_payload_is_found_by_its_key() {
-        let cases: [(&[u8], Option<HookEventType>); 5] = [
-            (br#"{"hook_event_name": "PreToolUse", "tool_input": {"#, Some(HookEventType::PRE_TOOL)),
-            (br#"{"session_id":"s","hook_event_name":"PreCompact""#, Some(HookEventType::PRE_COMPACT)),
-            (br#"{"hook_event_name": "NoSuchEvent""#, None),
-            (br#"{"tool_name": "Bash""#, None),
-            (b"\xff\xfe garbage", None),
-        ];
-        for (prefix, event) in cases {
-            assert_eq!(sniff_event(prefix), event, "{}", String::from_utf8_lossy(prefix));
-        }
-    }
 }

@@ -30,12 +30,22 @@ fn client() -> Result<&'static Client, String> {
         .map_err(Clone::clone)
 }
 
-/// A rendered header value with every control character (CR, LF, NUL, DEL, …) replaced by a space:
-/// tool input rendered into a header can never make the request invalid, and so can never turn a
-/// gate's answer into "no usable decision" (REL-4). Other characters pass as they are (UTF-8 bytes
-/// are valid header bytes).
+/// The most bytes of one header value after templating. Servers refuse a request whose header
+/// section is past their limit (8 KiB a line is common), and a refused request is "no usable
+/// decision": tool input rendered into a header must not be able to do that.
+pub(crate) const MAX_HEADER_VALUE: usize = 8 << 10;
+
+/// A rendered header value cut to [`MAX_HEADER_VALUE`] bytes on a character boundary, with every
+/// control character (CR, LF, NUL, DEL, …) replaced by a space: tool input rendered into a header
+/// can never make the request invalid or too large, and so can never turn a gate's answer into
+/// "no usable decision" (REL-4). Other characters pass as they are (UTF-8 bytes are valid header
+/// bytes).
 fn header_value(rendered: &str) -> Result<HeaderValue, reqwest::header::InvalidHeaderValue> {
-    let clean: String = rendered.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let mut end = rendered.len().min(MAX_HEADER_VALUE);
+    while !rendered.is_char_boundary(end) {
+        end -= 1;
+    }
+    let clean: String = rendered[..end].chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     HeaderValue::from_bytes(clean.as_bytes())
 }
 
@@ -91,4 +101,23 @@ async fn send(spec: &HttpSpec, ctx: &HookContext, source: &str) -> Result<Reply,
     }
     let value: Value = serde_json::from_slice(&bytes).map_err(|_| "malformed response: not JSON".to_owned())?;
     Ok(Reply::Answer(Answer::from_json(&value, ctx.event).unwrap_or_default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rendered_header_is_bounded_and_holds_no_control_character() {
+        let cases: [(String, String); 4] = [
+            ("a\r\nX-Evil: 1\0".to_owned(), "a  X-Evil: 1 ".to_owned()),
+            ("x".repeat(1 << 20), "x".repeat(MAX_HEADER_VALUE)),
+            (format!("a{}", "é".repeat(MAX_HEADER_VALUE)), format!("a{}", "é".repeat(MAX_HEADER_VALUE / 2 - 1))),
+            ("plain value".to_owned(), "plain value".to_owned()),
+        ];
+        for (rendered, want) in cases {
+            let value = header_value(&rendered).expect("always a valid header value");
+            assert_eq!(value.as_bytes(), want.as_bytes(), "{}", &rendered[..rendered.len().min(20)]);
+        }
+    }
 }

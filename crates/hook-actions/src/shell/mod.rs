@@ -13,7 +13,9 @@ use crate::answer::{self, Reply};
 /// A shell hook (R-ACT-SH): runs [`ShellSpec::command`] under `sh -c` in its own process group.
 ///
 /// The command gets the context on stdin (one JSON line) and as `AIMON_*` variables on top of
-/// the inherited environment; it runs in the context's `cwd`, else the project directory. Exit 0
+/// the inherited environment (each cut at a NUL and to 32 KiB, 256 KiB in all: the whole value is
+/// on stdin); it runs in the context's `cwd`, else the project directory, whichever is a
+/// directory, else the process's own: no payload value keeps it from starting. Exit 0
 /// proceeds, exit 2 vetoes with stderr as the reason, Claude Code JSON on stdout decides on any
 /// exit code; a timeout, spawn failure, crash or other exit is "no usable decision" (WARN and
 /// proceed, or block when `failClosed`). On timeout or when the future is dropped the whole

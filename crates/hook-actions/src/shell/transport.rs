@@ -1,6 +1,7 @@
 //! Running the command: its own process group, one-line stdin, bounded capture while the pipes
 //! keep draining, the group killed whole when the call is dropped (R-ACT-SH-2b/5/6, R-EXEC-5).
 
+use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 
 use hook_core::{HookContext, HookEventType};
@@ -17,19 +18,28 @@ pub(crate) const MAX_CAPTURE: usize = 1 << 20;
 /// Runs `spec.command` for `ctx`. Dropping the future kills the whole process group.
 pub(crate) async fn call(spec: &ShellSpec, ctx: &HookContext, source: &str) -> Reply {
     let payload = Payload::new(ctx, source);
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg(&spec.command)
-        .envs(payload.env())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    if let Some(dir) = ctx.cwd.as_ref().or(ctx.project_dir.as_ref()) {
-        cmd.current_dir(dir);
-    }
-    let mut child = match cmd.spawn() {
+    let command = |dir: Option<&Path>| {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(&spec.command)
+            .envs(payload.env())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        if let Some(dir) = dir {
+            cmd.current_dir(dir);
+        }
+        cmd
+    };
+    let dir = working_dir(ctx);
+    let spawned = command(dir).spawn().or_else(|e| match dir {
+        // The directory went away between the look and the spawn: the process's own will do.
+        Some(_) => command(None).spawn(),
+        None => Err(e),
+    });
+    let mut child = match spawned {
         Ok(child) => child,
         Err(e) => return Reply::Failed(format!("spawn failure: {e}")),
     };
@@ -47,6 +57,13 @@ pub(crate) async fn call(spec: &ShellSpec, ctx: &HookContext, source: &str) -> R
         Ok(status) => classify(ctx.event, status, &stdout, &stderr),
         Err(e) => Reply::Failed(format!("wait failure: {e}")),
     }
+}
+
+/// Where the command runs: the context's `cwd`, else the project directory, whichever is a
+/// directory (a payload's `cwd` may be gone, a file, or not a path at all); `None` is the
+/// process's own working directory. No payload value can keep the hook from starting.
+fn working_dir(ctx: &HookContext) -> Option<&Path> {
+    [ctx.cwd.as_deref(), ctx.project_dir.as_deref()].into_iter().flatten().find(|dir| dir.is_dir())
 }
 
 /// Lists the process group among the live hook groups, and kills it when dropped while armed.
@@ -140,6 +157,25 @@ fn stdout_answer(event: HookEventType, stdout: &[u8]) -> Option<Answer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cwd_that_is_missing_or_a_file_falls_back_to_the_project_then_to_the_process() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let file = tmp.path().join("file");
+        std::fs::write(&file, "x").expect("write");
+        let missing = tmp.path().join("missing");
+        let mut ctx = HookContext::new(HookEventType::PRE_TOOL);
+        for cwd in [&missing, &file] {
+            ctx.cwd = Some(cwd.clone());
+            ctx.project_dir = Some(tmp.path().to_owned());
+            assert_eq!(working_dir(&ctx), Some(tmp.path()), "{}", cwd.display());
+            ctx.project_dir = Some(missing.clone());
+            assert_eq!(working_dir(&ctx), None, "{}", cwd.display());
+        }
+        ctx.cwd = Some("with\0nul".into());
+        ctx.project_dir = None;
+        assert_eq!(working_dir(&ctx), None);
+    }
 
     #[tokio::test]
     async fn capture_keeps_the_first_mib_and_drains_the_rest() {

@@ -255,9 +255,10 @@ fn a_configuration_error_never_silently_opens_a_gate() {
 }
 
 #[test]
-fn a_payload_that_is_not_json_exits_1() {
+fn a_payload_that_is_not_json_is_refused_with_exit_2() {
+    // Its event cannot be read, and it may be one that vetoes: exit 2 blocks (DESIGN-0.3 §2).
     let out = Outcome::of(Sandbox::new().cmd().arg("claude").write_stdin("not json"));
-    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert_eq!((out.code, out.stdout.as_str()), (2, ""));
     assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
 }
 

@@ -22,6 +22,9 @@
 //! - `stream`   — `GET /v1/stream`: fires as server-sent events, the bearer token;
 //! - `mail_ack` — mail is deleted only once the answer carrying it is written;
 //! - `rewake_crash` — kill -9 of `serve` mid-fire: nothing lost, only in-flight fires repeat.
+//! - `no_input_turns_a_veto_off` — class-1 inputs (lone surrogates, depth, NUL, huge values, a bad
+//!   `cwd`, an oversized templated header, text that is not JSON) leave a deny standing in
+//!   `claude`, `run` and `/v1/claude`.
 
 mod channels;
 mod claude;
@@ -31,6 +34,7 @@ mod import;
 mod init;
 mod inspect;
 mod mail_ack;
+mod no_input_turns_a_veto_off;
 mod rewake;
 mod rewake_crash;
 mod roundtrip;

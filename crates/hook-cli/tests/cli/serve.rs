@@ -283,7 +283,10 @@ fn bad_requests_get_400_404_413_on_run_and_a_200_on_claude() {
     let dir = project(&sandbox, "p", &one_hook("PreToolUse", "Edit", json!({"type": "deny"})).to_string());
     let daemon = Daemon::trusting(&sandbox);
     let r = daemon.tcp("POST", "/v1/run/preTool", &[], b"{ not json");
-    assert_eq!(r.status, 400);
+    assert_eq!((r.status, r.header("x-aimon-exit")), (200, Some("2")), "a payload run cannot read is denied");
+    assert!(r.json()["reason"].as_str().is_some_and(|e| e.contains("not valid JSON")), "{}", r.body);
+    let r = daemon.tcp("POST", "/v1/run/postTool", &[], b"{ not json");
+    assert_eq!(r.status, 400, "an event that cannot veto has nothing to refuse");
     assert!(r.json()["error"].as_str().is_some_and(|e| e.contains("not valid JSON")), "{}", r.body);
     let r = daemon.tcp("POST", "/v1/run/noSuchEvent", &[], b"{}");
     assert_eq!(r.status, 404);
