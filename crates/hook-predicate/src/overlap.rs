@@ -191,6 +191,49 @@ pub(crate) fn comp_overlap(a: &Comp, b: &Comp) -> bool {
     }
 }
 
+/// Whether the literal name `text` matches the one-component pattern, without allocating (the
+/// classic backtracking to the last `*`).
+fn literal_matches(text: &str, pattern: &Comp) -> bool {
+    let Comp::One(alts) = pattern else { return true };
+    let text: &[u8] = text.as_bytes();
+    alts.iter().any(|atoms| {
+        let (mut t, mut p) = (0, 0);
+        let mut star: Option<(usize, usize)> = None;
+        while t < text.len() {
+            let char_len = text[t..].iter().skip(1).take_while(|&&b| b & 0xC0 == 0x80).count() + 1;
+            let here = std::str::from_utf8(&text[t..t + char_len]).ok().and_then(|c| c.chars().next());
+            match atoms.get(p) {
+                Some(Atom::Star) => {
+                    star = Some((p, t));
+                    p += 1;
+                    continue;
+                }
+                Some(Atom::Any) => {
+                    p += 1;
+                    t += char_len;
+                    continue;
+                }
+                Some(Atom::Char(c)) if Some(*c) == here => {
+                    p += 1;
+                    t += char_len;
+                    continue;
+                }
+                _ => {}
+            }
+            match star {
+                Some((sp, st)) => {
+                    let skip = text[st..].iter().skip(1).take_while(|&&b| b & 0xC0 == 0x80).count() + 1;
+                    star = Some((sp, st + skip));
+                    p = sp + 1;
+                    t = st + skip;
+                }
+                None => return false,
+            }
+        }
+        atoms[p.min(atoms.len())..].iter().all(|a| *a == Atom::Star)
+    })
+}
+
 /// Whether two absolute path patterns may select a common path.
 pub(crate) fn overlap(a: &[Comp], b: &[Comp]) -> bool {
     sequences_overlap(a, b, |c| *c == Comp::AnyDepth, comp_overlap)
@@ -232,7 +275,7 @@ impl NameTest {
             NameTest::Pattern(pattern) => text
                 .split(|c: char| c.is_whitespace() || "'\"`;|&<>(){}=:$,".contains(c))
                 .filter_map(|token| token.rsplit('/').next().filter(|t| !t.is_empty()))
-                .any(|token| comp_overlap(&Comp::literal_of(token), pattern)),
+                .any(|token| literal_matches(token, pattern)),
         }
     }
 }
@@ -279,6 +322,10 @@ mod tests {
             ("/h/.ssh/**", "ssh host", false),
             ("/p/**/*.env", "prod.env", true),
             ("/p/**/*.env", "src/main.rs", false),
+            ("/p/**/a*b?c", "xaXbYc", false),
+            ("/p/**/a*b?c", "aXXbYc", true),
+            ("/p/**/a*b?c", "abbbzc", true),
+            ("/p/**/*é", "café", true),
         ];
         for (rule, text, expected) in cases {
             assert_eq!(NameTest::of(&glob_comps(rule)).named_in(text), *expected, "{rule} in {text}");

@@ -149,7 +149,9 @@ thread_local! {
 fn symlinks(path: &Path) -> Option<PathBuf> {
     let now = Instant::now();
     let hit = LAST.with(|last| match &*last.borrow() {
-        Some((p, at, resolved)) if p == path && now.duration_since(*at) < FRESH => Some(resolved.clone()),
+        Some((p, at, resolved)) if p.as_os_str() == path.as_os_str() && now.duration_since(*at) < FRESH => {
+            Some(resolved.clone())
+        }
         _ => None,
     });
     if let Some(resolved) = hit {
@@ -227,8 +229,11 @@ pub(crate) fn with_resolved<R>(
     let Ok(mut cache) = model.resolved.try_borrow_mut() else {
         return f(&resolve_all(model, base, home));
     };
-    let fresh =
-        cache.as_ref().is_some_and(|c| c.base == base && c.home.as_deref() == home && now.duration_since(c.at) < FRESH);
+    let fresh = cache.as_ref().is_some_and(|c| {
+        c.base.as_os_str() == base.as_os_str()
+            && c.home.as_deref().map(Path::as_os_str) == home.map(Path::as_os_str)
+            && now.duration_since(c.at) < FRESH
+    });
     if !fresh {
         let uses = resolve_all(model, base, home);
         *cache = Some(ResolvedCommand { base: base.to_path_buf(), home: home.map(Path::to_path_buf), at: now, uses });
