@@ -116,7 +116,11 @@ fn command_line() -> impl Strategy<Value = String> {
     let leaf = simple();
     leaf.prop_recursive(3, 12, 3, |inner| {
         prop_oneof![
-            (inner.clone(), prop_oneof![Just(" ; "), Just(" && "), Just(" || "), Just(" | "), Just("\n"), Just(" & ")], inner.clone())
+            (
+                inner.clone(),
+                prop_oneof![Just(" ; "), Just(" && "), Just(" || "), Just(" | "), Just("\n"), Just(" & ")],
+                inner.clone()
+            )
                 .prop_map(|(a, op, b)| format!("{a}{op}{b}")),
             inner.clone().prop_map(|a| format!("( {a} )")),
             inner.clone().prop_map(|a| format!("{{ {a}; }}")),
