@@ -50,6 +50,13 @@ fn push_rule(reason: &str) -> Value {
     on("PreToolUse", "Bash(git push:*)", deny(reason))
 }
 
+/// A deny on `Bash(touch:*)`: the rows below try to walk around it, and `pwned.txt` must never exist.
+fn touch_rule() -> Value {
+    on("PreToolUse", "Bash(touch:*)", deny("no-touching-here"))
+}
+
+const NO_PWNED: &[(&str, bool)] = &[("pwned.txt", false)];
+
 rows! {
     a_git_push_denied_by_a_permission_rule_never_runs_and_its_reason_reaches_the_model: Row {
         hooks: Hooks::Project(push_rule("pushes-go-through-review")),
@@ -122,6 +129,21 @@ rows! {
         hooks: Hooks::User(push_rule("the-user-tier-says-no")),
         turns: |_| vec![Turn::bash("git push origin main")],
         git: None, denied: true, model_sees: &["the-user-tier-says-no"], files: NO_FILES,
+    };
+    a_lone_surrogate_in_the_calls_description_does_not_switch_the_deny_off: Row {
+        hooks: Hooks::Project(touch_rule()),
+        turns: |_| vec![Turn::raw_bash(r#"{"command":"touch pwned.txt","description":"x\ud83d"}"#)],
+        git: None, denied: true, model_sees: &["no-touching-here"], files: NO_PWNED,
+    };
+    touch_run_by_env_dash_s_attached_is_denied: Row {
+        hooks: Hooks::Project(touch_rule()),
+        turns: |_| vec![Turn::bash("env -S'touch pwned.txt'")],
+        git: None, denied: true, model_sees: &["no-touching-here"], files: NO_PWNED,
+    };
+    touch_run_by_a_one_line_function_is_denied: Row {
+        hooks: Hooks::Project(touch_rule()),
+        turns: |_| vec![Turn::bash("function f { touch pwned.txt; }; f")],
+        git: None, denied: true, model_sees: &["no-touching-here"], files: NO_PWNED,
     };
     @also a_hooks_json_that_does_not_parse_refuses_the_prompt_with_the_error
 }

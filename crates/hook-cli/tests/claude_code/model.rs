@@ -22,6 +22,10 @@ use tokio::task::JoinHandle;
 pub(crate) enum Turn {
     /// Call one tool with this input.
     Tool { name: String, input: Value },
+    /// Call one tool with the input given as the JSON text the API sends, verbatim: it may hold
+    /// what a `Value` cannot, like a lone surrogate escape (`"x\ud83d"`), which Claude Code's own
+    /// JSON parser accepts.
+    RawTool { name: String, input: String },
     /// End the turn with this text.
     Text(String),
 }
@@ -33,6 +37,11 @@ impl Turn {
 
     pub(crate) fn write(file_path: &std::path::Path, content: &str) -> Self {
         Turn::Tool { name: "Write".into(), input: json!({"file_path": file_path, "content": content}) }
+    }
+
+    /// A Bash call whose input is this JSON text.
+    pub(crate) fn raw_bash(input: &str) -> Self {
+        Turn::RawTool { name: "Bash".into(), input: input.into() }
     }
 
     pub(crate) fn text(text: &str) -> Self {
@@ -102,7 +111,11 @@ impl Drop for ScriptedModel {
 }
 
 async fn answer(State(script): State<Shared>, uri: Uri, body: Bytes) -> Response {
-    let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    // Read as Claude Code meant it: a request may echo a tool input holding a lone surrogate.
+    let request = match body.trim_ascii() {
+        b"" => Value::Null,
+        text => hook_claude::parse_payload(text, "the request").map_or(Value::Null, Value::Object),
+    };
     let path = uri.to_string();
     let (n, turn) = {
         let mut script = script.lock().expect("script lock");
@@ -126,22 +139,41 @@ async fn answer(State(script): State<Shared>, uri: Uri, body: Bytes) -> Response
         return axum::Json(json!({})).into_response();
     }
     let model = request["model"].as_str().unwrap_or("scripted").to_owned();
+    // A raw input travels as a placeholder in the `Value`s and is put back into the texts.
+    let (turn, raw) = match turn {
+        Turn::RawTool { name, input } => (Turn::Tool { name, input: json!(RAW_INPUT) }, Some(input)),
+        turn => (turn, None),
+    };
     let (block, stop) = match turn {
         Turn::Tool { name, input } => {
             (json!({"type": "tool_use", "id": format!("toolu_scripted_{n}"), "name": name, "input": input}), "tool_use")
         }
         Turn::Text(text) => (json!({"type": "text", "text": text}), "end_turn"),
+        Turn::RawTool { .. } => unreachable!("a raw tool call became a placeholder above"),
     };
     let message = json!({
         "id": format!("msg_scripted_{n}"), "type": "message", "role": "assistant", "model": model,
         "content": [block], "stop_reason": stop, "stop_sequence": null,
         "usage": {"input_tokens": 10, "output_tokens": 5},
     });
-    if request["stream"].as_bool() != Some(true) {
-        return axum::Json(message).into_response();
+    let json = [(header::CONTENT_TYPE, "application/json")];
+    let stream = [(header::CONTENT_TYPE, "text/event-stream")];
+    match (request["stream"].as_bool() == Some(true), raw) {
+        (false, None) => axum::Json(message).into_response(),
+        (true, None) => (stream, sse(message, block, stop)).into_response(),
+        // In the message the input is JSON itself; in the stream it is the text of a JSON string.
+        (false, Some(raw)) => (json, message.to_string().replace(&format!("\"{RAW_INPUT}\""), &raw)).into_response(),
+        (true, Some(raw)) => {
+            let quoted = Value::String(raw).to_string();
+            let escaped_placeholder = Value::String(format!("\"{RAW_INPUT}\"")).to_string();
+            let inner = &escaped_placeholder[1..escaped_placeholder.len() - 1];
+            (stream, sse(message, block, stop).replace(inner, &quoted[1..quoted.len() - 1])).into_response()
+        }
     }
-    ([(header::CONTENT_TYPE, "text/event-stream")], sse(message, block, stop)).into_response()
 }
+
+/// Stands for a raw tool input inside the `Value`s the answer is built from.
+const RAW_INPUT: &str = "scripted-model-raw-input";
 
 /// The streamed form of `message`: start, one content block (its input or text as one delta),
 /// the stop reason, stop.

@@ -244,7 +244,11 @@ impl Scenario {
         run.check(!timed_out, format_args!("Claude Code did not finish within {RUN_TIMEOUT:?}"));
         run.check(run.code == Some(0), "Claude Code exited with a failure");
         run.check(run.served > 0, "the daemon answered no call: the hooks were not reached through it");
-        run.result = serde_json::from_str(&run.stdout).unwrap_or(Value::Null);
+        // Read as Claude Code meant it: the result may echo a tool input holding a lone surrogate.
+        run.result = match run.stdout.trim() {
+            "" => Value::Null,
+            text => hook_claude::parse_payload(text, "Claude Code's stdout").map_or(Value::Null, Value::Object),
+        };
         run.check(run.result.is_object(), "Claude Code's stdout is not its JSON result");
         run
     }
