@@ -99,6 +99,9 @@ pub(crate) struct WordRule {
     head: Vec<String>,
     /// The whole rule, anchored, over words joined by single spaces.
     re: Pattern,
+    /// The rule read as program, subcommand, options and operands, which other spellings of the
+    /// same options match (`rm -fr` for `rm -rf:*`); `None` when it has no such reading.
+    spelling: Option<shell::Spelling>,
 }
 
 impl WordRule {
@@ -117,12 +120,13 @@ impl WordRule {
             }
         }
         words.retain(|w| !w.is_empty());
+        let spelling = shell::Spelling::new(&words, prefix);
         let re = rule_regex(&words, prefix);
         // Every match starts with the rule's text up to its first wildcard.
         let joined = words.join(" ");
         let re = Pattern::written(&re, joined.split('*').next().unwrap_or_default());
         let head = words.into_iter().take_while(|w| !w.contains('*')).collect();
-        Ok(WordRule { head, re })
+        Ok(WordRule { head, re, spelling })
     }
 
     /// Whether interpreter code names the program this rule is about (any code, for a rule that
@@ -134,6 +138,9 @@ impl WordRule {
     fn matches_view(&self, view: &View) -> Verdict {
         if self.re.is_match(&view.text) {
             return Verdict::Match;
+        }
+        if let Some(verdict) = self.spelling.as_ref().and_then(|s| s.verdict(&view.words, view.more_args)) {
+            return verdict;
         }
         if view.innermost && view.has_unknown() {
             // A word of unknown value: match unless a known word already contradicts the rule.

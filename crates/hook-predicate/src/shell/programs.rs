@@ -2,7 +2,8 @@
 //! stand between a program and its subcommand (`git -C dir push`, `kubectl -n ns delete`), so that a
 //! rule on `git push` sees `git push`.
 
-use super::{Word, basename};
+use super::basename;
+use super::options::Text;
 
 /// The global options of one family of programs.
 struct Grammar {
@@ -16,11 +17,10 @@ struct Grammar {
 
 const HELP: [&str; 4] = ["-h", "--help", "-v", "--version"];
 
-/// git settings (`-c key=value`) that name a command git runs, or redefine a subcommand: the
-/// subcommand that runs is then not what the words say (`git -c alias.p=push p`,
-/// `git -c core.pager='sh -c …' log`).
+/// git settings (`-c key=value`) that name a command git runs: the subcommand that runs is then not
+/// all that runs (`git -c core.pager='sh -c …' log`). Aliases (`alias.*`) are resolved in `git.rs`.
 #[rustfmt::skip]
-const GIT_COMMAND_SETTINGS: &[&str] = &["alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
+const GIT_COMMAND_SETTINGS: &[&str] = &["core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
     "core.hookspath", "core.askpass", "credential.", "diff.", "difftool.", "merge.", "mergetool.", "pager.",
     "sequence.editor", "gpg.", "filter.", "uploadpack.", "receivepack.", "sendemail.", "web.browser", "browser.",
     "man.", "include.", "includeif."];
@@ -105,15 +105,33 @@ pub(super) enum Subcommand {
     Unknown(usize),
 }
 
+/// Whether a git setting names a command git runs (`core.pager`, `credential.helper`, …).
+pub(super) fn git_setting_runs_a_command(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    GIT_COMMAND_SETTINGS.iter().any(|prefix| key.starts_with(prefix))
+}
+
+/// Whether `name` is a program with subcommands after global options of its own.
+pub(super) fn has_subcommands(name: &str) -> bool {
+    GRAMMARS.iter().any(|g| g.names.contains(&name))
+}
+
 /// Where the subcommand of `words` (a program and its arguments) starts.
-pub(super) fn subcommand(words: &[Word]) -> Subcommand {
-    let Some(program) = words.first().filter(|w| w.known) else { return Subcommand::Plain };
-    let name = basename(&program.text);
+pub(super) fn subcommand<W: Text>(words: &[W]) -> Subcommand {
+    globals(words, |_, _| true)
+}
+
+/// Where the subcommand of `words` starts, calling `each` with every global option and its value
+/// (the value's text, `None` when it has none); `each` answers whether the option leaves the
+/// subcommand certain.
+pub(super) fn globals<W: Text>(words: &[W], mut each: impl FnMut(&str, Option<&str>) -> bool) -> Subcommand {
+    let Some(program) = words.first().filter(|w| w.known()) else { return Subcommand::Plain };
+    let name = basename(program.text());
     let Some(grammar) = GRAMMARS.iter().find(|g| g.names.contains(&name)) else { return Subcommand::Plain };
     let mut i = 1;
     while let Some(w) = words.get(i) {
-        let t = w.text.as_str();
-        if !w.known {
+        let t = w.text();
+        if !w.known() {
             break;
         }
         if t == "--" {
@@ -137,7 +155,13 @@ pub(super) fn subcommand(words: &[Word]) -> Subcommand {
                 Some(value) => Some(value),
                 None => {
                     i += 1;
-                    words.get(i).map(|v| v.text.as_str())
+                    match words.get(i) {
+                        // `git -c "$SETTING"`: any setting, one that runs a command included.
+                        Some(v) if !v.known() && name == "git" && matches!(option, "-c" | "--config-env") => {
+                            return Subcommand::Unknown(option_at);
+                        }
+                        v => v.map(|v| v.text()),
+                    }
                 }
             }
         } else if grammar.flags.contains(&option) || HELP.contains(&option) {
@@ -148,11 +172,9 @@ pub(super) fn subcommand(words: &[Word]) -> Subcommand {
         } else {
             return Subcommand::Unknown(i);
         };
-        let runs_a_command = |v: &str| {
-            let key = v.to_ascii_lowercase();
-            GIT_COMMAND_SETTINGS.iter().any(|prefix| key.starts_with(prefix))
-        };
-        if name == "git" && matches!(option, "-c" | "--config-env") && value.is_some_and(runs_a_command) {
+        let runs_a_command = |v: &str| git_setting_runs_a_command(v.split_once('=').map_or(v, |(key, _)| key));
+        let certain = each(option, value);
+        if !certain || name == "git" && matches!(option, "-c" | "--config-env") && value.is_some_and(runs_a_command) {
             return Subcommand::Unknown(option_at);
         }
         i += 1;
@@ -181,7 +203,7 @@ mod tests {
             ("git --git-dir=.git --work-tree=. push", Subcommand::At(3)),
             ("git --git-dir .git push", Subcommand::At(3)),
             ("git --frobnicate x push", Subcommand::Unknown(1)),
-            ("git -c alias.p=push p", Subcommand::Unknown(1)),
+            ("git -c alias.p=push p", Subcommand::At(3)),
             ("git -c core.pager='git push' log", Subcommand::Unknown(1)),
             ("git -c user.name=x push", Subcommand::At(3)),
             ("cargo +nightly -Zunstable-options publish", Subcommand::At(3)),

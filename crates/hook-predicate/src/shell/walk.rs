@@ -28,6 +28,7 @@ impl Lexer<'_, '_> {
             self.uncertain();
             return;
         }
+        let first_view = self.out.views.len();
         let mut at = 0;
         let mut more_args = false;
         let mut layers = 0;
@@ -91,6 +92,10 @@ impl Lexer<'_, '_> {
             for view in &mut self.out.views[from..] {
                 view.innermost = true;
             }
+        }
+        // git's aliases, exec-path names and the commands its options run (git.rs).
+        if self.git(&words, at, first_view, &stdin) {
+            return;
         }
         if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty())
             && !self.recurse_into_strings(rest, &stdin)
