@@ -431,6 +431,11 @@ impl LoadedConfig {
     }
 }
 
+/// What a tool matcher says of the tool call in `ctx` (an event without a tool call never matches).
+fn tool_verdict(p: &Matcher, ctx: &HookContext) -> Verdict {
+    ctx.tool.as_ref().map_or(Verdict::NoMatch, |t| p.verdict(&Call::new(&t.name, &t.input).in_dir(ctx.cwd.as_deref())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,9 +507,4 @@ mod tests {
         let hooks = build_hooks(&config, &BuildEnv::new(&TierPaths::new(None, elsewhere.path())));
         assert!(!Arc::ptr_eq(hooks[0].1.predicate.as_ref().expect("a matcher"), &compiled));
     }
-}
-
-/// What a tool matcher says of the tool call in `ctx` (an event without a tool call never matches).
-fn tool_verdict(p: &Matcher, ctx: &HookContext) -> Verdict {
-    ctx.tool.as_ref().map_or(Verdict::NoMatch, |t| p.verdict(&Call::new(&t.name, &t.input).in_dir(ctx.cwd.as_deref())))
 }
