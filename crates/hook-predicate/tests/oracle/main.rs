@@ -138,12 +138,12 @@ fn no_stub_receives_a_denied_argv_the_analyser_let_through() {
         }
         match result {
             Result::Skipped(why) => *skipped.entry(why.clone()).or_default() += 1,
-            Result::Ran { denied_by, got, timed_out, judged } => {
+            &Result::Ran { ref denied_by, got, timed_out, judged } => {
                 ran += 1;
                 *ran_per_class.entry(case.class).or_default() += 1;
-                timeouts += usize::from(bool::clone(timed_out));
-                unjudged += usize::from(!bool::clone(judged));
-                must_match += usize::from(case.expected && bool::clone(judged));
+                timeouts += usize::from(timed_out);
+                unjudged += usize::from(!judged);
+                must_match += usize::from(case.expected && judged);
                 if denied_by.is_empty() {
                     continue;
                 }
@@ -181,4 +181,33 @@ fn no_stub_receives_a_denied_argv_the_analyser_let_through() {
         plain || recorded * 4 >= must_match,
         "only {recorded} of {must_match} must-match runs recorded a denied argv: are the stubs reached?"
     );
+}
+
+/// The sandbox itself: a program named by its absolute path, or found after `env -i` cleared
+/// `PATH`, is the stub, and nothing outside the run's directory can be written.
+#[test]
+fn the_sandbox_puts_stubs_over_the_real_programs_and_keeps_the_rest_read_only() {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.case_dir("self-check");
+    let project = dir.join("proj");
+    let escape = std::env::temp_dir().join(format!("aimon-oracle-escape-{}", std::process::id()));
+    let command = match &sandbox.isolation {
+        Isolation::Namespace { .. } => format!("/usr/bin/touch a; env -i touch b; touch c; : > {}", escape.display()),
+        Isolation::Plain(_) => "touch c".to_owned(),
+    };
+    let outcome = sandbox.run(&dir, &project, "sh", &command, false);
+    let names: Vec<String> = outcome.calls.iter().map(|call| String::from_utf8_lossy(&call[0]).into_owned()).collect();
+    let wrote_outside = escape.exists();
+    let _ = std::fs::remove_file(&escape);
+    match &sandbox.isolation {
+        Isolation::Namespace { .. } => {
+            assert_eq!(names, ["touch", "touch", "touch"], "every touch reached the stub");
+            assert!(!wrote_outside, "the namespace let a case write outside its directory");
+        }
+        Isolation::Plain(why) => {
+            println!("oracle: plain execution ({why}): only the stub on PATH is checked");
+            assert!(names.iter().filter(|n| *n == "touch").count() >= 1, "the stub on PATH is reached");
+        }
+    }
+    assert!(["a", "b", "c"].iter().all(|f| !project.join(f).exists()), "no real touch ran");
 }
