@@ -144,7 +144,33 @@
 //! a value consumes it (`-C dir`, `-c k=v`, `--git-dir .git`, `--git-dir=.git`, `-nprod`,
 //! `+nightly`, `-chdir=x`), so `git -C repo push` is also seen as `git push` while `git -C repo
 //! status` stays a `status`. An option the analyser does not know (`git --frobnicate x push`), and
-//! `git -c alias.…=…`, make the word in its place unknown, so a rule on the program matches.
+//! a `-c` setting that names a command (`core.pager`, …) or whose value is unknown, make the word in
+//! its place unknown, so a rule on the program matches.
+//!
+//! Equivalent option spellings (`shell/options.rs`, tables in `shell/options/tables.rs`): a rule
+//! and each view are read as program, subcommand (git, npm, pnpm, yarn, docker, podman, kubectl;
+//! with their aliases: `npm i` is `npm install`, `docker container rm` is `docker rm`), options and
+//! operands. Options are normalised through the program's table — short letter and long names of
+//! one option, unambiguous long prefixes (`--rec`), which options take a value (`-n5`, `-n 5`,
+//! `--lines=5`), what an option implies (`git branch -D` is `--delete --force`, `cp -a` is
+//! recursive, `git push +main` forces), signals by name or number — and GNU permutation (options
+//! anywhere before `--`). A view matches when its options include the rule's (equal them, for a rule
+//! without `:*` or ` *`) and its operands are the rule's in order (`*` a wildcard within an operand;
+//! a prefix rule allows more). A program without a table has its short clusters split into letters.
+//! The rule's text still matches as before; the reading is built once, when the rule is parsed, and
+//! testing a view allocates nothing. A word of unknown value among the options or operands makes
+//! the view uncertain unless the known words already meet a prefix rule.
+//!
+//! git (`shell/git.rs`): `git-push` and `/usr/lib/git-core/git-push` are `git push`. A subcommand
+//! that is one of git's own commands is certain (git never lets an alias shadow one); any other is
+//! uncertain under a rule on git (an alias from a config file, or `help.autocorrect`), unless the
+//! command defines it: `-c alias.p=push`, `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`
+//! or `GIT_CONFIG_PARAMETERS` before git (the resolved command replaces the unresolved one), an
+//! earlier `git config alias.p push` (tested beside it); a `!` alias is analysed as a command line.
+//! Settings of unknown value in git's environment make the command uncertain. The command lines git
+//! runs are analysed: `rebase --exec`, `bisect run`, `submodule foreach`, `filter-branch
+//! --tree-filter` and the other filters, `difftool -x`, `grep -O`, `--upload-pack`, `for-each-repo`,
+//! command settings given with `-c`, `GIT_CONFIG_*` or `git config`, and `GIT_PAGER`, `EDITOR`, ….
 //!
 //! Command lines hidden in arguments or on standard input (R-PRED-4c) are analysed recursively:
 //! `trap '…' SIG`, `su`/`runuser -c '…'` (`-lc`, `--command=…`), `script -c '…'` (`-qc`),

@@ -317,6 +317,8 @@ struct RuleOpt {
 #[derive(Debug)]
 pub(crate) struct Spelling {
     program: String,
+    /// The program's other names (`podman` for `docker`).
+    names: &'static [&'static str],
     sub: Option<String>,
     options: Vec<RuleOpt>,
     operands: Vec<String>,
@@ -335,6 +337,7 @@ impl Spelling {
         }
         let mut spelling = Spelling {
             program: head.program.to_owned(),
+            names: head.model.map_or(&[], |m| m.names),
             sub: head.sub.map(str::to_owned),
             options: Vec::new(),
             operands: Vec::new(),
@@ -358,6 +361,11 @@ impl Spelling {
     /// What this rule says of one view: `None` when the view is not a command of the rule's
     /// program (another test decides).
     pub(crate) fn verdict(&self, words: &[Word], more_args: bool) -> Option<Verdict> {
+        // The common case first, without reading anything: another program.
+        let name = basename(&words.first()?.text);
+        if name != self.program && !self.names.contains(&name) && !(self.program == "git" && name.starts_with("git-")) {
+            return None;
+        }
         let head = match head(words) {
             Ok(head) => head,
             Err(NoHead::Uncertain(program)) => return (program == self.program).then_some(Verdict::Uncertain),
