@@ -65,18 +65,25 @@ fn an_unsupported_upstream_event_is_named_as_such() {
 }
 
 #[test]
-fn bad_payloads_are_usage_errors_with_a_sentence() {
+fn bad_payloads_are_usage_errors_with_a_sentence_and_a_deny_where_the_event_can_veto() {
     let sandbox = Sandbox::new();
     let missing = sandbox.root().join("nope.json");
     for (stdin, args, needle) in [
-        ("{not json", vec!["run", "preTool"], "not valid JSON"),
-        ("[1,2]", vec!["run", "preTool"], "must be a JSON object"),
-        ("{\"hook_event_name\":\"PreToolUse\"}", vec!["run", "preTool"], "\"tool_name\""),
-        ("", vec!["run", "preTool", "--payload", missing.to_str().expect("utf-8")], "cannot read the payload file"),
+        ("{not json", vec!["run", "postTool"], "not valid JSON"),
+        ("[1,2]", vec!["run", "postTool"], "must be a JSON object"),
+        ("{\"hook_event_name\":\"PostToolUse\"}", vec!["run", "postTool"], "\"tool_name\""),
+        ("", vec!["run", "postTool", "--payload", missing.to_str().expect("utf-8")], "cannot read the payload file"),
     ] {
         let out = Outcome::of(sandbox.cmd().args(&args).write_stdin(stdin));
         assert_eq!(out.code, 1, "{stdin}: {}", out.stderr);
         assert!(out.stderr.contains(needle), "{stdin}: {}", out.stderr);
         assert!(out.stdout.is_empty(), "no verdict on a usage error");
+        // No input switches a veto off (DESIGN-0.3 §2): on preTool the same payload is denied.
+        let args: Vec<&str> = args.iter().map(|a| if *a == "postTool" { "preTool" } else { a }).collect();
+        let out = Outcome::of(sandbox.cmd().args(&args).write_stdin(stdin));
+        assert_eq!(out.code, 2, "{stdin}: {}", out.stderr);
+        let verdict = out.json();
+        assert_eq!(verdict["outcome"], "denied", "{stdin}");
+        assert!(verdict["reason"].as_str().is_some_and(|r| r.contains(needle)), "{stdin}: {verdict}");
     }
 }
