@@ -39,7 +39,7 @@ impl ToolInputPredicate for BashSubcommand {
                 let views = a.views.iter().fold(Verdict::NoMatch, |acc, v| acc.or(rule.matches_view(v)));
                 if views != Verdict::NoMatch {
                     views
-                } else if a.uncertain || a.code.iter().any(|code| rule.mentioned_in(code)) {
+                } else if a.uncertain || a.code.iter().chain(&a.opaque).any(|code| rule.mentioned_in(code)) {
                     Verdict::Uncertain
                 } else {
                     Verdict::NoMatch
@@ -62,7 +62,10 @@ pub(crate) fn regex_matches_command(re: &Pattern, command: &str) -> Verdict {
     shell::with_analysis(command, |a| {
         if a.views.iter().any(|v| re.is_match(&v.text)) {
             Verdict::Match
-        } else if a.uncertain || a.views.iter().any(unsure) || a.code.iter().any(|code| re.mentioned_in(code)) {
+        } else if a.uncertain
+            || a.views.iter().any(unsure)
+            || a.code.iter().chain(&a.opaque).any(|code| re.mentioned_in(code))
+        {
             Verdict::Uncertain
         } else {
             Verdict::NoMatch

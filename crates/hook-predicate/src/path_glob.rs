@@ -225,11 +225,21 @@ fn tool_verdict(compiled: &Compiled, tool: &str, input: &Value, base: &Path, hom
     };
     let hit = match selector {
         // The glob selects what it can name below the root (one without `/` at any depth).
-        Some(glob) => roots.iter().any(|root| overlap(&selection(root, glob), &compiled.comps)),
+        Some(glob) => roots.iter().any(|root| overlap(&selection(root, &tilde(glob, home)), &compiled.comps)),
         // A search rooted at a protected directory or above it reaches into it.
         None => compiled.dir.as_ref().is_some_and(|dir| roots.iter().any(|root| dir.starts_with(root))),
     };
     if hit { Verdict::Match } else { verdict }
+}
+
+/// A glob with a leading `~` or `~/` taken from the home directory (as the tool expands it).
+fn tilde<'g>(glob: &'g str, home: Option<&Path>) -> Cow<'g, str> {
+    match (glob.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            Cow::Owned(format!("{}{rest}", home.to_string_lossy().trim_end_matches('/')))
+        }
+        _ => Cow::Borrowed(glob),
+    }
 }
 
 /// The paths a search tool's glob selects below `root`, as a pattern.

@@ -52,7 +52,8 @@ proptest! {
     #[test]
     fn git_global_options_neither_hide_a_push_nor_fake_one(
         options in git_global_options(),
-        sub in prop::sample::select(vec!["status", "log", "pull", "pushy", "fetch"]),
+        // Builtins only: a subcommand git does not ship (`pushy`) may be an alias, which is uncertain.
+        sub in prop::sample::select(vec!["status", "log", "pull", "fetch"]),
     ) {
         let predicate = parse("Bash(git push:*)", &PathAnchors::new("/p")).expect("parses");
         let options = options.join(" ");

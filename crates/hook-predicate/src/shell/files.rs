@@ -231,7 +231,7 @@ impl FileModel {
                 self.mention(&script.text.clone());
             }
         }
-        if spec.first == First::Script {
+        if spec.first == First::Script && script_may_open_files(words) {
             // sed's `w file`, awk's `print > "file"`: their scripts open files of their own.
             self.mention_all(words);
         }
@@ -460,6 +460,48 @@ impl FileModel {
 enum Value<'w> {
     Word(&'w Word),
     Text(&'w str),
+}
+
+/// Whether a `sed` or `awk` command's script could hold a command that opens a file or runs one:
+/// sed's `w`, `W`, `r`, `R` and `e`, awk's redirections, pipes, `getline` and `system`. The script is
+/// each `-e`/`--expression` value, else the first operand; errs on yes (any such letter or sign).
+fn script_may_open_files(words: &[Word]) -> bool {
+    let awk = words.first().is_some_and(|w| super::basename(&w.text).contains("awk"));
+    let opens = |w: &Word| {
+        !w.known
+            || if awk {
+                w.text.contains(['>', '<', '|']) || w.text.contains("getline") || w.text.contains("system")
+            } else {
+                w.text.contains(['w', 'W', 'r', 'R', 'e'])
+            }
+    };
+    let mut scripts = Vec::new();
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        match w.text.as_str() {
+            "-e" | "--expression" => {
+                scripts.extend(words.get(i + 1));
+                i += 2;
+            }
+            "-f" | "--file" | "-F" | "-v" | "--field-separator" | "--assign" => i += 2,
+            t if !awk && t.starts_with("-e") || t.starts_with("--expression=") => {
+                // An attached script: judged as a whole word (it holds `e` of `-e` itself).
+                let rest = t.split_once('=').map_or(&t[2..], |(_, v)| v);
+                if !w.known || rest.contains(['w', 'W', 'r', 'R', 'e']) {
+                    return true;
+                }
+                i += 1;
+            }
+            t if t.starts_with('-') && t.len() > 1 => i += 1,
+            _ => {
+                if scripts.is_empty() {
+                    scripts.push(w);
+                }
+                break;
+            }
+        }
+    }
+    scripts.is_empty() || scripts.into_iter().any(opens)
 }
 
 /// What a program's first operand is.

@@ -153,7 +153,8 @@ impl Lexer<'_, '_> {
     fn skip_blanks(&mut self) {
         loop {
             match (self.peek(), self.peek_at(1)) {
-                (Some(b' ' | b'\t' | b'\r'), _) => self.pos += 1,
+                // A NUL is read as a blank: whatever layer drops it, the words around it stay apart.
+                (Some(b' ' | b'\t' | b'\r' | 0), _) => self.pos += 1,
                 (Some(b'\\'), Some(b'\n')) => self.pos += 2,
                 _ => return,
             }
@@ -522,7 +523,7 @@ impl Lexer<'_, '_> {
         let mut w = WordBuf { known: true, ..WordBuf::default() };
         while let Some(c) = self.peek() {
             match c {
-                b' ' | b'\t' | b'\r' | b'\n' | b';' | b'&' | b'|' | b')' => break,
+                b' ' | b'\t' | b'\r' | b'\n' | 0 | b';' | b'&' | b'|' | b')' => break,
                 b'<' | b'>' if self.pos == start && self.peek_at(1) == Some(b'(') => {
                     self.pos += 2;
                     self.nested_list();
@@ -718,6 +719,11 @@ impl Lexer<'_, '_> {
     fn skip_balanced(&mut self, open: u8, close: u8, mut depth: usize) {
         while let Some(c) = self.peek() {
             self.pos += 1;
+            if depth > MAX_DEPTH {
+                self.uncertain();
+                self.pos = self.src.len();
+                return;
+            }
             match c {
                 b'\\' => self.pos = (self.pos + 1).min(self.src.len()),
                 b'`' => {
@@ -869,7 +875,10 @@ fn is_assignment_name(text: &[u8]) -> bool {
 /// Whether a command name may come next: no word yet, or only reserved words (`if`, `!`, `then`,
 /// …) and the `also` keywords.
 fn opens_command(words: &[Word], also: &[&str]) -> bool {
-    words
-        .iter()
-        .all(|w| !w.quoted && (super::walk::RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
+    // Past this many leading reserved words the command is uncertain anyway (`walk.rs`'s layer
+    // limit); stopping here keeps a run of 100,000 `{` linear.
+    words.len() <= 2 * super::walk::MAX_LAYERS
+        && words
+            .iter()
+            .all(|w| !w.quoted && (super::walk::RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
 }

@@ -50,6 +50,11 @@ pub(crate) struct Analysis {
     /// Interpreter code (`python -c '…'`, `perl -e '…'`, a here-document fed to `node`): a rule about
     /// another program matches when the code names it (R-PRED-4c).
     pub(crate) code: Vec<String>,
+    /// The arguments of programs the model does not know (`shell/model.rs`), joined by spaces: a
+    /// Bash rule about a program they name is uncertain for the command.
+    pub(crate) opaque: Vec<String>,
+    /// The length of the command string analysed (the view budget grows with it).
+    input_len: usize,
     /// The files the command reads and writes, for Read and Edit rules ([`files`]).
     pub(crate) files: files::FileModel,
     /// git aliases set earlier in the command line (`git.rs`).
@@ -123,7 +128,7 @@ pub(crate) fn with_analysis<R>(cmd: &str, f: impl FnOnce(&Analysis) -> R) -> R {
 
 /// Analyses one command string.
 pub(crate) fn analyse(cmd: &str) -> Analysis {
-    let mut out = Analysis::default();
+    let mut out = Analysis { input_len: cmd.len(), ..Analysis::default() };
     analyse_into(cmd, 0, &mut out);
     out
 }

@@ -4,27 +4,29 @@
 
 use super::hidden::{OTHER_SHELLS, SHELLS};
 use super::lex::{Lexer, Stdin};
-use super::programs::{self, Subcommand};
 use super::model;
+use super::programs::{self, Subcommand};
 use super::{MAX_DEPTH, View, Word, analyse_into, basename};
 
 /// How many layers (assignment runs, reserved words, wrappers) one simple command may shed.
-const MAX_LAYERS: usize = 16;
+pub(super) const MAX_LAYERS: usize = 16;
 
 /// How many of a runner's later words are tried as the start of the command it runs.
 const MAX_RUNNER_STARTS: usize = 4;
 
-/// How many views one command string may produce before the analysis gives up (uncertain).
+/// How many views one command string may produce, beyond one per byte of it, before the analysis
+/// gives up (uncertain): runners nested in runners try several starts each.
 const MAX_VIEWS: usize = 4096;
 
 /// Reserved words that may open a command without being its name.
-pub(super) const RESERVED: &[&str] = &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until"];
+pub(super) const RESERVED: &[&str] =
+    &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until"];
 
 impl Lexer<'_, '_> {
     /// Turns one simple command into views, stripping one layer at a time; `stdin` is what the
     /// command reads on standard input.
     pub(super) fn emit(&mut self, mut words: Vec<Word>, stdin: Stdin) {
-        if self.out.views.len() > MAX_VIEWS {
+        if self.out.views.len() > MAX_VIEWS + self.out.input_len {
             self.uncertain();
             return;
         }
@@ -227,6 +229,7 @@ impl Lexer<'_, '_> {
                     }
                 }
             }
+            "awk" | "gawk" | "mawk" | "nawk" => self.awk(words),
             // git's subcommands and their indirections are modelled in `programs.rs`.
             "git" => {}
             "source" | "." => match words.get(1) {
@@ -261,6 +264,26 @@ impl Lexer<'_, '_> {
         true
     }
 
+    /// awk: a program that calls `system(…)` or pipes to or from a command (`print | "cmd"`,
+    /// `"cmd" | getline`) runs command lines built at run time, which cannot be seen; otherwise its
+    /// words are data, kept like interpreter code so that a rule whose program they name holds.
+    fn awk(&mut self, words: &[Word]) {
+        let mut i = 1;
+        while let Some(w) = words.get(i) {
+            match w.text.as_str() {
+                "-F" | "-v" | "-f" | "--field-separator" | "--assign" | "--file" => i += 2,
+                t if t.starts_with('-') && t.len() > 1 => i += 1,
+                _ => break,
+            }
+        }
+        let Some(program) = words.get(i) else { return };
+        let text = program.text.replace("||", "");
+        if !program.known || text.contains("system") || text.contains('|') {
+            self.uncertain();
+        }
+        self.out.opaque.push(words[1..].iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "));
+    }
+
     /// A program the walk does not handle: the model says whether its arguments are data, where the
     /// command it runs may start, or — not modelled — that a rule about a program its arguments
     /// name is uncertain for it (the arguments are kept with interpreter code).
@@ -279,7 +302,7 @@ impl Lexer<'_, '_> {
             }
             model::Kind::Other => {
                 if words.len() > 1 {
-                    self.out.code.push(texts[1..].join(" "));
+                    self.out.opaque.push(texts[1..].join(" "));
                 }
             }
         }
