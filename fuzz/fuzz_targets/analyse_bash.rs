@@ -4,9 +4,12 @@
 //! and a Read path rule, which also looks at the files a Bash command opens — from the project
 //! root and from a subdirectory. No input may panic, and two invariants hold:
 //!
-//! - `git push ` followed by anything always matches `Bash(git push:*)` (certainly or uncertainly):
-//!   whatever follows, bash has started `git push` by the time it reads it, so no suffix can make
-//!   the deny rule let the command through;
+//! - `git push` before anything always matches `Bash(git push:*)` (certainly or uncertainly), in
+//!   the two forms where bash has started `git push` whatever follows: on a line of its own
+//!   (`git push` + newline + the input: bash runs a line before it reads the next), and with the
+//!   input as one single-quoted argument (`git push '…'`, its `'` written `'\''`). A bare suffix
+//!   (`git push ` + the input) is no such invariant: bash parses a whole line before running any of
+//!   it, and a line that is a syntax error (`git push f() { :; }`) runs nothing;
 //! - the per-thread memo of the last analysis never changes an answer: a command tested again after
 //!   another one gets the verdict it got the first time.
 
@@ -39,9 +42,11 @@ fuzz_target!(|data: &[u8]| {
     let first = verdicts(&text, None);
     let _ = verdicts(&text, Some(Path::new("/project/sub")));
 
-    let push = format!("git push {text}");
-    let pushed = verdicts(&push, None);
-    assert!(pushed[0].matches(), "Bash(git push:*) did not match {push:?}");
+    let quoted = text.replace('\'', "'\\''");
+    for push in [format!("git push\n{text}"), format!("git push '{quoted}'")] {
+        let pushed = verdicts(&push, None);
+        assert!(pushed[0].matches(), "Bash(git push:*) did not match {push:?}");
+    }
 
     assert_eq!(verdicts(&text, None), first, "the memo changed the verdicts on {text:?}");
 });
