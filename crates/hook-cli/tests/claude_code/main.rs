@@ -1,5 +1,5 @@
 //! The real client is the test: these tests drive the real Claude Code CLI (npm
-//! `@anthropic-ai/claude-code`, pinned in `install::CLAUDE_CODE_VERSION`, headless `-p`) against a
+//! `@anthropic-ai/claude-code`, pinned in `install::CLAUDE_CODE`, headless `-p`) against a
 //! scripted Anthropic Messages API on 127.0.0.1, with `aimon-hooks serve` running for the
 //! sandbox, and check what Claude Code sent back to the model and what its tools did. Every test
 //! runs on both routes (`runner::Route`): `command::…` routes Claude Code's events to
@@ -27,6 +27,8 @@ mod gates;
 mod hooks;
 mod install;
 mod model;
+#[path = "../common/npm.rs"]
+mod npm;
 mod rewake;
 mod runner;
 #[path = "../common/serve_process.rs"]

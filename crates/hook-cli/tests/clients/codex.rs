@@ -1,0 +1,163 @@
+//! OpenAI Codex CLI (`@openai/codex`, pinned), `codex exec --json` against the scripted
+//! Responses API.
+//!
+//! Settings: `$CODEX_HOME/config.toml` (`CODEX_HOME=<home>/.codex`) names the scripted model as a
+//! custom provider (`wire_api = "responses"`), turns approvals and the sandbox off in config (no
+//! `--dangerously-…` flag), and trusts the project; the hooks are the project's
+//! `.codex/hooks.json` (Claude Code's shape).
+//!
+//! Trust, without `--dangerously-bypass-hook-trust`: Codex loads a project's `.codex/` layer only
+//! when `[projects."<dir>"] trust_level = "trusted"`, and runs a non-managed hook only when
+//! `[hooks.state."<hooks.json path>:<event_snake>:<group>:<handler>"] trusted_hash` equals the
+//! hook's current hash: `sha256:` + hex SHA-256 of the compact JSON, keys sorted, of
+//! `{"event_name": "<event_snake>", "matcher": <matcher, absent when none>, "hooks": [{"type":
+//! "command", "command": …, "timeout": <seconds, default 600>, "async": false}]}` (codex-rs
+//! `hooks/src/engine/discovery.rs`, `config/src/fingerprint.rs`). `codex app-server`'s
+//! `hooks/list` reports the same `key` and `currentHash`; a row checks that they agree.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::npm::NpmPackage;
+use crate::runner::{Client, Events, HOOK_TIMEOUT_SECS, Invocation, Sandbox, write};
+
+const CODEX: NpmPackage =
+    NpmPackage { slug: "codex", package: "@openai/codex", version: "0.171.0", bin: "codex", size: "~424 MB" };
+
+pub(crate) static CLIENT: Client = Client {
+    name: "codex",
+    events: Events {
+        session_start: "SessionStart",
+        prompt: "UserPromptSubmit",
+        pre_tool: "PreToolUse",
+        post_tool: "PostToolUse",
+        stop: "Stop",
+        session_end: "SessionEnd",
+    },
+    install,
+    configure,
+    invocation,
+    deny: |reason| {
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
+    },
+    post_context: |text| json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}),
+    crash_blocks: false,
+    exit2_reason_reaches_model: true,
+};
+
+fn install() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| CODEX.install(|_| ())).clone()
+}
+
+fn codex_home(sandbox: &Sandbox) -> PathBuf {
+    sandbox.home().join(".codex")
+}
+
+/// Codex's snake_case label of an event in trust keys and hashes.
+fn snake(event: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in event.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// The matcher each event's group gets (tool events match every tool).
+fn matcher(event: &str) -> Option<&'static str> {
+    matches!(event, "PreToolUse" | "PostToolUse").then_some("*")
+}
+
+/// The hash Codex trusts a one-handler `command` group by (see the module docs).
+pub(crate) fn trust_hash(event: &str, matcher: Option<&str>, command: &str, timeout: u64) -> String {
+    let mut identity = json!({
+        "event_name": snake(event),
+        "hooks": [{"async": false, "command": command, "timeout": timeout, "type": "command"}],
+    });
+    if let Some(matcher) = matcher {
+        identity["matcher"] = json!(matcher);
+    }
+    // serde_json's map is sorted (no `preserve_order`), so this text is the canonical form.
+    let digest = Sha256::digest(identity.to_string().as_bytes());
+    format!("sha256:{}", digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
+}
+
+/// The key Codex keeps a hook's trust under.
+pub(crate) fn trust_key(hooks_json: &Path, event: &str) -> String {
+    format!("{}:{}:0:0", hooks_json.display(), snake(event))
+}
+
+fn toml_string(text: &str) -> String {
+    // A JSON string is a TOML basic string for the texts used here (paths, hashes).
+    Value::String(text.to_owned()).to_string()
+}
+
+fn configure(sandbox: &Sandbox, hooks: &[(&'static str, String)], trusted: bool) {
+    let home = codex_home(sandbox);
+    let project = sandbox.project();
+    let hooks_json = project.join(".codex/hooks.json");
+    let mut events = serde_json::Map::new();
+    for (event, command) in hooks {
+        let mut group = json!({"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECS}]});
+        if let Some(matcher) = matcher(event) {
+            group["matcher"] = json!(matcher);
+        }
+        events.insert((*event).to_owned(), json!([group]));
+    }
+    if !hooks.is_empty() {
+        write(&hooks_json, &serde_json::to_string_pretty(&json!({"hooks": events})).expect("json"));
+    }
+    let mut config = format!(
+        r#"model = "scripted"
+model_provider = "scripted"
+check_for_update_on_startup = false
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+
+[model_providers.scripted]
+name = "scripted"
+base_url = "{}/v1"
+env_key = "SCRIPTED_API_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[projects.{}]
+trust_level = "trusted"
+"#,
+        sandbox.model_url(),
+        toml_string(&project.display().to_string())
+    );
+    if trusted {
+        for (event, command) in hooks {
+            let hash = trust_hash(event, matcher(event), command, HOOK_TIMEOUT_SECS);
+            config.push_str(&format!(
+                "\n[hooks.state.{}]\ntrusted_hash = {}\n",
+                toml_string(&trust_key(&hooks_json, event)),
+                toml_string(&hash)
+            ));
+        }
+    }
+    write(&home.join("config.toml"), &config);
+}
+
+fn invocation(sandbox: &Sandbox) -> Invocation {
+    Invocation {
+        args: ["exec", "--skip-git-repo-check", "--json", "do the task"].map(str::to_owned).to_vec(),
+        env: vec![
+            ("CODEX_HOME".into(), codex_home(sandbox).display().to_string()),
+            ("SCRIPTED_API_KEY".into(), "scripted".into()),
+        ],
+    }
+}
+
+crate::rows::client_rows!(CLIENT);
