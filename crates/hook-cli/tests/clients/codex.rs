@@ -11,7 +11,8 @@
 //! `[hooks.state."<hooks.json path>:<event_snake>:<group>:<handler>"] trusted_hash` equals the
 //! hook's current hash: `sha256:` + hex SHA-256 of the compact JSON, keys sorted, of
 //! `{"event_name": "<event_snake>", "matcher": <matcher, absent when none>, "hooks": [{"type":
-//! "command", "command": …, "timeout": <seconds, default 600>, "async": false}]}` (codex-rs
+//! "command", "command": …, "timeout": <seconds, default 600; SessionEnd's clamped to 3>,
+//! "async": false}]}` (codex-rs
 //! `hooks/src/engine/discovery.rs`, `config/src/fingerprint.rs`). `codex app-server`'s
 //! `hooks/list` reports the same `key` and `currentHash`; a row checks that they agree.
 
@@ -74,8 +75,10 @@ fn matcher(event: &str) -> Option<&'static str> {
     matches!(event, "PreToolUse" | "PostToolUse").then_some("*")
 }
 
-/// The hash Codex trusts a one-handler `command` group by (see the module docs).
+/// The hash Codex trusts a one-handler `command` group by (see the module docs). Codex clamps a
+/// SessionEnd hook's timeout to 3 s before hashing it.
 pub(crate) fn trust_hash(event: &str, matcher: Option<&str>, command: &str, timeout: u64) -> String {
+    let timeout = if event == "SessionEnd" { timeout.min(3) } else { timeout };
     let mut identity = json!({
         "event_name": snake(event),
         "hooks": [{"async": false, "command": command, "timeout": timeout, "type": "command"}],
@@ -161,3 +164,65 @@ fn invocation(sandbox: &Sandbox) -> Invocation {
 }
 
 crate::rows::client_rows!(CLIENT);
+
+/// `codex app-server`'s `hooks/list` for the sandbox's project: one entry per configured hook.
+fn listed_hooks(sandbox: &Sandbox, bin: &Path) -> Vec<Value> {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let mut child = std::process::Command::new("unshare")
+        .args(["-rn"])
+        .arg(bin)
+        .arg("app-server")
+        .current_dir(sandbox.project())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", sandbox.home())
+        .env("CODEX_HOME", codex_home(sandbox))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("codex app-server starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let requests = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"clientInfo": {"name": "aimon-hooks-tests", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [sandbox.project()]}}),
+    ];
+    for request in requests {
+        writeln!(stdin, "{request}").expect("write to app-server");
+    }
+    let mut answer = Value::Null;
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let Ok(line) = line else { break };
+        let message: Value = serde_json::from_str(&line).unwrap_or_default();
+        if message["id"] == 2 {
+            answer = message;
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    answer["result"]["data"][0]["hooks"].as_array().cloned().unwrap_or_else(|| panic!("no hooks/list answer: {answer}"))
+}
+
+/// The trust written by `configure` is the trust Codex computes: every hook of the project is
+/// listed under our key with our hash, as `trusted`.
+#[test]
+fn the_trust_written_for_each_hook_is_the_one_codex_computes() {
+    let bin = install();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sandbox = Sandbox { root: dir.path().canonicalize().expect("canonical") };
+    let hooks: Vec<(&'static str, String)> =
+        CLIENT.events.all().into_iter().map(|event| (event, format!("sh /hooks/record.sh {event}"))).collect();
+    configure(&sandbox, &hooks, true);
+    let listed = listed_hooks(&sandbox, &bin);
+    let hooks_json = sandbox.project().join(".codex/hooks.json");
+    assert_eq!(listed.len(), hooks.len(), "codex lists {listed:#?}");
+    for (event, command) in &hooks {
+        let key = trust_key(&hooks_json, event);
+        let entry = listed.iter().find(|h| h["key"] == key.as_str()).unwrap_or_else(|| panic!("no {key} in {listed:#?}"));
+        assert_eq!(entry["currentHash"], trust_hash(event, matcher(event), command, HOOK_TIMEOUT_SECS), "{entry:#}");
+        assert_eq!(entry["trustStatus"], "trusted", "{entry:#}");
+    }
+}
