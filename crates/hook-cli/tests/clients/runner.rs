@@ -243,6 +243,9 @@ impl Scenario {
             _dir: self.dir,
         };
         run.check(!timed_out, format_args!("{} did not finish within {RUN_TIMEOUT:?}", client.name));
+        if std::env::var_os("AIMON_CLIENT_EXPLAIN").is_some() {
+            eprintln!("{}", run.explain());
+        }
         run
     }
 }
