@@ -15,6 +15,7 @@
 //!   answer forms, documented failure behaviour, and its rows.
 
 mod codex;
+mod copilot;
 mod gemini;
 mod model;
 #[path = "../common/npm.rs"]
