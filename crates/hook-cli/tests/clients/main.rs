@@ -20,5 +20,6 @@ mod gemini;
 mod model;
 #[path = "../common/npm.rs"]
 mod npm;
+mod qwen;
 mod rows;
 mod runner;
