@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::model::strings;
+use crate::model::{Turn, strings};
 use crate::runner::{Answer, Client, Run, Scenario, TOOL_OUTPUT};
 
 /// The reason the deny rows give; it must reach the model.
@@ -39,6 +39,11 @@ macro_rules! client_rows {
         #[tokio::test(flavor = "multi_thread")]
         async fn post_tool_context_reaches_the_model() {
             $crate::rows::post_tool_context_reaches_the_model(&$client).await;
+        }
+
+        #[tokio::test(flavor = "multi_thread")]
+        async fn a_denied_call_whose_command_holds_a_lone_surrogate_never_runs() {
+            $crate::rows::a_denied_call_whose_command_holds_a_lone_surrogate_never_runs(&$client).await;
         }
 
         #[tokio::test(flavor = "multi_thread")]
@@ -136,6 +141,25 @@ pub(crate) async fn post_tool_context_reaches_the_model(client: &'static Client)
     assert_finished(&run);
     run.check(run.tool_ran(), "the shell call did not run");
     run.check(run.model_saw(context), "the post-tool context never reached the model");
+}
+
+/// The model asks for a command holding a lone surrogate escape (`\ud83d`, which JavaScript's
+/// JSON accepts and Rust's refuses) while the pre-tool hook denies: the call never runs, whether
+/// the client refuses the arguments or passes them to the hook. With
+/// `AIMON_SAVE_CLIENT_FIXTURES=1` the pre-tool payload, if the hook got one, is saved as
+/// `<event>.lone-surrogate.json`.
+pub(crate) async fn a_denied_call_whose_command_holds_a_lone_surrogate_never_runs(client: &'static Client) {
+    let deny = (client.deny)(DENY_REASON).to_string();
+    let scenario = Scenario::new(client).answer(client.events.pre_tool, Answer::Print(deny));
+    let command = format!("touch {} && printf 'x\\ud83d'", scenario.root().join("tool-ran").display());
+    let run = scenario.model(vec![Turn::RawShell(command), Turn::text("scripted-model: done")]).run().await;
+    run.check(!run.tool_ran(), "the denied call holding a lone surrogate ran");
+    if std::env::var_os("AIMON_SAVE_CLIENT_FIXTURES").is_some()
+        && let Some((_, stdin)) = run.hook_calls().into_iter().find(|(event, _)| event == client.events.pre_tool)
+    {
+        let dir = fixtures_dir(client);
+        crate::runner::write(&dir.join(format!("{}.lone-surrogate.json", client.events.pre_tool)), &stdin);
+    }
 }
 
 /// Without the trust recipe, the project's hooks never run, so their deny does not hold either:

@@ -37,10 +37,6 @@ pub(crate) enum Turn {
 }
 
 impl Turn {
-    pub(crate) fn shell(command: &str) -> Self {
-        Turn::Shell(command.into())
-    }
-
     pub(crate) fn text(text: &str) -> Self {
         Turn::Text(text.into())
     }
