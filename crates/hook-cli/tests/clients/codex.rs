@@ -41,9 +41,7 @@ pub(crate) static CLIENT: Client = Client {
     install,
     configure,
     invocation,
-    deny: |reason| {
-        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
-    },
+    deny: |reason| json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}}),
     post_context: |text| json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}),
     crash_blocks: false,
     exit2_reason_reaches_model: true,
@@ -221,7 +219,8 @@ fn the_trust_written_for_each_hook_is_the_one_codex_computes() {
     assert_eq!(listed.len(), hooks.len(), "codex lists {listed:#?}");
     for (event, command) in &hooks {
         let key = trust_key(&hooks_json, event);
-        let entry = listed.iter().find(|h| h["key"] == key.as_str()).unwrap_or_else(|| panic!("no {key} in {listed:#?}"));
+        let entry =
+            listed.iter().find(|h| h["key"] == key.as_str()).unwrap_or_else(|| panic!("no {key} in {listed:#?}"));
         assert_eq!(entry["currentHash"], trust_hash(event, matcher(event), command, HOOK_TIMEOUT_SECS), "{entry:#}");
         assert_eq!(entry["trustStatus"], "trusted", "{entry:#}");
     }

@@ -53,7 +53,8 @@ pub(crate) static CLIENT: Client = Client {
 };
 
 /// The PascalCase events recorded alongside the camelCase ones, for the fixtures.
-const PASCAL_EVENTS: [&str; 6] = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"];
+const PASCAL_EVENTS: [&str; 6] =
+    ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"];
 
 fn pkg_cache() -> PathBuf {
     COPILOT.dir().join("pkg-cache")
@@ -105,7 +106,10 @@ fn configure(sandbox: &Sandbox, hooks: &[(&'static str, String)], trusted: bool)
             events.insert(event.to_owned(), handler(&format!("{script} {event}")));
         }
         let file = json!({"version": 1, "hooks": events});
-        write(&sandbox.project().join(".github/hooks/harness.json"), &serde_json::to_string_pretty(&file).expect("json"));
+        write(
+            &sandbox.project().join(".github/hooks/harness.json"),
+            &serde_json::to_string_pretty(&file).expect("json"),
+        );
     }
     let trusted_folders = if trusted { json!([sandbox.project()]) } else { json!([]) };
     let config = json!({"trustedFolders": trusted_folders});

@@ -19,13 +19,8 @@ use serde_json::json;
 use crate::npm::NpmPackage;
 use crate::runner::{Client, Events, HOOK_TIMEOUT_SECS, Invocation, Sandbox, write};
 
-const GEMINI: NpmPackage = NpmPackage {
-    slug: "gemini-cli",
-    package: "@google/gemini-cli",
-    version: "0.61.0",
-    bin: "gemini",
-    size: "~100 MB",
-};
+const GEMINI: NpmPackage =
+    NpmPackage { slug: "gemini-cli", package: "@google/gemini-cli", version: "0.61.0", bin: "gemini", size: "~100 MB" };
 
 pub(crate) static CLIENT: Client = Client {
     name: "gemini",

@@ -16,13 +16,8 @@ use serde_json::json;
 use crate::npm::NpmPackage;
 use crate::runner::{Client, Events, HOOK_TIMEOUT_SECS, Invocation, Sandbox, write};
 
-const QWEN: NpmPackage = NpmPackage {
-    slug: "qwen-code",
-    package: "@qwen-code/qwen-code",
-    version: "0.24.4",
-    bin: "qwen",
-    size: "~144 MB",
-};
+const QWEN: NpmPackage =
+    NpmPackage { slug: "qwen-code", package: "@qwen-code/qwen-code", version: "0.24.4", bin: "qwen", size: "~144 MB" };
 
 pub(crate) static CLIENT: Client = Client {
     name: "qwen",
@@ -37,9 +32,7 @@ pub(crate) static CLIENT: Client = Client {
     install,
     configure,
     invocation,
-    deny: |reason| {
-        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
-    },
+    deny: |reason| json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}}),
     post_context: |text| json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}),
     crash_blocks: false,
     exit2_reason_reaches_model: true,

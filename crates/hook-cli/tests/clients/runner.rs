@@ -221,7 +221,8 @@ impl Scenario {
             .process_group(0)
             .kill_on_drop(true);
         let started = Instant::now();
-        let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start unshare (util-linux) for {}: {e}", client.name));
+        let mut child =
+            cmd.spawn().unwrap_or_else(|e| panic!("cannot start unshare (util-linux) for {}: {e}", client.name));
         let group = child.id();
         let stdout = read_all(child.stdout.take());
         let stderr = read_all(child.stderr.take());

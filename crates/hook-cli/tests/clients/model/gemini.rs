@@ -31,7 +31,9 @@ pub(crate) fn answer(request: &Value, reply: Option<Reply>, stream: bool) -> (St
     let (part, args) = match reply {
         Some(Reply::Call { name, args }) => (json!({"functionCall": {"name": name, "args": ARGS}}), Some(args)),
         Some(Reply::Text(text)) => (json!({"text": text}), None),
-        None if wants_json => (json!({"text": json!({"reasoning": "scripted", "next_speaker": "user"}).to_string()}), None),
+        None if wants_json => {
+            (json!({"text": json!({"reasoning": "scripted", "next_speaker": "user"}).to_string()}), None)
+        }
         None => (json!({"text": "ok"}), None),
     };
     let response = json!({

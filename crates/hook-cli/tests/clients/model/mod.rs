@@ -87,7 +87,10 @@ pub(crate) fn shell_call(offered: &[String], command: &str, raw: bool) -> Option
 #[derive(Debug)]
 pub(crate) enum Reply {
     /// Call tool `name` with `args` (a JSON object's text).
-    Call { name: String, args: String },
+    Call {
+        name: String,
+        args: String,
+    },
     Text(String),
 }
 
@@ -202,7 +205,10 @@ async fn answer(State(script): State<Shared>, method: Method, uri: Uri, body: By
         return axum::Json(json!({"totalTokens": 10})).into_response();
     }
     let Some(api) = api_of(&path) else {
-        return (StatusCode::NOT_FOUND, axum::Json(json!({"error": {"message": format!("scripted model: no route {path}")}})))
+        return (
+            StatusCode::NOT_FOUND,
+            axum::Json(json!({"error": {"message": format!("scripted model: no route {path}")}})),
+        )
             .into_response();
     };
     let stream = match api {
