@@ -204,7 +204,9 @@ impl Scenario {
         let model = ScriptedModel::start(&root.join("model.sock"), self.turns.clone()).await;
 
         let mut cmd = Command::new("unshare");
-        cmd.args(["-rn", "sh", "-c", "ip link set lo up && exec node \"$0\" \"$@\""])
+        // `ip` lives in /usr/sbin, which a user's PATH may lack.
+        let script = "PATH=\"$PATH:/usr/sbin:/sbin\" ip link set lo up && exec node \"$0\" \"$@\"";
+        cmd.args(["-rn", "sh", "-c", script])
             .arg(&launcher)
             .arg(model.socket())
             .arg(MODEL_PORT.to_string())
