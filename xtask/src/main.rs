@@ -6,13 +6,15 @@
 //!   and that every requirement id cited in `crates/` or `xtask/` has a line in
 //!   `docs/behaviour.md`, and that no file but the CLI's allocator switch allows unsafe code.
 //!   The event tables of `docs/config.md` and `docs/cli.md` are rendered from hook-core's events
-//!   table the same way, and the README must have a row for every crate.
-//! - `cargo xtask check-layers --write-docs` — re-renders those tables in place.
+//!   table the same way, the README must have a row for every crate, and every library crate's
+//!   public names must equal its snapshot `xtask/snapshots/<crate>.exports`.
+//! - `cargo xtask check-layers --write-docs` — re-renders those tables and snapshots in place.
 //!
 //! Every check is also a `#[test]` (see `tests` in each module), so `cargo test` enforces it.
 
 mod docs;
 mod event_tables;
+mod exports;
 mod layers;
 mod literals;
 mod public_api;
@@ -82,6 +84,7 @@ fn check_layers(write_docs: bool) -> Result<Vec<String>> {
     problems.extend(unsafe_code::check_unsafe_code(&root)?);
 
     problems.extend(generated_docs(&root, &graph, write_docs)?);
+    problems.extend(exports::check(&root, write_docs)?);
 
     let arch = root.join("docs/architecture.md");
     let text = std::fs::read_to_string(&arch).with_context(|| format!("reading {}", arch.display()))?;
