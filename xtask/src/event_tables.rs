@@ -2,9 +2,7 @@
 //! (`HookEventType::ALL` and each event's `EventSpec`), so what the docs say an event does is what
 //! the engine does.
 
-use hook_core::{
-    AnswerChannel, DecisionChannel, FeedbackRoute, HandlerKind, HookEventType, MatchSubject, OnFailure,
-};
+use hook_core::{AnswerChannel, DecisionChannel, FeedbackRoute, HandlerKind, HookEventType, MatchSubject, OnFailure};
 
 /// The region of `docs/config.md`.
 pub(crate) const CONFIG_EVENTS: &str = "event-table";

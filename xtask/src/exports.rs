@@ -13,12 +13,44 @@ use crate::public_api::public_names;
 /// The directory of the snapshots, under the workspace root.
 const DIR: &str = "xtask/snapshots";
 
-/// The snapshot text of one `lib.rs`.
+/// The snapshot text of one `lib.rs`: an inline `pub mod m { … }` lists its names as `m::name`.
 pub(crate) fn snapshot(lib_rs: &str) -> String {
-    let mut names = public_names(lib_rs);
+    let (mut rest, mut names) = (lib_rs.to_owned(), Vec::new());
+    while let Some((module, start, end)) = inline_pub_mod(&rest) {
+        names.extend(public_names(&rest[start..end]).into_iter().map(|n| format!("{module}::{n}")));
+        names.push(module);
+        // The whole `pub mod m { … }` goes, so the next search starts past it.
+        let line_start = rest[..start].trim_end_matches('\n').rfind('\n').map_or(0, |i| i + 1);
+        rest.replace_range(line_start..=end, "");
+    }
+    names.extend(public_names(&rest));
     names.sort();
     names.dedup();
     names.iter().map(|n| format!("{n}\n")).collect()
+}
+
+/// The first inline `pub mod NAME {` of `text` (outside comment lines): its name and the byte range
+/// of its body between the braces.
+fn inline_pub_mod(text: &str) -> Option<(String, usize, usize)> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if let Some(name) = trimmed.strip_prefix("pub mod ").and_then(|r| r.strip_suffix('{')) {
+            let start = offset + line.len();
+            let mut depth = 1usize;
+            for (i, c) in text[start..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 1 => return Some((name.trim().to_owned(), start, start + i)),
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            return None;
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// Every crate under `crates/` with a `lib.rs`, with its snapshot text.
@@ -104,6 +136,9 @@ mod tests {
     fn a_snapshot_lists_the_pub_use_leaves_and_pub_items_sorted() {
         let lib = "//! docs\nmod a;\npub use crate::{a::{Zeta, Alpha as Renamed}, b::beta};\npub(crate) use c::Hidden;\npub mod store_support;\npub use tokio_util::sync::CancellationToken;\n";
         assert_eq!(snapshot(lib), "CancellationToken\nRenamed\nZeta\nbeta\nstore_support\n");
+        let inline =
+            "pub use a::A;\n/// helpers\npub mod store_support {\n    pub use crate::store::{encode, decode};\n}\n";
+        assert_eq!(snapshot(inline), "A\nstore_support\nstore_support::decode\nstore_support::encode\n");
     }
 
     #[test]

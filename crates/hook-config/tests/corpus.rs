@@ -105,8 +105,14 @@ fn three_tiers_merge_additively_in_user_project_local_order() {
 fn the_warns_read_as_the_seeds_troubleshooting_table_says() {
     // Users search for these sentences (seed guide, "트러블슈팅"); the list of valid kinds follows.
     let table = [
-        ("warn_http_on_on_start", "hooks: only 'command' actions are valid on onStart (it takes 'command'; 'http' is skipped)"),
-        ("warn_mcp_on_an_event_only_aimon_has", "hooks: only 'command' actions are valid on onConfigReload (it takes 'command'; 'mcp' is skipped)"),
+        (
+            "warn_http_on_on_start",
+            "hooks: only 'command' actions are valid on onStart (it takes 'command'; 'http' is skipped)",
+        ),
+        (
+            "warn_mcp_on_an_event_only_aimon_has",
+            "hooks: only 'command' actions are valid on onConfigReload (it takes 'command'; 'mcp' is skipped)",
+        ),
         ("warn_deny_off_pretool", "hooks: 'deny' is not valid on PostToolUse (it takes 'command', 'http', 'mcp')"),
         ("warn_matcher_unparseable", "hooks: matcher 'Bash(command=^git[' could not be parsed"),
     ];

@@ -81,5 +81,7 @@ pub use crate::{
 /// [`SqliteStore`] does (hook-rewake-postgres uses it): the envelope and mail encodings, their
 /// decoders, and the stored forms of a time and a project. An embedder never needs it.
 pub mod store_support {
-    pub use crate::store::{decode_mailbox, decode_stored, encode_envelope, encode_mail, stored_micros, stored_project};
+    pub use crate::store::{
+        decode_mailbox, decode_stored, encode_envelope, encode_mail, stored_micros, stored_project,
+    };
 }

@@ -21,7 +21,9 @@ fn commands_of(help: &str) -> Vec<String> {
 /// Whether `readme` has a table row that starts with the command (`| `run <EVENT> …` |`).
 fn has_row(readme: &str, command: &str) -> bool {
     readme.lines().any(|l| {
-        l.strip_prefix("| `").and_then(|rest| rest.strip_prefix(command)).is_some_and(|rest| rest.starts_with([' ', '`']))
+        l.strip_prefix("| `")
+            .and_then(|rest| rest.strip_prefix(command))
+            .is_some_and(|rest| rest.starts_with([' ', '`']))
     })
 }
 

@@ -344,7 +344,9 @@ fn a_broken_matcher_is_reported_whatever_the_call() {
         let out = run(&sandbox, event, &payload);
         assert_eq!(out.code, 0, "{event}: {}", out.stderr);
         assert!(
-            out.stderr.lines().any(|l| l.starts_with("WARN hooks: matcher 'Bash(command=[unclosed' could not be parsed")),
+            out.stderr
+                .lines()
+                .any(|l| l.starts_with("WARN hooks: matcher 'Bash(command=[unclosed' could not be parsed")),
             "{event}: {}",
             out.stderr
         );
