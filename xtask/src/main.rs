@@ -5,14 +5,21 @@
 //!   the crate table of `docs/architecture.md`, which is rendered from the same layer table,
 //!   and that every requirement id cited in `crates/` or `xtask/` has a line in
 //!   `docs/behaviour.md`, and that no file but the CLI's allocator switch allows unsafe code.
-//! - `cargo xtask check-layers --write-docs` — re-renders that crate table in place.
+//!   The event tables of `docs/config.md` and `docs/cli.md` are rendered from hook-core's events
+//!   table the same way, the README must have a row for every crate, and every library crate's
+//!   public names must equal its snapshot `xtask/snapshots/<crate>.exports`.
+//! - `cargo xtask check-layers --write-docs` — re-renders those tables and snapshots in place.
 //!
 //! Every check is also a `#[test]` (see `tests` in each module), so `cargo test` enforces it.
 
 mod docs;
+mod event_tables;
+mod exports;
 mod layers;
 mod literals;
 mod public_api;
+mod readme;
+mod regions;
 mod requirements;
 mod unsafe_code;
 
@@ -76,6 +83,9 @@ fn check_layers(write_docs: bool) -> Result<Vec<String>> {
     problems.extend(requirements::check_cited_ids(&root)?);
     problems.extend(unsafe_code::check_unsafe_code(&root)?);
 
+    problems.extend(generated_docs(&root, &graph, write_docs)?);
+    problems.extend(exports::check(&root, write_docs)?);
+
     let arch = root.join("docs/architecture.md");
     let text = std::fs::read_to_string(&arch).with_context(|| format!("reading {}", arch.display()))?;
     let rendered = docs::render_into(&text, &graph)?;
@@ -90,6 +100,25 @@ fn check_layers(write_docs: bool) -> Result<Vec<String>> {
             );
         }
     }
+    Ok(problems)
+}
+
+/// The tables rendered from the events table and the README's crate rows.
+fn generated_docs(root: &Path, graph: &layers::Graph, write_docs: bool) -> Result<Vec<String>> {
+    let mut problems = regions::check_file(
+        root,
+        "docs/config.md",
+        &[(event_tables::CONFIG_EVENTS, event_tables::config_table())],
+        write_docs,
+    )?;
+    problems.extend(regions::check_file(
+        root,
+        "docs/cli.md",
+        &[(event_tables::CLAUDE_EVENTS, event_tables::claude_table())],
+        write_docs,
+    )?);
+    let readme = std::fs::read_to_string(root.join("README.md")).context("reading README.md")?;
+    problems.extend(readme::check_crates(&readme, graph));
     Ok(problems)
 }
 

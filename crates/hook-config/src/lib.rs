@@ -29,8 +29,9 @@
 //!   the parent directories + a polling fallback), debounces, and swaps the registry's `config`
 //!   group atomically (R-HOT-1…8, REL-5).
 //! - [`check_config`] reports every WARN and every hard error of one file (`validate`, REL-6);
-//!   matchers compile once per load and are reused by the build, and [`load_tiers_lazily`]
-//!   leaves them to their first use (PERF-6, the `matcher` module).
+//!   matchers are parsed once per load (so a broken one is reported by every load, whatever
+//!   the call) and reused by the build; their regex automata are built on first use (PERF-6,
+//!   the `matcher` module).
 //!
 //! Reading: serde_json parses the text into a tree whose strings borrow from it (the `json`
 //! module, serde_json_borrow), so the walk allocates only what the handlers keep. Positions: the

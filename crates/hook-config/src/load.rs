@@ -38,12 +38,12 @@ impl TierTexts {
     }
 
     /// Parses every file, its patterns anchored as `paths` builds them (so the build reuses the
-    /// compiled matchers); `lazy` leaves them for first use. A hard error fails the whole load.
-    pub(crate) fn parse(&self, paths: &TierPaths, lazy: bool) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
+    /// parsed matchers). A hard error fails the whole load.
+    pub(crate) fn parse(&self, paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
         let mut config = LoadedConfig::default();
         let mut diagnostics = Vec::new();
         for (tier, path, text) in &self.files {
-            let options = Options { declared_mcp_servers: None, anchors: Arc::new(paths.anchors(*tier)), lazy };
+            let options = Options { declared_mcp_servers: None, anchors: Arc::new(paths.anchors(*tier)) };
             let (file, mut d) = parse_with(text, path, *tier, &options);
             let Some(file) = file else { return Err(first_error(d)) };
             config.files.push(file);
@@ -56,14 +56,14 @@ impl TierTexts {
 /// Loads USER → PROJECT → LOCAL (missing files are skipped silently; `.claude/` is never read)
 /// and returns the merged config in dispatch order plus every WARN (R-CFG-1/2).
 pub fn load_tiers(paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
-    TierTexts::read(paths)?.parse(paths, false)
+    TierTexts::read(paths)?.parse(paths)
 }
 
-/// [`load_tiers`] for a one-shot dispatch (`aimon-hooks run`, `claude`): matchers are not
-/// validated here (no "could not be parsed" WARNs) but compiled on first use, so only the patterns
-/// the dispatched event tests cost anything (PERF-6). Hard errors still fail the load.
+/// [`load_tiers`] for a one-shot dispatch (`aimon-hooks run`, `claude`), and now the same load:
+/// every matcher is parsed (hook-predicate's syntax check) so a broken one is reported whatever
+/// the call, while the regex automata are still built only when a dispatch tests them (PERF-6).
 pub fn load_tiers_lazily(paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
-    TierTexts::read(paths)?.parse(paths, true)
+    load_tiers(paths)
 }
 
 #[cfg(test)]

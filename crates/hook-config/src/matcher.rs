@@ -2,8 +2,9 @@
 //!
 //! A [`Matcher`] is a pattern (an entry `matcher` or a handler `if`) with the anchors it compiles
 //! against, compiled at most once: by the loader when it validates the pattern (to WARN with
-//! file:line:col), or on first use when nothing validated it (the CLI's `run` and `claude` load
-//! lazily, so only the patterns the dispatched event tests are ever compiled). The loader hands its
+//! file:line:col, on every load), or on first use when nothing validated it (a spec built in
+//! code). Compiling is hook-predicate's parse, a syntax check: the regex automata are built only
+//! when a call is tested, so a pattern no dispatch tests costs its parse only. The loader hands its
 //! compiled matcher on in the entry ([`MatcherCache`]); the build reuses it when it anchors the
 //! same way, so validating and building share one compilation, and every handler of an entry
 //! shares its entry's matcher.

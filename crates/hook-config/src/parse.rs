@@ -71,7 +71,7 @@ pub fn check_config(
     declared_mcp_servers: Option<&[String]>,
 ) -> (Option<ConfigFile>, Vec<Diagnostic>) {
     let anchors = Arc::new(PathAnchors::new(path.parent().unwrap_or(Path::new("."))));
-    parse_with(text, path, tier, &Options { declared_mcp_servers, anchors, lazy: false })
+    parse_with(text, path, tier, &Options { declared_mcp_servers, anchors })
 }
 
 /// Reads one handler of `event` in its hooks.json form as the loader does, in a file of `tier`:
@@ -94,8 +94,6 @@ pub(crate) struct Options<'a> {
     pub(crate) declared_mcp_servers: Option<&'a [String]>,
     /// What patterns compile against (the build's anchors, so its compiled matchers are reused).
     pub(crate) anchors: Arc<PathAnchors>,
-    /// Leave patterns uncompiled (no "could not be parsed" WARNs): each compiles on first use.
-    pub(crate) lazy: bool,
 }
 
 /// [`check_config`] with the loader's options.
@@ -317,11 +315,12 @@ impl Parser<'_> {
         Ok(HookEntrySpec { event, event_as_written: name.to_owned(), matcher: matcher?, handlers, compiled })
     }
 
-    /// WARN when a matcher or `if` pattern cannot be parsed (R-PRED-5).
-    /// Compiled once here and handed to the build (PERF-6); left for first use when lazy.
+    /// WARN when a matcher or `if` pattern cannot be parsed (R-PRED-5), on every load whatever
+    /// the call: parsing is hook-predicate's syntax check, cheap, while the regex automata it
+    /// needs are built on first use. Parsed once here and handed to the build (PERF-6).
     fn check_pattern(&mut self, pattern: &str, at: At<'_>) -> MatcherCache {
         let matcher = Matcher::new(pattern, &self.options.anchors);
-        if !self.options.lazy && !matcher.parses() {
+        if !matcher.parses() {
             self.warn(at, format!("hooks: matcher '{pattern}' could not be parsed"));
         }
         MatcherCache(Some(matcher))
@@ -397,14 +396,7 @@ impl Parser<'_> {
             }
         };
         if !site.event.allows_handler(kind) {
-            let valid: Vec<String> =
-                site.event.spec().handlers.iter().map(|k| format!("'{}'", k.config_name())).collect();
-            let message = format!(
-                "hooks: '{}' is not valid on {} (it takes {})",
-                kind.config_name(),
-                site.event_as_written,
-                valid.join(", ")
-            );
+            let message = wrong_kind(kind, site.event, site.event_as_written);
             self.warn(At::Value(&type_ptr), message);
             return Ok(None);
         }
@@ -678,5 +670,19 @@ impl Parser<'_> {
             );
         };
         hook_rewake::parse_duration(text).map_err(|e| self.error(At::Value(pointer), format!("{what}: {e}")))
+    }
+}
+
+/// The WARN for a handler kind `event` does not take, in the seed's troubleshooting words
+/// followed by the kinds it takes: `hooks: only 'command' actions are valid on onStart (it takes
+/// 'command'; 'http' is skipped)` where the event runs commands only, `hooks: 'deny' is not valid
+/// on PostToolUse (it takes 'command', 'http', 'mcp')` elsewhere.
+pub(crate) fn wrong_kind(kind: HandlerKind, event: HookEventType, as_written: &str) -> String {
+    let takes: Vec<String> = event.spec().handlers.iter().map(|k| format!("'{}'", k.config_name())).collect();
+    let (takes, given) = (takes.join(", "), kind.config_name());
+    if event.spec().handlers == [HandlerKind::Command] {
+        format!("hooks: only 'command' actions are valid on {as_written} (it takes {takes}; '{given}' is skipped)")
+    } else {
+        format!("hooks: '{given}' is not valid on {as_written} (it takes {takes})")
     }
 }

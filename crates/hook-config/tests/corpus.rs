@@ -100,3 +100,28 @@ fn three_tiers_merge_additively_in_user_project_local_order() {
         .replace(&home.path().display().to_string(), "<home>");
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn the_warns_read_as_the_seeds_troubleshooting_table_says() {
+    // Users search for these sentences (seed guide, "트러블슈팅"); the list of valid kinds follows.
+    let table = [
+        (
+            "warn_http_on_on_start",
+            "hooks: only 'command' actions are valid on onStart (it takes 'command'; 'http' is skipped)",
+        ),
+        (
+            "warn_mcp_on_an_event_only_aimon_has",
+            "hooks: only 'command' actions are valid on onConfigReload (it takes 'command'; 'mcp' is skipped)",
+        ),
+        ("warn_deny_off_pretool", "hooks: 'deny' is not valid on PostToolUse (it takes 'command', 'http', 'mcp')"),
+        ("warn_matcher_unparseable", "hooks: matcher 'Bash(command=^git[' could not be parsed"),
+    ];
+    let files = corpus();
+    for (name, sentence) in table {
+        let (_, text) = files.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no corpus file {name}"));
+        let path = Path::new("corpus").join(name);
+        let (_, diagnostics) = parse_config(text, &path, Tier::Project).expect("loads");
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert!(messages.contains(&sentence), "{name}: {messages:?}");
+    }
+}

@@ -146,15 +146,18 @@ pub struct EventSpec {
 const COMMAND_ONLY: &[HandlerKind] = &[HandlerKind::Command];
 
 macro_rules! events {
-    ($( $(#[$doc:meta])* $konst:ident => $spec:expr ),* $(,)?) => {
+    ($( $(#[doc = $doc:literal])+ $konst:ident => $spec:expr ),* $(,)?) => {
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         #[derive(Clone, Copy)]
         enum Index { $($konst),* }
 
         static TABLE: &[EventSpec] = &[$($spec),*];
 
+        /// Each event's doc comment, line by line: the sentence the docs show for it.
+        static SUMMARIES: &[&[&str]] = &[$(&[$($doc),+]),*];
+
         impl HookEventType {
-            $( $(#[$doc])* pub const $konst: HookEventType = HookEventType(Index::$konst as u8); )*
+            $( $(#[doc = $doc])+ pub const $konst: HookEventType = HookEventType(Index::$konst as u8); )*
             /// Every event, in canonical order.
             pub const ALL: &'static [HookEventType] = &[$(HookEventType::$konst),*];
         }
@@ -289,6 +292,17 @@ impl HookEventType {
     /// Position in canonical order (0-based).
     pub fn index(self) -> usize {
         self.0 as usize
+    }
+
+    /// What the event is, in one sentence: its doc comment in the table (the generated event
+    /// tables of the docs show it).
+    ///
+    /// ```
+    /// use hook_core::HookEventType;
+    /// assert_eq!(HookEventType::ON_START.summary(), "Turn start; a block aborts the turn.");
+    /// ```
+    pub fn summary(self) -> String {
+        SUMMARIES[self.0 as usize].iter().map(|line| line.trim()).collect::<Vec<_>>().join(" ")
     }
 
     /// The AIMON name.

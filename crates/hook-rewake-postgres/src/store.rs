@@ -31,7 +31,7 @@ use tokio_postgres::{NoTls, Row};
 use crate::bridge::Bridge;
 use crate::health::Health;
 use crate::{listen, schema};
-use hook_rewake::{
+use hook_rewake::store_support::{
     decode_mailbox, decode_stored, encode_envelope as encode, encode_mail, stored_micros as micros, stored_project,
 };
 

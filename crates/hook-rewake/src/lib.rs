@@ -74,8 +74,14 @@ pub use crate::{
     listener::{DefaultRewakeFireListener, MailboxRuntime, RewakeRuntime, RuntimeRegistry},
     quota::{DefaultRewakeQuotaManager, NoopQuota, RewakeQuotaManager},
     service::{DefaultRewakeService, FireFuture, RewakeFireListener, RewakeService, RewakeServiceBuilder},
-    store::{
-        Lease, LeaseOutcome, Mail, MemoryStore, RewakeStore, SqliteStore, StoreSnapshot, StoredEnvelope,
-        decode_mailbox, decode_stored, encode_envelope, encode_mail, lease_span, stored_micros, stored_project,
-    },
+    store::{Lease, LeaseOutcome, Mail, MemoryStore, RewakeStore, SqliteStore, StoreSnapshot, StoredEnvelope},
 };
+
+/// What a [`RewakeStore`] implementation outside this crate needs to store rows the way
+/// [`SqliteStore`] does (hook-rewake-postgres uses it): the envelope and mail encodings, their
+/// decoders, and the stored forms of a time and a project. An embedder never needs it.
+pub mod store_support {
+    pub use crate::store::{
+        decode_mailbox, decode_stored, encode_envelope, encode_mail, stored_micros, stored_project,
+    };
+}

@@ -6,6 +6,7 @@
 //! - `run`      — the `run` contract: JSON keys, outcomes, exit codes, flags, WARN lines (R-CLI-1);
 //! - `seeds`    — `run` on each of the seed's six hooks.json examples (fixtures/seed*.json);
 //! - `demo`     — the README commands against `examples/demo`;
+//! - `readme`   — the README has a row for every command of `--help`;
 //! - `claude`   — `claude` fed Claude Code payload shapes (R-CLI-2);
 //! - `import`   — `import-claude`, report and output pinned by snapshot (R-CC-3);
 //! - `inspect`  — `validate`, `list`, `explain`, `schema` (R-CLI-3/4/6/9);
@@ -35,6 +36,7 @@ mod init;
 mod inspect;
 mod mail_ack;
 mod no_input_turns_a_veto_off;
+mod readme;
 mod rewake;
 mod rewake_crash;
 mod roundtrip;

@@ -335,6 +335,25 @@ fn load_warnings_go_to_stderr_as_warn_hooks_lines_with_file_line_col() {
 }
 
 #[test]
+fn a_broken_matcher_is_reported_whatever_the_call() {
+    // The Bash rule cannot be parsed; a Read call never tests it, and the WARN still says so.
+    let sandbox = Sandbox::new();
+    sandbox.project_hooks(&one_hook("PreToolUse", "Bash(command=[unclosed", json!({"type": "deny", "reason": "x"})));
+    let read = json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "/tmp/a"}});
+    for (event, payload) in [("PreToolUse", read.to_string()), ("onStop", "{}".to_owned())] {
+        let out = run(&sandbox, event, &payload);
+        assert_eq!(out.code, 0, "{event}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .lines()
+                .any(|l| l.starts_with("WARN hooks: matcher 'Bash(command=[unclosed' could not be parsed")),
+            "{event}: {}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
 fn a_configuration_error_exits_1_with_file_line_col() {
     let sandbox = Sandbox::new();
     let file = sandbox.write("project/.aimon/hooks.json", "{\n  \"hooks\": {\n    \"PreToolUse\": [ {\"hooks\": [ {\"type\": \"prompt\", \"prompt\": \"ok?\"} ]} ]\n  }\n}\n");

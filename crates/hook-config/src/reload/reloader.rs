@@ -101,7 +101,7 @@ impl Reloader {
                 }
             }
         }
-        let (config, diagnostics) = match snapshot.tiers.parse(&self.paths, false) {
+        let (config, diagnostics) = match snapshot.tiers.parse(&self.paths) {
             Ok(parsed) => parsed,
             Err(e) => return Attempt::Failed { reason: e.to_string(), source },
         };

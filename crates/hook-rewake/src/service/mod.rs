@@ -66,7 +66,7 @@ pub trait RewakeFireListener: Send + Sync + fmt::Debug {
     fn on_fire(self: Arc<Self>, fire: Fire) -> FireFuture;
 
     /// The execution budget of the hook `envelope` re-invokes: its fire lease lasts this plus
-    /// 5 s grace plus 30 s ([`crate::lease_span`]). Default: the executor's default timeout.
+    /// 5 s grace plus 30 s (the store's lease span). Default: the executor's default timeout.
     fn budget(&self, envelope: &Envelope) -> Duration {
         let _ = envelope;
         HookExecutionPolicy::DEFAULT_TIMEOUT

@@ -59,7 +59,7 @@ impl Lease {
 
 /// How long a fire lease lasts for a hook with execution budget `budget` (R-RW-9): the budget,
 /// the executor's 5 s grace, and 30 s for the store round trips. Leases are never renewed.
-pub fn lease_span(budget: Duration) -> Duration {
+pub(crate) fn lease_span(budget: Duration) -> Duration {
     budget.saturating_add(Duration::from_secs(35))
 }
 
