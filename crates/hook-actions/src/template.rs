@@ -2,7 +2,7 @@
 //!
 //! Used by http (headers, body) and mcp (args); never by a shell command (R-ACT-SH-1).
 
-use hook_core::{HookContext, HookEventType};
+use hook_core::HookContext;
 use serde_json::{Map, Value};
 
 /// Renders `template` for a hook firing on `ctx`, registered from `source`.
@@ -117,7 +117,7 @@ fn context(name: &str, ctx: &HookContext, source: &str) -> Option<String> {
         "invoker_type" => ctx.invoker_type.clone(),
         "tool_name" => ctx.tool_name().map(str::to_owned),
         "iteration" => ctx.iteration.map(|i| i.to_string()),
-        "tool_result_status" if ctx.event == HookEventType::POST_TOOL => {
+        "tool_result_status" if ctx.event.spec().tool_result.is_some() => {
             ctx.tool.as_ref().and_then(|t| t.result_status.clone())
         }
         _ => None,
