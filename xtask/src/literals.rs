@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use hook_claude::Key;
+use hook_wire::claude::Key;
 use hook_core::HookEventType;
 
 /// Non-test source files under `crates/*/src`, with the test module (if any) cut off.
@@ -72,11 +72,11 @@ pub(crate) fn check_event_literals(root: &Path) -> Result<Vec<String>> {
 }
 
 fn key_sentences(hits: &[String]) -> Vec<String> {
-    const KEYS: &str = "crates/hook-claude/src/keys.rs";
+    const KEYS: &str = "crates/hook-wire/src/claude/keys.rs";
     let mut problems: Vec<String> = hits
         .iter()
         .filter(|h| h.as_str() != KEYS)
-        .map(|h| format!("{h} spells a Claude Code hook-output key as a string literal; use hook_claude::Key"))
+        .map(|h| format!("{h} spells a Claude Code hook-output key as a string literal; use hook_wire::claude::Key"))
         .collect();
     if !hits.iter().any(|h| h == KEYS) {
         problems.push(format!("{KEYS} no longer holds the Claude Code hook-output key literals"));
@@ -125,7 +125,7 @@ mod tests {
     fn an_output_key_outside_hook_claude_keys_is_reported_and_a_plain_word_is_not() {
         let root = Path::new("/w");
         let files = vec![
-            (PathBuf::from("/w/crates/hook-claude/src/keys.rs"), "\"hookSpecificOutput\"".to_owned()),
+            (PathBuf::from("/w/crates/hook-wire/src/claude/keys.rs"), "\"hookSpecificOutput\"".to_owned()),
             (PathBuf::from("/w/crates/hook-actions/src/x.rs"), "obj.get(\"permissionDecision\")".to_owned()),
             (PathBuf::from("/w/crates/hook-config/src/y.rs"), "required(\"reason\")".to_owned()),
             (
@@ -137,7 +137,7 @@ mod tests {
         assert_eq!(
             problems,
             [
-                "crates/hook-actions/src/x.rs spells a Claude Code hook-output key as a string literal; use hook_claude::Key"
+                "crates/hook-actions/src/x.rs spells a Claude Code hook-output key as a string literal; use hook_wire::claude::Key"
             ]
         );
     }

@@ -16,6 +16,7 @@
 
 #[expect(unsafe_code, reason = "the allocator switch: the one place the workspace allows unsafe code")]
 mod alloc;
+mod agent;
 mod cli;
 mod commands;
 mod import;

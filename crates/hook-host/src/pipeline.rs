@@ -39,8 +39,8 @@ pub trait Host: Sync {
     /// Whether any hook of the project, on any event, was withheld as untrusted.
     fn any_withheld(&self, project: &Self::Project) -> bool;
 
-    /// The words that tell the person how to trust the project at `dir` (`run 'aimon-hooks trust …'`).
-    fn trust_command(&self, dir: &Path) -> String;
+    /// The words that tell the person how to trust `project` (`run 'aimon-hooks trust …'`).
+    fn trust_command(&self, project: &Self::Project) -> String;
 
     /// Dispatches `ctx` on `project`'s hooks, with the host's rewake service.
     fn dispatch(&self, project: &Self::Project, ctx: &HookContext) -> impl Future<Output = EventVerdict> + Send;
@@ -120,7 +120,7 @@ pub async fn answer_call<H: Host>(host: &H, client: Client, bytes: &[u8], source
     let verdict = host.dispatch(&project, &ctx).await;
     let mut extras = Extras::default();
     if tells_untrusted(host.registry(&project), &ctx, || host.any_withheld(&project)) {
-        extras.untrusted = Some((dir.clone(), host.trust_command(&dir)));
+        extras.untrusted = Some((dir.clone(), host.trust_command(&project)));
     }
     let taken = session_mail(host, &ctx);
     extras.mail = taken.as_ref().map(TakenMail::text);

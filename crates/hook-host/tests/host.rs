@@ -39,7 +39,7 @@ impl Host for OneProject {
         false
     }
 
-    fn trust_command(&self, _: &Path) -> String {
+    fn trust_command(&self, (): &()) -> String {
         String::new()
     }
 

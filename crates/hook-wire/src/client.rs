@@ -46,6 +46,14 @@ impl Client {
         Client::ALL.iter().copied().find(|c| c.name() == name)
     }
 
+    /// The environment variable in which the client tells a command hook its project directory
+    /// (sent to the daemon as a header by a forwarding command).
+    pub fn project_dir_env(self) -> &'static str {
+        match self {
+            Client::Claude => crate::claude::PROJECT_DIR_ENV,
+        }
+    }
+
     /// Reads a payload as the client meant it (leniently: see [`crate::parse_payload`]); `source`
     /// says where it came from, for the error sentence.
     pub fn parse(self, bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {

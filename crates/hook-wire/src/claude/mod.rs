@@ -28,6 +28,9 @@ use self::reply::Reply;
 use crate::answer::{Answer, Extras, trust_notice};
 use crate::error::Error;
 
+/// The environment variable naming the project of a command hook's call.
+pub(crate) const PROJECT_DIR_ENV: &str = "CLAUDE_PROJECT_DIR";
+
 /// The payload key holding the client's working directory.
 const CWD_KEY: &str = "cwd";
 
