@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use hook_wire::claude::Key;
 use hook_core::HookEventType;
+use hook_wire::claude::Key;
 
 /// Non-test source files under `crates/*/src`, with the test module (if any) cut off.
 fn source_files(root: &Path) -> Result<Vec<(PathBuf, String)>> {

@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use std::future::Future;
 use std::time::Duration;
 
-use hook_wire::claude::{Key, Word};
 use hook_core::{AnswerChannel, DecisionChannel, HookContext, HookEventType, HookFeedback, HookResult, OnFailure};
+use hook_wire::claude::{Key, Word};
 use serde_json::{Map, Value};
 
 /// The timeout of a shell, http or mcp action that declares none (R-ACT-SH-4): the executor's

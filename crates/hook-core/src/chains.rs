@@ -329,10 +329,8 @@ impl HookEngine {
             Some(reason) => {
                 let count = counts.entry(session.clone()).or_insert(0);
                 *count += 1;
-                let cap = self
-                    .continuation_cap
-                    .or(ctx.event.spec().continuation_cap)
-                    .unwrap_or(DEFAULT_CONTINUATION_CAP);
+                let cap =
+                    self.continuation_cap.or(ctx.event.spec().continuation_cap).unwrap_or(DEFAULT_CONTINUATION_CAP);
                 if *count > cap {
                     tracing::warn!("hooks: {} kept the agent working {cap} times in a row; letting it stop", ctx.event);
                     counts.remove(&session);

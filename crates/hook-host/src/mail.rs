@@ -45,7 +45,7 @@ impl TakenMail {
 /// leave it for the main agent, whose session the mail belongs to. `None` when there is
 /// nothing to deliver.
 pub fn take_mail(store: &Arc<dyn RewakeStore>, ctx: &HookContext) -> Result<Option<TakenMail>, Error> {
-    if ctx.event.spec().mail.is_none() || ctx.fields.contains_key("agent_id") {
+    if ctx.event.spec().mail.is_none() || ctx.fields.contains_key(hook_wire::claude::PayloadKey::AGENT_ID) {
         return Ok(None);
     }
     let Some(session) = ctx.session_id.as_deref().filter(|s| !s.is_empty()) else { return Ok(None) };

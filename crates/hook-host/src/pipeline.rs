@@ -87,18 +87,21 @@ pub fn unreadable_call(client: Client, bytes: &[u8], error: &str) -> Answered {
 
 /// The project directory of a call: absolute, without `.` components.
 pub fn call_project(client_hints: &CallHints<'_>, cwd: Option<&Path>, home: Option<&Path>) -> PathBuf {
-    let hints = ProjectHints {
-        explicit: client_hints.explicit,
-        client_project_dir: client_hints.client_project_dir,
-        cwd,
-    };
+    let hints =
+        ProjectHints { explicit: client_hints.explicit, client_project_dir: client_hints.client_project_dir, cwd };
     let dir = hook_wire::project_dir(&hints, client_hints.base, home);
     dir.components().filter(|c| !matches!(c, Component::CurDir)).collect()
 }
 
 /// Answers one call of `client` whose payload is `bytes` (from `source`, for error sentences).
 /// Never fails: every failure is answered in the client's terms.
-pub async fn answer_call<H: Host>(host: &H, client: Client, bytes: &[u8], source: &str, hints: CallHints<'_>) -> Answered {
+pub async fn answer_call<H: Host>(
+    host: &H,
+    client: Client,
+    bytes: &[u8],
+    source: &str,
+    hints: CallHints<'_>,
+) -> Answered {
     let payload = match client.parse(bytes, source) {
         Ok(payload) => payload,
         Err(e) => return unreadable_call(client, bytes, &e.to_string()),

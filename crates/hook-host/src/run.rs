@@ -86,7 +86,6 @@ impl<'a> RunOutput<'a> {
             hooks: verdict.report.runs.iter().map(HookLine::new).collect(),
         }
     }
-
 }
 
 impl<'a> HookLine<'a> {

@@ -136,16 +136,17 @@ pub async fn forward(socket: &Path, client: Client, hints: ForwardHints<'_>, bod
         if let Some(dir) = hints.client_project_dir {
             request = request.header(PROJECT_HEADER, path(dir)?);
         }
-        let request = request.body(Full::new(Bytes::from(body))).map_err(|e| format!("cannot build the request: {e}"))?;
+        let request =
+            request.body(Full::new(Bytes::from(body))).map_err(|e| format!("cannot build the request: {e}"))?;
         let response = sender.send_request(request).await.map_err(|e| format!("no answer from serve: {e}"))?;
         if response.status() != StatusCode::OK {
             return Err(format!("serve answered {}", response.status()));
         }
-        let receipt = response
-            .headers()
-            .get(MAIL_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .map(|receipt| MailReceipt { socket: socket.to_owned(), client, receipt: receipt.to_owned() });
+        let receipt = response.headers().get(MAIL_HEADER).and_then(|v| v.to_str().ok()).map(|receipt| MailReceipt {
+            socket: socket.to_owned(),
+            client,
+            receipt: receipt.to_owned(),
+        });
         let body = response.into_body().collect().await.map_err(|e| format!("cannot read serve's answer: {e}"))?;
         let form: CommandForm =
             serde_json::from_slice(&body.to_bytes()).map_err(|e| format!("serve's answer is not understood: {e}"))?;

@@ -8,9 +8,9 @@
 //! `GET /v1/health`, `GET /v1/hooks`, `GET /metrics`, `GET /v1/stream` (fires, see `stream`). Limits are layers around the router.
 
 use std::ffi::OsStr;
+use std::future::Future;
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
-use std::future::Future;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -340,7 +340,13 @@ fn unreadable_run(event: HookEventType, sentence: &str) -> Response {
 }
 
 /// `POST /v1/<client>`: always 200.
-async fn client_call(client: Client, State(service): State<HookService>, headers: HeaderMap, uri: Uri, body: Body) -> Response {
+async fn client_call(
+    client: Client,
+    State(service): State<HookService>,
+    headers: HeaderMap,
+    uri: Uri,
+    body: Body,
+) -> Response {
     let command_form = headers.get(FORM_HEADER).is_some_and(|v| v.as_bytes() == b"command");
     let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     let answered = match read_limited(body, declared).await {

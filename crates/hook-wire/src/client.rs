@@ -85,7 +85,12 @@ impl Client {
     }
 
     /// The context of a call of `event` in `project`.
-    pub fn context(self, event: HookEventType, payload: Map<String, Value>, project: &Path) -> Result<HookContext, Error> {
+    pub fn context(
+        self,
+        event: HookEventType,
+        payload: Map<String, Value>,
+        project: &Path,
+    ) -> Result<HookContext, Error> {
         match self {
             Client::Claude => crate::claude::context(event, payload, project),
         }

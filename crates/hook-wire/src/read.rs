@@ -304,5 +304,4 @@ mod tests {
         }
         assert!(parse_payload("  \n", "stdin").expect("empty is {}").is_empty());
     }
-
 }

@@ -6,8 +6,10 @@ use serde_json::{Map, Value};
 
 use super::reply::{Reply, unreadable};
 
+use super::fields::PayloadKey;
+
 /// The key of the event's name in a payload.
-pub(crate) const EVENT_KEY: &str = "hook_event_name";
+const EVENT_KEY: &str = PayloadKey::HOOK_EVENT_NAME;
 
 /// The event `payload` names: `Ok(None)` for an event we lack (nothing to do), `Err` with the
 /// refusal (exit 2) when it names none: the call may be one that vetoes.

@@ -7,10 +7,10 @@
 //! [`crate::Client::Claude`] calls into it; nothing outside this module spells a Claude Code key.
 
 mod event;
+mod fields;
 mod http;
 mod keys;
 mod mail;
-mod payload;
 mod reply;
 mod settings;
 
@@ -19,20 +19,17 @@ use std::path::Path;
 use hook_core::{EventVerdict, HookContext, HookEventType};
 use serde_json::{Map, Value};
 
+use self::reply::Reply;
 pub use self::{
+    fields::{PayloadKey, TOOL_INPUT_PREFIX, context_scalars, context_structure, payload_context, template_scalar},
     keys::{Key, Word},
-    payload::payload_context,
     settings::{add_routes, command_route, http_route, remove_routes, routed_events},
 };
-use self::reply::Reply;
 use crate::answer::{Answer, Extras, trust_notice};
 use crate::error::Error;
 
 /// The environment variable naming the project of a command hook's call.
 pub(crate) const PROJECT_DIR_ENV: &str = "CLAUDE_PROJECT_DIR";
-
-/// The payload key holding the client's working directory.
-const CWD_KEY: &str = "cwd";
 
 pub(crate) use self::event::sniff_event as sniff;
 
@@ -43,7 +40,7 @@ pub(crate) fn event(payload: &Map<String, Value>) -> Result<Option<HookEventType
 
 /// The working directory the payload names.
 pub(crate) fn cwd(payload: &Map<String, Value>) -> Option<&Path> {
-    payload.get(CWD_KEY).and_then(Value::as_str).map(Path::new)
+    payload.get(PayloadKey::CWD).and_then(Value::as_str).map(Path::new)
 }
 
 /// The context of a call: the payload's, plus what Claude Code implies by firing the event (a
