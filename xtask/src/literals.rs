@@ -112,9 +112,7 @@ fn key_sentences(hits: &[String]) -> Vec<String> {
     let mut problems: Vec<String> = hits
         .iter()
         .filter(|h| !h.starts_with(WIRE))
-        .map(|h| {
-            format!("{h} spells a Claude Code key as a string literal; use hook_wire::claude::Key or PayloadKey")
-        })
+        .map(|h| format!("{h} spells a Claude Code key as a string literal; use hook_wire::claude::Key or PayloadKey"))
         .collect();
     for table in TABLES.iter().filter(|t| !hits.iter().any(|h| h == *t)) {
         problems.push(format!("{table} no longer holds Claude Code key literals"));
@@ -195,8 +193,14 @@ mod tests {
             file("crates/hook-c/src/x.rs", "HookEventType::PRE_TOOL | HookEventType::POST_TOOL => {}"),
             file("crates/hook-d/src/x.rs", "matches!(e, HookEventType::ON_STOP)"),
             file("crates/hook-e/src/x.rs", "x != HookEventType::ON_START"),
-            file("crates/hook-f/src/x.rs", "registry.register(HookEventType::ON_CONFIG_RELOAD, h); HookEventType::ALL.len()"),
-            file("crates/hook-g/src/x.rs", "fn f() {}\n#[cfg(test)]\nmod tests { assert!(e == HookEventType::ON_STOP) }"),
+            file(
+                "crates/hook-f/src/x.rs",
+                "registry.register(HookEventType::ON_CONFIG_RELOAD, h); HookEventType::ALL.len()",
+            ),
+            file(
+                "crates/hook-g/src/x.rs",
+                "fn f() {}\n#[cfg(test)]\nmod tests { assert!(e == HookEventType::ON_STOP) }",
+            ),
         ];
         let hits = files_deciding_by_event(&files, root);
         let expected = ["a", "b", "c", "d", "e"].map(|c| format!("crates/hook-{c}/src/x.rs"));
