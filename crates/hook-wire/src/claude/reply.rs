@@ -205,9 +205,118 @@ pub(crate) fn unreadable(event: Option<hook_core::HookEventType>, error: &str) -
 
 #[cfg(test)]
 mod tests {
-    use hook_core::HookEventType;
+    use std::sync::Arc;
+
+    use hook_core::{
+        CancellationToken, FnHook, HookContext, HookEngine, HookEventType, HookRegistry, HookResult, ToolCall,
+    };
 
     use super::*;
+
+    /// The verdict of one hook that answered `result`.
+    async fn verdict(event: HookEventType, result: HookResult) -> EventVerdict {
+        let registry = Arc::new(HookRegistry::new());
+        registry.register(
+            event,
+            FnHook::new("project#0", move |_| {
+                let result = result.clone();
+                async move { Ok(result) }
+            }),
+        );
+        let mut ctx = HookContext::new(event);
+        if event.spec().matcher == MatchSubject::Tool {
+            ctx = ctx.with_tool(ToolCall::new("Bash", json!({"command": "ls"})));
+        }
+        HookEngine::new(registry).run_event(&ctx, &CancellationToken::new()).await
+    }
+
+    /// The verdict → answer direction of R-CC-2, one row per channel and outcome (the reverse,
+    /// a hook's answer → its result, is hook-actions' table).
+    #[tokio::test]
+    async fn each_verdict_is_answered_in_its_events_channel_as_the_table_says() {
+        let json = |v: Value| Reply::Json(v);
+        let rows: Vec<(HookEventType, HookResult, Reply)> = vec![
+            (
+                HookEventType::PRE_TOOL,
+                HookResult::deny("rm -rf"),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                                   "permissionDecisionReason": "rm -rf"}})),
+            ),
+            (
+                HookEventType::PRE_TOOL,
+                HookResult::ask("sure?"),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                                                   "permissionDecisionReason": "sure?"}})),
+            ),
+            (
+                HookEventType::PRE_TOOL,
+                HookResult::defer("later"),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer",
+                                                   "permissionDecisionReason": "later"}})),
+            ),
+            (
+                HookEventType::PRE_TOOL,
+                HookResult::explicit_allow().with_updated_input(json!({"command": "ls -a"})),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                                   "updatedInput": {"command": "ls -a"}}})),
+            ),
+            (HookEventType::PRE_TOOL, HookResult::allow(), Reply::Silent),
+            (
+                HookEventType::PRE_TOOL,
+                HookResult::allow().with_system_message("hi"),
+                json(json!({"systemMessage": "hi"})),
+            ),
+            (
+                HookEventType::PERMISSION_REQUEST,
+                HookResult::deny("no"),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                                   "decision": {"behavior": "deny", "message": "no"}}})),
+            ),
+            (
+                HookEventType::PERMISSION_REQUEST,
+                HookResult::explicit_allow(),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                                   "decision": {"behavior": "allow"}}})),
+            ),
+            (
+                HookEventType::ON_STOP,
+                HookResult::block("keep going"),
+                json(json!({"decision": "block", "reason": "keep going"})),
+            ),
+            (
+                HookEventType::ON_STOP,
+                HookResult::allow().with_stop("done"),
+                json(json!({"continue": false, "stopReason": "done"})),
+            ),
+            (
+                HookEventType::USER_PROMPT_SUBMIT,
+                HookResult::block("a secret"),
+                json(json!({"decision": "block", "reason": "a secret"})),
+            ),
+            (HookEventType::TASK_CREATED, HookResult::block("not now"), Reply::Stderr(2, "not now".to_owned())),
+            (
+                HookEventType::WORKTREE_CREATE,
+                HookResult::allow().with_passthrough(Key::WORKTREE_PATH, json!("/w/t")),
+                Reply::Line("/w/t".to_owned()),
+            ),
+            (
+                HookEventType::WORKTREE_CREATE,
+                HookResult::allow(),
+                Reply::Stderr(1, "no hook answered with a worktree path".to_owned()),
+            ),
+            // A block decides nothing on an advisory event: its reason reaches the model as context.
+            (
+                HookEventType::POST_TOOL_FAILURE,
+                HookResult::block("flaky test"),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PostToolUseFailure",
+                                                   "additionalContext": "flaky test"}})),
+            ),
+        ];
+        for (event, merged, want) in rows {
+            let label = format!("{event} {merged:?}");
+            assert_eq!(reply(&verdict(event, merged).await), want, "{label}");
+        }
+    }
 
     #[test]
     fn an_unreadable_payload_is_refused_where_the_event_can_veto_and_reported_elsewhere() {
