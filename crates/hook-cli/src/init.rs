@@ -1,4 +1,4 @@
-//! `init claude` (R-CLI-10): the file side of hook-claude's settings editing.
+//! `init claude` (R-CLI-10): the file side of hook-wire's Claude Code settings editing.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! Reading a payload from a file or stdin; reading it as the client meant it, and its meaning,
-//! are hook-claude's.
+//! are hook-wire's.
 
 use std::io::Read;
 use std::path::Path;
