@@ -1,13 +1,13 @@
 //! The one internal shape every transport ends in, and its mapping onto the event's decision
 //! channel (R-ACT-SH-3, R-CC-2, R-ACT-HTTP-3, R-ACT-MCP-3, R-CFG-4c). A JSON answer is read with
-//! Claude Code's output keys as hook-claude says them ([`Key`], [`Word`]), the keys it writes.
+//! Claude Code's output keys as hook-wire's Claude Code module says them ([`Key`], [`Word`]), the keys it writes.
 
 use std::borrow::Cow;
 use std::future::Future;
 use std::time::Duration;
 
-use hook_claude::{Key, Word};
 use hook_core::{AnswerChannel, DecisionChannel, HookContext, HookEventType, HookFeedback, HookResult, OnFailure};
+use hook_wire::claude::{Key, Word};
 use serde_json::{Map, Value};
 
 /// The timeout of a shell, http or mcp action that declares none (R-ACT-SH-4): the executor's

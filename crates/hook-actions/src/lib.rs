@@ -24,7 +24,7 @@
 //! action). All rmcp use sits in `mcp/transport.rs`.
 //!
 //! Must not depend on notify, serde-saphyr or rusqlite, nor on any workspace crate but hook-core
-//! and hook-claude (whose output keys the answer parser reads).
+//! and hook-wire (whose Claude Code output keys the answer parser reads).
 //! Tests: unit tests next to the code; `tests/shell.rs`, `tests/http.rs` (real processes, a real
 //! server on 127.0.0.1) and `tests/mcp.rs` (an rmcp server as child process and over HTTP);
 //! `benches/actions.rs` measures hook overhead against a direct spawn and a bare reqwest call.

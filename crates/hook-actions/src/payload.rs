@@ -1,5 +1,7 @@
 //! What a hook is told: one map of scalars feeds both the `AIMON_*` environment and the stdin
-//! JSON, so the two never drift (R-ACT-SH-2, R-CC-1, R-CC-4). One key may differ: when the
+//! JSON, so the two never drift (R-ACT-SH-2, R-CC-1, R-CC-4). The context's own keys and values
+//! come from hook-wire's Claude Code key table (the payload a hook receives is Claude Code's);
+//! AIMON's keys (`event`, `skill_name`, `project_dir`, `rewake_*`) are said here. One key may differ: when the
 //! client's payload has its own `event` (Claude Code's FileChanged: `change`, `add`, `unlink`),
 //! the stdin JSON keeps the client's value, as a script written for the client expects, and
 //! `AIMON_EVENT` stays the AIMON event name.
@@ -26,23 +28,13 @@ impl Payload {
                 json.insert(key.to_owned(), v);
             }
         };
-        let text = |s: Option<&String>| s.map(|s| Value::String(s.clone()));
-        let path = |p: Option<&std::path::PathBuf>| p.map(|p| Value::String(p.display().to_string()));
-        let tool = ctx.tool.as_ref();
+        let path = |p: &std::path::PathBuf| Some(Value::String(p.display().to_string()));
         put("event", Some(ctx.event.name().into()));
         put("skill_name", Some(source.into()));
-        put("session_id", text(ctx.session_id.as_ref()));
-        put("transcript_path", text(ctx.transcript_path.as_ref()));
-        put("cwd", path(ctx.cwd.as_ref()));
-        put("permission_mode", text(ctx.permission_mode.as_ref()));
-        put("project_dir", path(ctx.project_dir.as_ref()));
-        put("context_id", text(ctx.context_id.as_ref()));
-        put("invoker_name", text(ctx.invoker_name.as_ref()));
-        put("invoker_type", text(ctx.invoker_type.as_ref()));
-        put("iteration", ctx.iteration.map(Value::from));
-        put("tool_name", tool.map(|t| Value::String(t.name.clone())));
-        put("tool_use_id", text(tool.and_then(|t| t.use_id.as_ref())));
-        put("tool_result_status", text(tool.and_then(|t| t.result_status.as_ref())));
+        put("project_dir", ctx.project_dir.as_ref().and_then(path));
+        for (key, value) in hook_wire::claude::context_scalars(ctx) {
+            put(key, Some(value));
+        }
         if let Some(rw) = &ctx.rewake {
             put("rewake_id", Some(rw.envelope_id.clone().into()));
             put("rewake_attempt", Some(rw.attempt.into()));
@@ -74,12 +66,8 @@ impl Payload {
         if let Some(own) = ctx.fields.get("event") {
             json.insert("event".into(), own.clone());
         }
-        json.insert("hook_event_name".into(), ctx.event.payload_name().into());
-        if let Some(t) = tool {
-            json.insert("tool_input".into(), t.input.clone());
-            if let Some(response) = &t.response {
-                json.insert("tool_response".into(), response.clone());
-            }
+        for (key, value) in hook_wire::claude::context_structure(ctx) {
+            json.insert(key.into(), value);
         }
         if let Some(rw) = &ctx.rewake {
             let payload = rw.payload.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();

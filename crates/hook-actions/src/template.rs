@@ -2,7 +2,7 @@
 //!
 //! Used by http (headers, body) and mcp (args); never by a shell command (R-ACT-SH-1).
 
-use hook_core::{HookContext, HookEventType};
+use hook_core::HookContext;
 use serde_json::{Map, Value};
 
 /// Renders `template` for a hook firing on `ctx`, registered from `source`.
@@ -72,7 +72,7 @@ pub(crate) fn render_map(
 fn lookup(inner: &str, ctx: &HookContext, source: &str, allowed_env: &[String]) -> Option<String> {
     let (prefix, name) = inner.split_once('.')?;
     match prefix {
-        "tool_input" => Some(tool_input(ctx, name).map(scalar_text).unwrap_or_default()),
+        hook_wire::claude::TOOL_INPUT_PREFIX => Some(tool_input(ctx, name).map(scalar_text).unwrap_or_default()),
         "env" => Some(env(name, allowed_env)),
         "context" => Some(context(name, ctx, source).unwrap_or_default()),
         _ => None,
@@ -109,18 +109,13 @@ fn env(name: &str, allowed_env: &[String]) -> String {
     }
 }
 
+/// `${context.<name>}`: AIMON's `event` and `skill_name`, else the context's scalars that
+/// hook-wire's key table lets templates name.
 fn context(name: &str, ctx: &HookContext, source: &str) -> Option<String> {
     match name {
         "event" => Some(ctx.event.name().to_owned()),
         "skill_name" => Some(source.to_owned()),
-        "invoker_name" => ctx.invoker_name.clone(),
-        "invoker_type" => ctx.invoker_type.clone(),
-        "tool_name" => ctx.tool_name().map(str::to_owned),
-        "iteration" => ctx.iteration.map(|i| i.to_string()),
-        "tool_result_status" if ctx.event == HookEventType::POST_TOOL => {
-            ctx.tool.as_ref().and_then(|t| t.result_status.clone())
-        }
-        _ => None,
+        _ => hook_wire::claude::template_scalar(ctx, name).map(|v| scalar_text(&v)),
     }
 }
 

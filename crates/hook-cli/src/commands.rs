@@ -15,8 +15,8 @@ use crate::import::Conversion;
 use crate::load::{self, Scope};
 use crate::payload;
 use crate::trust::{self, Trust};
-use hook_claude::{Answer, ProjectHints};
-use hook_server::{Forwarded, Printed, RunOutput};
+use hook_host::{RunOutput, exit_code};
+use hook_wire::Client;
 
 /// Resolves an event name from the command line, or says which names exist.
 fn event(name: &str) -> anyhow::Result<HookEventType> {
@@ -30,10 +30,10 @@ fn event(name: &str) -> anyhow::Result<HookEventType> {
 pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
     // A payload that cannot be read is denied where the event can veto (never an exit 1).
-    let refuse = |e: anyhow::Error| match hook_server::unreadable_verdict(event, &format!("{e:#}")) {
+    let refuse = |e: anyhow::Error| match hook_host::unreadable_verdict(event, &format!("{e:#}")) {
         Some(verdict) => {
             println!("{}", serde_json::to_string(&RunOutput::new(&verdict))?);
-            Ok(hook_server::exit_code(verdict.outcome))
+            Ok(exit_code(verdict.outcome))
         }
         None => Err(e),
     };
@@ -43,128 +43,20 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     };
     let loaded =
         load::load(&args.input.tiers, &args.input.skills, args.fail_closed, Scope::Event(event), Trust::Explicit)?;
-    let ctx = match hook_claude::payload_context(event, payload, &loaded.paths.project) {
+    let ctx = match hook_wire::claude::payload_context(event, payload, &loaded.paths.project) {
         Ok(ctx) => ctx,
         Err(e) => return refuse(e.into()),
     };
-    let policy = hook_server::policy(args.stop_on_blocked, args.fail_closed, args.parallel);
+    let policy = hook_host::run_policy(args.stop_on_blocked, args.fail_closed, args.parallel);
     let engine = crate::rewake::enqueueing(HookEngine::new(loaded.registry.clone()).with_policy(policy));
     let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
     println!("{}", serde_json::to_string(&RunOutput::new(&verdict))?);
-    Ok(hook_server::exit_code(verdict.outcome))
+    Ok(exit_code(verdict.outcome))
 }
 
-/// `claude` (R-CLI-2): never an `Err`; every failure is answered in Claude Code's terms. When
-/// `serve` accepts on its socket, it answers (R-SRV-5); once sent, the call is never re-run here.
-///
-/// Called before anything else is built (PERF-SRV-2): the forwarding path needs only the
-/// payload, the project and one request over the socket, on a runtime of its own with no signal
-/// handlers (no hook runs in this process then). Logging, the signal handlers and the runtime of
-/// an in-process evaluation are set up only when no daemon answers.
+/// `claude` (R-CLI-2): Claude Code's call, answered by [`crate::agent::answer`].
 pub(crate) fn claude(args: &ClaudeArgs, verbose: u8) -> u8 {
-    // What cannot be read is refused where the event (found in the bytes) can veto.
-    let payload = match payload::bytes(None) {
-        Ok((bytes, name)) => match hook_claude::parse_payload(&bytes, &name) {
-            Ok(payload) => payload,
-            Err(e) => {
-                let event = hook_claude::sniff_event(&bytes);
-                return Printed::new(hook_server::claude_unreadable(event, &e.to_string())).emit();
-            }
-        },
-        Err(e) => return Printed::new(hook_server::claude_unreadable(None, &format!("{e:#}"))).emit(),
-    };
-    let event = match hook_server::claude_event(&payload) {
-        Ok(Some(event)) => event,
-        Ok(None) => return 0,
-        Err(answer) => return Printed::new(answer).emit(),
-    };
-    let home = crate::cli::TierArgs::default().home_dir();
-    let project = match claude_project(&payload, home.as_deref()) {
-        Ok(project) => project,
-        Err(e) => return Printed::new(hook_server::claude_answer(event, Err(&format!("{e:#}")))).emit(),
-    };
-    let no_serve = args.no_serve || std::env::var_os("AIMON_NO_SERVE").is_some_and(|v| !v.is_empty() && v != "0");
-    let socket = args.socket.clone().or_else(|| home.as_deref().map(hook_server::default_socket));
-    if let (false, Some(socket)) = (no_serve, socket) {
-        let body = serde_json::to_vec(&payload).unwrap_or_default();
-        match hook_server::forward_claude_blocking(&socket, &project, body) {
-            Forwarded::Answered(printed) => return printed.emit(),
-            Forwarded::AnsweredWithMail(printed, receipt) => {
-                match printed.write() {
-                    Ok(()) => receipt.redeem_blocking(),
-                    Err(e) => tracing::debug!("hooks: cannot write the answer ({e}); its session mail comes again"),
-                }
-                return printed.exit;
-            }
-            Forwarded::Failed(e) => {
-                let error = format!("aimon-hooks serve did not answer: {e}");
-                return Printed::new(hook_server::claude_answer(event, Err(&error))).emit();
-            }
-            Forwarded::NotRunning => {}
-        }
-    }
-    crate::logging::init(verbose);
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            let error = format!("cannot start the async runtime: {e}");
-            return Printed::new(hook_server::claude_answer(event, Err(&error))).emit();
-        }
-    };
-    let evaluated = runtime.block_on(crate::signals::or_terminated(async {
-        Ok(match evaluate_for_claude(event, payload, &project).await {
-            Ok((answer, mail)) => {
-                let printed = Printed::new(answer);
-                match (printed.write(), mail) {
-                    (Ok(()), Some(mail)) => crate::rewake::ack(mail),
-                    (Err(e), Some(_)) => {
-                        tracing::warn!(
-                            "hooks: cannot write the answer ({e}); its session mail is delivered again later"
-                        );
-                    }
-                    (Err(e), None) => tracing::debug!("hooks: cannot write the answer: {e}"),
-                    (Ok(()), None) => {}
-                }
-                printed.exit
-            }
-            Err(e) => Printed::new(hook_server::claude_answer(event, Err(&format!("{e:#}")))).emit(),
-        })
-    }));
-    match evaluated {
-        Ok(code) => code,
-        Err(e) => Printed::new(hook_server::claude_answer(event, Err(&format!("{e:#}")))).emit(),
-    }
-}
-
-/// The project of a `claude` call (R-SRV-2), absolute.
-fn claude_project(payload: &serde_json::Map<String, Value>, home: Option<&Path>) -> anyhow::Result<PathBuf> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let claude_project_dir = std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from);
-    let hints = ProjectHints {
-        explicit: None,
-        claude_project_dir: claude_project_dir.as_deref(),
-        cwd: payload.get("cwd").and_then(Value::as_str).map(Path::new),
-    };
-    Ok(absolute(&cwd, &hook_claude::project_dir(&hints, &cwd, home)))
-}
-
-/// The answer to one Claude Code call evaluated here, and the session mail it carries
-/// (acknowledged once the answer is written); rewakes go to the store.
-async fn evaluate_for_claude(
-    event: HookEventType,
-    payload: serde_json::Map<String, Value>,
-    project: &Path,
-) -> anyhow::Result<(Answer, Option<hook_host::TakenMail>)> {
-    let tiers = crate::cli::TierArgs { project: Some(project.to_owned()), home: None };
-    let loaded = load::load(&tiers, &[], false, Scope::Event(event), Trust::Store)?;
-    let ctx = match hook_server::claude_context(event, payload, &loaded.paths.project) {
-        Ok(ctx) => ctx,
-        Err(e) => return Ok((hook_server::claude_unreadable(Some(event), &e.to_string()), None)),
-    };
-    let engine = crate::rewake::enqueueing(HookEngine::new(loaded.registry.clone()));
-    let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
-    let answer = trust::tell(hook_server::claude_answer(event, Ok(&verdict)), &loaded, &ctx);
-    Ok(crate::rewake::with_session_mail(answer, &ctx))
+    crate::agent::answer(Client::Claude, args.no_serve, args.socket.clone(), verbose)
 }
 
 /// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist; `mcp` handlers are
@@ -269,7 +161,7 @@ pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
     let payload = payload::read(args.input.payload.as_deref())?;
     let loaded = load::load(&args.input.tiers, &args.input.skills, false, Scope::All, Trust::Store)?;
-    let ctx = hook_claude::payload_context(event, payload, &loaded.paths.project)?;
+    let ctx = hook_wire::claude::payload_context(event, payload, &loaded.paths.project)?;
     let rows: Vec<(serde_json::Map<String, Value>, Option<String>)> =
         loaded.hooks.iter().map(|(_, h)| (hook_server::hook_row(h), h.explain(&ctx))).collect();
     if args.json {

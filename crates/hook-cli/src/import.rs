@@ -10,6 +10,7 @@ use std::fmt;
 
 use hook_config::{EntryDocument, HandlerSpec, HooksDocument, Severity, Tier};
 use hook_core::{EventNameError, HandlerKind, HookEventType};
+use hook_wire::claude::PayloadKey;
 use serde_json::{Map, Value};
 
 /// Claude Code's default handler timeout, in seconds.
@@ -274,7 +275,7 @@ impl Conversion {
                     let name = &rest[start + 2..start + len];
                     out.push_str(&rest[..start]);
                     match name {
-                        "tool_name" => out.push_str("${context.tool_name}"),
+                        PayloadKey::TOOL_NAME => out.push_str(&format!("${{context.{}}}", PayloadKey::TOOL_NAME)),
                         n if n.starts_with("tool_input.") || n.starts_with("env.") || n.starts_with("context.") => {
                             out.push_str(&rest[start..=start + len]);
                         }

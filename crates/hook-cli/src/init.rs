@@ -1,4 +1,4 @@
-//! `init claude` (R-CLI-10): the file side of hook-claude's settings editing.
+//! `init claude` (R-CLI-10): the file side of hook-wire's Claude Code settings editing.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -19,10 +19,10 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
         home.join(".claude/settings.json")
     };
     let route = if args.http {
-        hook_claude::http_route(&args.url, &token(&home)?)
+        hook_wire::claude::http_route(&args.url, &token(&home)?)
     } else {
         let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
-        hook_claude::command_route(&binary.display().to_string())
+        hook_wire::claude::command_route(&binary.display().to_string())
     };
     let named = args
         .event
@@ -40,9 +40,9 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
     };
     let original = settings.clone();
     let edited = if args.remove {
-        hook_claude::remove_routes(&mut settings, &route)
+        hook_wire::claude::remove_routes(&mut settings, &route)
     } else {
-        hook_claude::add_routes(&mut settings, &hook_claude::routed_events(&named), &route)
+        hook_wire::claude::add_routes(&mut settings, &hook_wire::claude::routed_events(&named), &route)
     };
     edited.with_context(|| format!("cannot edit {}", file.display()))?;
     if settings == original && before.is_some() {

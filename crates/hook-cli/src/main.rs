@@ -14,6 +14,7 @@
 //! Tests: `tests/cli/` (assert_cmd against the real binary, snapshots in `tests/snapshots/`);
 //! `benches/run_wall_time.rs` measures `run` against `true`.
 
+mod agent;
 #[expect(unsafe_code, reason = "the allocator switch: the one place the workspace allows unsafe code")]
 mod alloc;
 mod cli;

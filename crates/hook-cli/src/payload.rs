@@ -1,5 +1,5 @@
 //! Reading a payload from a file or stdin; reading it as the client meant it, and its meaning,
-//! are hook-claude's.
+//! are hook-wire's.
 
 use std::io::Read;
 use std::path::Path;
@@ -24,5 +24,5 @@ pub(crate) fn bytes(source: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> 
 /// Reads the payload from `source` (see [`bytes`]). Empty input is `{}`.
 pub(crate) fn read(source: Option<&Path>) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
     let (bytes, name) = bytes(source)?;
-    Ok(hook_claude::parse_payload(&bytes, &name)?)
+    Ok(hook_wire::parse_payload(&bytes, &name)?)
 }

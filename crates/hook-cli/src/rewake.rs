@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use anyhow::bail;
-use hook_claude::Answer;
-use hook_core::{HookContext, HookEngine};
+use hook_core::HookEngine;
 use hook_host::{EnqueueSink, STORE_ENV, StoreLocation, TakenMail};
 use hook_rewake::StoredEnvelope;
 use serde::Serialize;
@@ -27,30 +26,6 @@ pub(crate) fn enqueueing(engine: HookEngine) -> HookEngine {
         Err(err) => {
             tracing::warn!("hooks: {err:#}; rewakes of this call are dropped");
             engine
-        }
-    }
-}
-
-/// `answer` with the mail of `ctx`'s session merged in, when the event has a model-context
-/// channel; the mail to acknowledge once the answer is written. A store that cannot be read
-/// is a WARN: the answer goes out without mail.
-pub(crate) fn with_session_mail(answer: Answer, ctx: &HookContext) -> (Answer, Option<TakenMail>) {
-    if hook_claude::mail_channel(ctx.event).is_none() || ctx.session_id.is_none() {
-        return (answer, None);
-    }
-    let store = match location().and_then(|l| Ok(l.open_existing()?)) {
-        Ok(Some(store)) => store,
-        Ok(None) => return (answer, None),
-        Err(err) => {
-            tracing::warn!("hooks: cannot read the session mailbox: {err:#}");
-            return (answer, None);
-        }
-    };
-    match hook_host::answer_with_mail(&store, answer.clone(), ctx) {
-        Ok(with_mail) => with_mail,
-        Err(err) => {
-            tracing::warn!("hooks: cannot read the session mailbox: {err:#}");
-            (answer, None)
         }
     }
 }

@@ -10,12 +10,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use hook_config::{ConfigFile, HandlerKind, LoadedConfig, TierPaths, TrustGate, TrustStore, sha256_hex};
-use hook_core::{ExecutionHook, HookContext};
 use serde_json::{Value, json};
 
 use crate::cli::TrustArgs;
-use crate::load::Loaded;
-use hook_claude::Answer;
 
 /// How a command treats the project's files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,17 +43,6 @@ pub(crate) fn withheld_files(gate: &TrustGate, config: &LoadedConfig) -> Vec<Pat
         .collect()
 }
 
-/// `claude`'s answer plus a `systemMessage` naming `aimon-hooks trust` when the project has
-/// untrusted hooks and this is SessionStart, or a skipped hook would have run for `ctx`.
-pub(crate) fn tell(answer: Answer, loaded: &Loaded, ctx: &HookContext) -> Answer {
-    let hooks = loaded.hooks.iter().map(|(_, h)| h.as_ref() as &dyn ExecutionHook);
-    if hook_server::tells_untrusted(ctx, hooks, || !loaded.untrusted.is_empty()) {
-        hook_server::with_trust_notice(answer, &loaded.paths.project, &loaded.gate.command())
-    } else {
-        answer
-    }
-}
-
 /// `validate`'s line on one parsed file's trust.
 pub(crate) fn validate_line(gate: &TrustGate, file: &ConfigFile) -> String {
     if gate.is_trusted(file.tier, &file.path, &file.sha256) {
@@ -83,8 +69,8 @@ pub(crate) fn command(args: &TrustArgs) -> anyhow::Result<u8> {
         // Run inside a repository, `trust` means the project `claude` would derive from there.
         None => {
             let cwd = std::env::current_dir().context("cannot read the current directory")?;
-            let hints = hook_claude::ProjectHints { cwd: Some(&cwd), ..hook_claude::ProjectHints::default() };
-            hook_claude::project_dir(&hints, &cwd, Some(&home))
+            let hints = hook_wire::ProjectHints { cwd: Some(&cwd), ..hook_wire::ProjectHints::default() };
+            hook_wire::project_dir(&hints, &cwd, Some(&home))
         }
     };
     if args.revoke {

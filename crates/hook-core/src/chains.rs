@@ -128,16 +128,14 @@ pub enum StopOutcome {
     },
 }
 
-/// Consecutive "keep working" answers allowed per session before the agent may stop anyway,
-/// unless `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` says otherwise (R-EVT-7).
+/// onStop's cap in the events table ([`crate::EventSpec::continuation_cap`]): consecutive "keep
+/// working" answers allowed per session before the agent may stop anyway, unless
+/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` says otherwise (R-EVT-7).
 pub const DEFAULT_CONTINUATION_CAP: u32 = 8;
 
-/// The cap from `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`, else [`DEFAULT_CONTINUATION_CAP`].
-fn continuation_cap_from_env() -> u32 {
-    std::env::var("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(DEFAULT_CONTINUATION_CAP)
+/// The cap `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` sets for every continuation event, if any.
+fn continuation_cap_from_env() -> Option<u32> {
+    std::env::var("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP").ok().and_then(|v| v.trim().parse().ok())
 }
 
 /// The engine an agent loop embeds: registry + policy + chains.
@@ -146,7 +144,8 @@ pub struct HookEngine {
     registry: Arc<HookRegistry>,
     policy: HookExecutionPolicy,
     rewake: Option<Arc<dyn RewakeSink>>,
-    continuation_cap: u32,
+    /// Set by the environment or [`HookEngine::with_continuation_cap`]; else each event's own.
+    continuation_cap: Option<u32>,
     continuations: Arc<Mutex<HashMap<String, u32>>>,
 }
 
@@ -180,7 +179,7 @@ impl HookEngine {
     /// Allows at most `cap` consecutive "keep working" answers per session (default 8, or
     /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`).
     pub fn with_continuation_cap(mut self, cap: u32) -> Self {
-        self.continuation_cap = cap;
+        self.continuation_cap = Some(cap);
         self
     }
 
@@ -330,12 +329,10 @@ impl HookEngine {
             Some(reason) => {
                 let count = counts.entry(session.clone()).or_insert(0);
                 *count += 1;
-                if *count > self.continuation_cap {
-                    tracing::warn!(
-                        "hooks: {} kept the agent working {} times in a row; letting it stop",
-                        ctx.event,
-                        self.continuation_cap
-                    );
+                let cap =
+                    self.continuation_cap.or(ctx.event.spec().continuation_cap).unwrap_or(DEFAULT_CONTINUATION_CAP);
+                if *count > cap {
+                    tracing::warn!("hooks: {} kept the agent working {cap} times in a row; letting it stop", ctx.event);
                     counts.remove(&session);
                     StopOutcome::Stop { reason: None }
                 } else {

@@ -41,7 +41,7 @@ pub use crate::{
     error::Error,
     events::{
         AnswerChannel, DecisionChannel, EventNameError, EventSpec, FeedbackRoute, HandlerKind, HookEventType,
-        MatchSubject, OnFailure, UNSUPPORTED_EVENT_NAMES,
+        MailChannel, MatchSubject, OnFailure, UNSUPPORTED_EVENT_NAMES,
     },
     executor::{ExecutionReport, HookExecutor, HookRun, INTERRUPTED_REASON},
     feedback::{FEEDBACK_REMINDER_KEY, HookFeedback},

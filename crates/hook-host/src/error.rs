@@ -7,6 +7,17 @@ pub enum Error {
     /// `AIMON_REWAKE_STORE` (or `--store`) names no store this build can open.
     #[error("{0}")]
     StoreUrl(String),
+    /// This build cannot open such a store (a PostgreSQL URL without the `postgres` feature).
+    #[error("{0}")]
+    Unsupported(String),
+    /// The directory of a SQLite store could not be created.
+    #[error("cannot create the rewake store directory {}: {source}", dir.display())]
+    StoreDir {
+        /// The directory.
+        dir: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The store could not be opened (a PostgreSQL server that cannot be reached, say).
     #[error("cannot open the rewake store {store}: {source}")]
     Open {

@@ -4,7 +4,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{TimeDelta, Utc};
-use hook_claude::Answer;
 use hook_core::HookContext;
 use hook_rewake::{Lease, Mail, RewakeStore};
 
@@ -41,12 +40,12 @@ impl TakenMail {
     }
 }
 
-/// Takes the mail of `ctx`'s session when `event` can carry it (per
-/// [`hook_claude::mail_channel`]). Calls from inside a subagent (`agent_id` in the payload)
+/// Takes the mail of `ctx`'s session when its event carries mail (the events table's
+/// [`hook_core::EventSpec::mail`]). Calls from inside a subagent (`agent_id` in the payload)
 /// leave it for the main agent, whose session the mail belongs to. `None` when there is
 /// nothing to deliver.
 pub fn take_mail(store: &Arc<dyn RewakeStore>, ctx: &HookContext) -> Result<Option<TakenMail>, Error> {
-    if hook_claude::mail_channel(ctx.event).is_none() || ctx.fields.contains_key("agent_id") {
+    if ctx.event.spec().mail.is_none() || ctx.fields.contains_key(hook_wire::claude::PayloadKey::AGENT_ID) {
         return Ok(None);
     }
     let Some(session) = ctx.session_id.as_deref().filter(|s| !s.is_empty()) else { return Ok(None) };
@@ -55,18 +54,4 @@ pub fn take_mail(store: &Arc<dyn RewakeStore>, ctx: &HookContext) -> Result<Opti
     let owner = format!("mail-{}-{:x}", std::process::id(), now.timestamp_micros());
     let mails = store.take_mail(session, &Lease::new(owner.clone(), until), now)?;
     Ok((!mails.is_empty()).then(|| TakenMail { store: store.clone(), owner, mails }))
-}
-
-/// `answer` with the mail of `ctx`'s session merged in where the event can carry it, and the
-/// mail to acknowledge once the answer is written (`None` when the answer carries none).
-pub fn answer_with_mail(
-    store: &Arc<dyn RewakeStore>,
-    answer: Answer,
-    ctx: &HookContext,
-) -> Result<(Answer, Option<TakenMail>), Error> {
-    let Some(taken) = take_mail(store, ctx)? else { return Ok((answer, None)) };
-    Ok(match hook_claude::with_mail(answer, ctx.event, &taken.text()) {
-        (answer, true) => (answer, Some(taken)),
-        (answer, false) => (answer, None),
-    })
 }

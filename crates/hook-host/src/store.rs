@@ -53,9 +53,7 @@ impl StoreLocation {
         match self {
             StoreLocation::Sqlite(path) => {
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir).map_err(|e| {
-                        Error::StoreUrl(format!("cannot create the rewake store directory {}: {e}", dir.display()))
-                    })?;
+                    std::fs::create_dir_all(dir).map_err(|source| Error::StoreDir { dir: dir.to_owned(), source })?;
                 }
                 match SqliteStore::open(path) {
                     Ok(store) => Ok(Arc::new(store)),
@@ -78,7 +76,7 @@ impl StoreLocation {
     /// This build has no PostgreSQL client: say which feature brings it.
     #[cfg(not(feature = "postgres"))]
     fn open_postgres(&self, _url: &str) -> Result<Arc<dyn RewakeStore>, Error> {
-        Err(Error::StoreUrl(format!(
+        Err(Error::Unsupported(format!(
             "this build has no PostgreSQL rewake store ({self}): build it with the cargo feature `postgres` \
              (on by default for the aimon-hooks binary), or use sqlite:PATH"
         )))

@@ -36,6 +36,9 @@ pub enum Error {
     /// The rewake store could not be opened or its service could not start.
     #[error("cannot start rewake: {0}")]
     Rewake(#[from] hook_host::Error),
+    /// The task opening the rewake store stopped before it answered (it panicked).
+    #[error("opening the rewake store stopped: {0}")]
+    StoreTask(String),
     /// The random source failed while making the token.
     #[error("cannot make a random token: {0}")]
     Random(String),

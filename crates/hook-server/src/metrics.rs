@@ -49,6 +49,7 @@ pub(crate) struct Metrics {
     reloads: Family<ReloadLabels, Counter>,
     projects: Gauge<i64, std::sync::atomic::AtomicI64>,
     queued: Gauge<i64, std::sync::atomic::AtomicI64>,
+    payload_reads: Gauge<i64, std::sync::atomic::AtomicI64>,
 }
 
 impl Metrics {
@@ -62,6 +63,7 @@ impl Metrics {
         let reloads = Family::<ReloadLabels, Counter>::default();
         let projects = Gauge::default();
         let queued = Gauge::default();
+        let payload_reads = Gauge::default();
         registry.register("requests", "HTTP requests answered, by route and status", requests.clone());
         registry.register("decisions", "Verdicts given, by event and outcome", decisions.clone());
         registry.register_with_unit(
@@ -75,7 +77,23 @@ impl Metrics {
         registry.register("reloads", "Configuration reloads of served projects, by success", reloads.clone());
         registry.register("projects_loaded", "Projects whose engine is loaded", projects.clone());
         registry.register("requests_queued", "Requests waiting for a hook slot", queued.clone());
-        Metrics { registry, requests, decisions, hook_latency, hook_errors, hook_timeouts, reloads, projects, queued }
+        registry.register(
+            "payload_reads",
+            "Agent payloads this process has read (a forwarded call is read once, by the daemon)",
+            payload_reads.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            decisions,
+            hook_latency,
+            hook_errors,
+            hook_timeouts,
+            reloads,
+            projects,
+            queued,
+            payload_reads,
+        }
     }
 
     pub(crate) fn request(&self, route: &str, status: u16) {
@@ -111,6 +129,7 @@ impl Metrics {
 
     /// The Prometheus text exposition of every metric.
     pub(crate) fn render(&self) -> String {
+        self.payload_reads.set(i64::try_from(hook_wire::payload_reads()).unwrap_or(i64::MAX));
         let mut out = String::new();
         if let Err(e) = prometheus_client::encoding::text::encode(&mut out, &self.registry) {
             tracing::warn!("hooks: cannot render the metrics: {e}");

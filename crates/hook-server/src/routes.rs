@@ -1,17 +1,19 @@
 //! The HTTP routes (R-SRV-3) and the shared state behind them.
 //!
 //! `POST /v1/run/{event}` answers exactly `run`'s JSON object (exit code in `X-Aimon-Exit`);
-//! `POST /v1/claude` answers what `claude` prints, as an `http` handler reads it (always 200) or,
-//! with `X-Aimon-Form: command`, in the command form the forwarding `claude` prints verbatim;
+//! `POST /v1/<client>` (one per [`hook_wire::Client`], `/v1/claude`) answers through hook-host's
+//! one pipeline, as the client's `http` handler reads it (always 200) or, with
+//! `X-Aimon-Form: command`, in the command form the forwarding `aimon-hooks <client>` prints
+//! verbatim (`{"stdout", "stderr", "exit"}`), `POST /v1/<client>/ack` redeems the mail receipt;
 //! `GET /v1/health`, `GET /v1/hooks`, `GET /metrics`, `GET /v1/stream` (fires, see `stream`). Limits are layers around the router.
 
 use std::ffi::OsStr;
+use std::future::Future;
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use crate::trust_notice::{registry_tells_untrusted, with_trust_notice};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{MatchedPath, Query, Request, State};
@@ -19,13 +21,14 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use hook_claude::{Answer, ProjectHints};
 use hook_config::{BuildEnv, DeclarativeHook, TierPaths, TrustGate, load_tiers};
 use hook_core::{
     CancellationToken, EventVerdict, ExecutionHook as _, HookContext, HookEngine, HookEventType, HookExecutionPolicy,
+    HookRegistry,
 };
-use hook_host::{FireEvent, FireHost, ProjectRegistries, TakenMail};
+use hook_host::{CallHints, FireEvent, FireHost, Host, ProjectRegistries, RunOutput, exit_code};
 use hook_rewake::RewakeStore;
+use hook_wire::Client;
 use http_body_util::BodyExt as _;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -34,11 +37,10 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
+use crate::client::CommandForm;
 use crate::delivery::{AckOnWritten, MAIL_HEADER, Receipts};
 use crate::error::Error;
-use crate::evaluate::{self, Printed};
 use crate::metrics::Metrics;
-use crate::output::{RunOutput, exit_code};
 use crate::projects::{Project, Projects, config_error_sentence};
 
 /// The largest request body, in bytes (1 MiB).
@@ -47,12 +49,13 @@ pub const BODY_LIMIT: usize = 1 << 20;
 const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The header carrying the exit code `run`/`claude` would use.
 pub const EXIT_HEADER: &str = "x-aimon-exit";
-/// The header naming the stream of a command-form answer (`stdout` or `stderr`).
-pub const STREAM_HEADER: &str = "x-aimon-stream";
-/// The request header asking `/v1/claude` for the command form (`command`).
+/// The request header asking `/v1/<client>` for the command form (`command`).
 pub const FORM_HEADER: &str = "x-aimon-form";
-/// The request header carrying `CLAUDE_PROJECT_DIR`.
+/// The request header carrying the client's project directory (`CLAUDE_PROJECT_DIR`).
 pub const PROJECT_HEADER: &str = "x-claude-project-dir";
+/// The request header carrying the working directory of a forwarding process: relative paths of
+/// its call are taken against it.
+pub const BASE_HEADER: &str = "x-aimon-base";
 
 /// What a [`HookService`] is built from.
 #[derive(Debug, Clone)]
@@ -91,7 +94,7 @@ struct Inner {
     rewake: OnceLock<Rewake>,
     /// Cancelled when the daemon shuts down: open fire streams end.
     closing: CancellationToken,
-    /// Mail of command-form answers until their `claude` says it printed them.
+    /// Mail of command-form answers until the process that forwarded the call says it printed them.
     receipts: Receipts,
 }
 
@@ -136,7 +139,7 @@ impl HookService {
 
     /// Runs rewake on `store` (call once, inside the runtime): the rewakes hooks ask for are
     /// scheduled there, each fire re-runs its hook from its project's engine and leaves the
-    /// answer in the session's mailbox, and `/v1/claude` answers carry that mail. Envelopes that
+    /// answer in the session's mailbox, and `/v1/<client>` answers carry that mail. Envelopes that
     /// one-shot `run`/`claude` processes wrote to the store are picked up every `poll`.
     pub fn start_rewake(&self, store: Arc<dyn RewakeStore>, poll: Duration) -> Result<(), Error> {
         let inner = Arc::downgrade(&self.inner);
@@ -154,10 +157,12 @@ impl HookService {
     /// authentication: the daemon adds the bearer check on TCP; an embedder adds its own.
     pub fn router(&self) -> Router {
         let run = post(run).layer(RequestBodyLimitLayer::new(BODY_LIMIT));
-        Router::new()
-            .route("/v1/run/{event}", run)
-            .route("/v1/claude", post(claude))
-            .route("/v1/claude/ack", post(claude_ack))
+        let mut router = Router::new().route("/v1/run/{event}", run);
+        for &client in Client::ALL {
+            let call = move |state, headers, uri, body| client_call(client, state, headers, uri, body);
+            router = router.route(&format!("/v1/{client}"), post(call)).route(&format!("/v1/{client}/ack"), post(ack));
+        }
+        router
             .route("/v1/health", get(health))
             .route("/v1/hooks", get(hooks))
             .route("/metrics", get(metrics))
@@ -186,11 +191,19 @@ impl HookService {
 
     /// The project of a call (R-SRV-2): `project` parameter, else the `X-Claude-Project-Dir`
     /// header, else the payload's `cwd` walked up to its project root.
-    pub(crate) fn project_dir(&self, explicit: Option<&Path>, headers: &HeaderMap, cwd: Option<&str>) -> PathBuf {
-        let header = headers.get(PROJECT_HEADER).map(|v| Path::new(OsStr::from_bytes(v.as_bytes())));
-        let hints = ProjectHints { explicit, claude_project_dir: header, cwd: cwd.map(Path::new) };
-        let dir = hook_claude::project_dir(&hints, &self.inner.base, self.inner.projects.home());
-        dir.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
+    pub(crate) fn project_dir(&self, explicit: Option<&Path>, headers: &HeaderMap, cwd: Option<&Path>) -> PathBuf {
+        hook_host::call_project(&self.hints(explicit, headers), cwd, self.inner.projects.home())
+    }
+
+    /// The hints of a call: the `project` parameter, the client's project directory header, and
+    /// the forwarding process's working directory (else the daemon's base).
+    fn hints<'a>(&'a self, explicit: Option<&'a Path>, headers: &'a HeaderMap) -> CallHints<'a> {
+        let path = |name| headers.get(name).map(|v: &HeaderValue| Path::new(OsStr::from_bytes(v.as_bytes())));
+        CallHints {
+            explicit,
+            client_project_dir: path(PROJECT_HEADER),
+            base: path(BASE_HEADER).filter(|b| b.is_absolute()).unwrap_or(&self.inner.base),
+        }
     }
 
     /// Dispatches `ctx`, waiting for a hook slot when the event has hooks.
@@ -213,66 +226,41 @@ impl HookService {
             None => Ok(project),
         }
     }
+}
 
-    /// `/v1/claude`'s evaluation: the event (when known), Claude Code's answer, and the session
-    /// mail the answer carries (to acknowledge once it is written).
-    async fn claude(
-        &self,
-        headers: &HeaderMap,
-        uri: &Uri,
-        body: Body,
-    ) -> (Option<HookEventType>, Answer, Option<TakenMail>) {
-        // What cannot be read is refused where the event (found in the bytes) can veto.
-        let unreadable = |bytes: &[u8], error: &str| {
-            let event = hook_claude::sniff_event(bytes);
-            (event, evaluate::claude_unreadable(event, error), None)
-        };
-        let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-        let bytes = match read_limited(body, declared).await {
-            Ok(bytes) => bytes,
-            Err((prefix, error)) => return unreadable(&prefix, &error),
-        };
-        let payload = match hook_claude::parse_payload(&bytes, "the request body") {
-            Ok(payload) => payload,
-            Err(e) => return unreadable(&bytes, &e.to_string()),
-        };
-        let event = match evaluate::claude_event(&payload) {
-            Ok(Some(event)) => event,
-            Ok(None) => return (None, Answer::Silent, None),
-            Err(answer) => return (None, answer, None),
-        };
-        let params = Query::<Params>::try_from_uri(uri).map(|q| q.0).unwrap_or_default();
-        let cwd = payload.get("cwd").and_then(Value::as_str).map(str::to_owned);
-        let dir = self.project_dir(params.project.as_deref(), headers, cwd.as_deref());
-        let project = match self.usable_project(&dir) {
-            Ok(project) => project,
-            Err(error) => return (Some(event), evaluate::claude_answer(event, Err(&error)), None),
-        };
-        let ctx = match evaluate::claude_context(event, payload, &dir) {
-            Ok(ctx) => ctx,
-            Err(e) => return (Some(event), evaluate::claude_unreadable(Some(event), &e.to_string()), None),
-        };
-        let verdict = self.dispatch(&project, &ctx, HookExecutionPolicy::default()).await;
-        let mut answer = evaluate::claude_answer(event, Ok(&verdict));
-        if registry_tells_untrusted(&project.registry, &ctx) {
-            let home = self.inner.projects.home();
-            answer = with_trust_notice(answer, &dir, &TrustGate::for_agent(home, &dir).command());
-        }
-        let (answer, mail) = self.with_mail(answer, &ctx);
-        (Some(event), answer, mail)
+/// The daemon as the pipeline's host: cached per-project engines, hook slots, metrics, and the
+/// rewake service and mailboxes when rewake runs.
+struct Daemon<'s>(&'s HookService);
+
+impl Host for Daemon<'_> {
+    type Project = Arc<Project>;
+
+    fn home(&self) -> Option<&Path> {
+        self.0.inner.projects.home()
     }
 
-    /// `answer` carrying the session's rewake mail where the event can, and that mail: it is
-    /// deleted once the answer is written (`delivery`); a store error is a WARN, never a refusal.
-    fn with_mail(&self, answer: Answer, ctx: &HookContext) -> (Answer, Option<TakenMail>) {
-        let Some(rewake) = self.inner.rewake.get() else { return (answer, None) };
-        match hook_host::answer_with_mail(&rewake.store, answer.clone(), ctx) {
-            Ok(with_mail) => with_mail,
-            Err(err) => {
-                tracing::warn!("hooks: cannot read the session mailbox: {err}");
-                (answer, None)
-            }
-        }
+    fn open(&self, dir: &Path, _: HookEventType) -> Result<Arc<Project>, String> {
+        self.0.usable_project(dir)
+    }
+
+    fn registry<'a>(&'a self, project: &'a Arc<Project>) -> &'a Arc<HookRegistry> {
+        &project.registry
+    }
+
+    fn any_withheld(&self, project: &Arc<Project>) -> bool {
+        hook_host::registry_withholds(&project.registry)
+    }
+
+    fn trust_command(&self, project: &Arc<Project>) -> String {
+        TrustGate::for_agent(self.0.inner.projects.home(), &project.dir).command()
+    }
+
+    fn dispatch(&self, project: &Arc<Project>, ctx: &HookContext) -> impl Future<Output = EventVerdict> + Send {
+        HookService::dispatch(self.0, project, ctx, HookExecutionPolicy::default())
+    }
+
+    fn mailbox(&self) -> Result<Option<Arc<dyn RewakeStore>>, hook_host::Error> {
+        Ok(self.0.inner.rewake.get().map(|rewake| rewake.store.clone()))
     }
 }
 
@@ -314,21 +302,20 @@ async fn run(
             return with_exit(error(StatusCode::BAD_REQUEST, format!("the query string is not understood: {e}")), 1);
         }
     };
-    let payload = match hook_claude::parse_payload(&body, "the request body") {
+    let payload = match Client::Claude.parse(&body, "the request body") {
         Ok(payload) => payload,
         Err(e) => return unreadable_run(event, &e.to_string()),
     };
-    let cwd = payload.get("cwd").and_then(Value::as_str).map(str::to_owned);
-    let dir = service.project_dir(params.project.as_deref(), &headers, cwd.as_deref());
+    let dir = service.project_dir(params.project.as_deref(), &headers, Client::Claude.cwd(&payload));
     let project = match service.usable_project(&dir) {
         Ok(project) => project,
         Err(sentence) => return with_exit(error(StatusCode::INTERNAL_SERVER_ERROR, sentence), 1),
     };
-    let ctx = match hook_claude::payload_context(event, payload, &dir) {
+    let ctx = match hook_wire::claude::payload_context(event, payload, &dir) {
         Ok(ctx) => ctx,
         Err(e) => return unreadable_run(event, &e.to_string()),
     };
-    let policy = evaluate::policy(params.stop_on_blocked, false, params.parallel);
+    let policy = hook_host::run_policy(params.stop_on_blocked, false, params.parallel);
     let verdict = service.dispatch(&project, &ctx, policy).await;
     run_output(&verdict)
 }
@@ -346,26 +333,40 @@ fn run_output(verdict: &EventVerdict) -> Response {
 /// A payload `/v1/run` cannot read: a deny (200, exit 2) where the event can veto, as `run`
 /// answers it; elsewhere a 400.
 fn unreadable_run(event: HookEventType, sentence: &str) -> Response {
-    match evaluate::unreadable_verdict(event, sentence) {
+    match hook_host::unreadable_verdict(event, sentence) {
         Some(verdict) => run_output(&verdict),
         None => with_exit(error(StatusCode::BAD_REQUEST, sentence), 1),
     }
 }
 
-/// `POST /v1/claude`: always 200.
-async fn claude(State(service): State<HookService>, headers: HeaderMap, uri: Uri, body: Body) -> Response {
+/// `POST /v1/<client>`: always 200.
+async fn client_call(
+    client: Client,
+    State(service): State<HookService>,
+    headers: HeaderMap,
+    uri: Uri,
+    body: Body,
+) -> Response {
     let command_form = headers.get(FORM_HEADER).is_some_and(|v| v.as_bytes() == b"command");
-    let (event, answer, mail) = service.claude(&headers, &uri, body).await;
+    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    let answered = match read_limited(body, declared).await {
+        Ok(bytes) => {
+            let params = Query::<Params>::try_from_uri(&uri).map(|q| q.0).unwrap_or_default();
+            let hints = service.hints(params.project.as_deref(), &headers);
+            hook_host::answer_call(&Daemon(&service), client, &bytes, "the request body", hints).await
+        }
+        Err((prefix, error)) => hook_host::unreadable_call(client, &prefix, &error),
+    };
     let mut response = Response::new(Body::empty());
+    let answer = answered.answer;
     let data = if command_form {
-        let printed = Printed::new(answer);
         let map = response.headers_mut();
-        map.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
-        map.insert(EXIT_HEADER, HeaderValue::from(u16::from(printed.exit)));
-        map.insert(STREAM_HEADER, HeaderValue::from_static(printed.stream.as_str()));
-        Bytes::from(printed.text)
+        map.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        map.insert(EXIT_HEADER, HeaderValue::from(u16::from(answer.exit)));
+        let form = CommandForm { stdout: answer.stdout, stderr: answer.stderr, exit: answer.exit };
+        Bytes::from(serde_json::to_vec(&form).unwrap_or_default())
     } else {
-        match hook_claude::http_body(event, &answer) {
+        match answer.http {
             Some(json) => {
                 response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
                 Bytes::from(json.to_string())
@@ -373,7 +374,8 @@ async fn claude(State(service): State<HookService>, headers: HeaderMap, uri: Uri
             None => Bytes::new(),
         }
     };
-    let mail = match mail.map(|mail| if command_form { service.inner.receipts.issue(mail) } else { Err(mail) }) {
+    let mail = answered.mail.map(|mail| if command_form { service.inner.receipts.issue(mail) } else { Err(mail) });
+    let mail = match mail {
         Some(Ok(receipt)) => {
             if let Ok(value) = HeaderValue::from_str(&receipt) {
                 response.headers_mut().insert(MAIL_HEADER, value);
@@ -390,9 +392,9 @@ async fn claude(State(service): State<HookService>, headers: HeaderMap, uri: Uri
     response
 }
 
-/// `POST /v1/claude/ack`: the forwarding `claude` printed the answer whose receipt it sends in
+/// `POST /v1/<client>/ack`: the forwarding process printed the answer whose receipt it sends in
 /// the mail header; its mail is deleted. 204, or 404 for a receipt unknown, redeemed or expired.
-async fn claude_ack(State(service): State<HookService>, headers: HeaderMap) -> Response {
+async fn ack(State(service): State<HookService>, headers: HeaderMap) -> Response {
     let receipt = headers.get(MAIL_HEADER).and_then(|v| v.to_str().ok()).unwrap_or_default();
     let Some(mail) = service.inner.receipts.redeem(receipt) else {
         return error(StatusCode::NOT_FOUND, "no mail waits for that receipt (redeemed already, or expired)");

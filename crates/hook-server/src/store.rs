@@ -6,7 +6,8 @@
 //! a hook that asks for a rewake gets hook-core's WARN that no rewake service is wired (its
 //! rewake is not scheduled) and answers carry no session mail (it waits in the database). Any
 //! other failure (a SQLite file that cannot be created, a bad URL, a postgres URL in a build
-//! without the `postgres` feature) stops the daemon at start.
+//! without the `postgres` feature) stops the daemon at start; a task opening the store that died
+//! (a panic) is tried again like a store that is down.
 
 use std::time::Duration;
 
@@ -30,9 +31,7 @@ pub(crate) async fn start_rewake(
     let shared = matches!(location, StoreLocation::Postgres(_));
     let err = match try_start(service, &location, poll).await {
         Ok(()) => return Ok(None),
-        // A build without the store's feature will not grow it by waiting.
-        Err(err @ Error::Rewake(hook_host::Error::StoreUrl(_))) => return Err(err),
-        Err(err) if shared => err,
+        Err(err) if waits_for(&err, shared) => err,
         Err(err) => return Err(err),
     };
     let err = match err {
@@ -59,13 +58,24 @@ pub(crate) async fn start_rewake(
     })))
 }
 
+/// Whether the daemon serves without rewake and tries the store again after `err`: a shared
+/// store that is down, or a task opening the store that died (a panic, not the store's fault).
+/// A bad URL, a build without the store's feature or a SQLite file that cannot be made will not
+/// mend by waiting.
+fn waits_for(err: &Error, shared: bool) -> bool {
+    match err {
+        Error::Rewake(hook_host::Error::StoreUrl(_) | hook_host::Error::Unsupported(_)) => false,
+        Error::StoreTask(_) => true,
+        _ => shared,
+    }
+}
+
 /// Opens the store (off the runtime's threads: connecting may wait on the network) and starts
 /// rewake on it.
 async fn try_start(service: &HookService, location: &StoreLocation, poll: Duration) -> Result<(), Error> {
     let opening = location.clone();
-    let store = tokio::task::spawn_blocking(move || opening.open())
-        .await
-        .map_err(|e| Error::Rewake(hook_host::Error::StoreUrl(format!("opening the store stopped: {e}"))))??;
+    let store =
+        tokio::task::spawn_blocking(move || opening.open()).await.map_err(|e| Error::StoreTask(e.to_string()))??;
     service.start_rewake(store, poll)
 }
 
@@ -95,6 +105,21 @@ mod tests {
         let task = waiting.expect("a task keeps trying the store");
         assert!(!task.is_finished());
         task.abort();
+    }
+
+    #[test]
+    fn a_store_task_that_died_is_waited_for_and_a_bad_url_is_not() {
+        let cases = [
+            (Error::StoreTask("the task panicked".to_owned()), false, true),
+            (Error::StoreTask("the task panicked".to_owned()), true, true),
+            (Error::Rewake(hook_host::Error::StoreUrl("bad".to_owned())), true, false),
+            (Error::Rewake(hook_host::Error::Unsupported("no postgres".to_owned())), true, false),
+            (Error::NoHome, true, true),
+            (Error::NoHome, false, false),
+        ];
+        for (err, shared, waits) in cases {
+            assert_eq!(waits_for(&err, shared), waits, "{err} (shared: {shared})");
+        }
     }
 
     #[tokio::test]

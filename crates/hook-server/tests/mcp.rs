@@ -10,7 +10,8 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use hook_server::{Forwarded, ServeOptions, ServiceOptions, Stream, forward_claude, serve};
+use hook_server::{ForwardHints, Forwarded, ServeOptions, ServiceOptions, forward, serve};
+use hook_wire::Client;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
@@ -105,11 +106,13 @@ async fn a_second_mcp_call_reuses_the_server_process() {
     .to_string();
     let mut pids = Vec::new();
     for call in 1..=2 {
-        let Forwarded::Answered(printed) = forward_claude(&socket, &project, payload.clone().into_bytes()).await else {
+        let hints = ForwardHints { client_project_dir: Some(&project), base: &project };
+        let Forwarded::Answered(printed) = forward(&socket, Client::Claude, hints, payload.clone().into_bytes()).await
+        else {
             panic!("call {call}: the daemon did not answer");
         };
-        assert_eq!((printed.stream, printed.exit), (Stream::Stdout, 0), "call {call}: {printed:?}");
-        let answer: Value = serde_json::from_str(&printed.text).expect("a JSON answer");
+        assert_eq!((printed.stderr.as_str(), printed.exit), ("", 0), "call {call}: {printed:?}");
+        let answer: Value = serde_json::from_str(&printed.stdout).expect("a JSON answer");
         assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny", "call {call}: {answer}");
         pids.push(answer["hookSpecificOutput"]["permissionDecisionReason"].as_str().map(str::to_owned));
         assert_eq!(children(), 1, "call {call}: exactly one MCP server process");

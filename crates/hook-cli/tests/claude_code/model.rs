@@ -114,7 +114,7 @@ async fn answer(State(script): State<Shared>, uri: Uri, body: Bytes) -> Response
     // Read as Claude Code meant it: a request may echo a tool input holding a lone surrogate.
     let request = match body.trim_ascii() {
         b"" => Value::Null,
-        text => hook_claude::parse_payload(text, "the request").map_or(Value::Null, Value::Object),
+        text => hook_wire::parse_payload(text, "the request").map_or(Value::Null, Value::Object),
     };
     let path = uri.to_string();
     let (n, turn) = {

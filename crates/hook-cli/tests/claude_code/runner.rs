@@ -247,7 +247,7 @@ impl Scenario {
         // Read as Claude Code meant it: the result may echo a tool input holding a lone surrogate.
         run.result = match run.stdout.trim() {
             "" => Value::Null,
-            text => hook_claude::parse_payload(text, "Claude Code's stdout").map_or(Value::Null, Value::Object),
+            text => hook_wire::parse_payload(text, "Claude Code's stdout").map_or(Value::Null, Value::Object),
         };
         run.check(run.result.is_object(), "Claude Code's stdout is not its JSON result");
         run

@@ -138,8 +138,8 @@ fn a_payload_survives_context_and_the_hooks_stdin_unchanged() {
         let written = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{event}: the hook ran: {e}"));
         let resolved = hook_core::HookEventType::resolve(event).expect("known event");
         let context = |text: &str| {
-            let map = hook_claude::parse_payload(text, "payload").expect("an object");
-            hook_claude::payload_context(resolved, map, &sandbox.project()).expect("a valid payload")
+            let map = hook_wire::parse_payload(text, "payload").expect("an object");
+            hook_wire::claude::payload_context(resolved, map, &sandbox.project()).expect("a valid payload")
         };
         let before = context(&original.to_string());
         let mut after = context(&written);

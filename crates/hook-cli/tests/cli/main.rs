@@ -41,6 +41,7 @@ mod rewake;
 mod rewake_crash;
 mod roundtrip;
 mod run;
+mod seam;
 mod seeds;
 mod serve;
 #[path = "../common/serve_process.rs"]

@@ -11,11 +11,11 @@ use hook_core::{
 };
 use serde_json::{Map, Value, json};
 
-use crate::keys::{Key, Word};
+use super::keys::{Key, Word};
 
-/// What the process does after evaluating (or failing to evaluate) a Claude Code call.
+/// Claude Code's answer in its own terms, before it becomes the client-neutral [`crate::Answer`].
 #[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
+pub(crate) enum Reply {
     /// Nothing to say: exit 0, no output.
     Silent,
     /// Print this object, exit 0.
@@ -27,7 +27,7 @@ pub enum Answer {
 }
 
 /// Claude Code's answer for `verdict` (the command-hook form).
-pub fn answer(verdict: &EventVerdict) -> Answer {
+pub(crate) fn reply(verdict: &EventVerdict) -> Reply {
     let spec = verdict.event.spec();
     let merged = &verdict.report.merged;
     let mut out = Map::new();
@@ -36,12 +36,12 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
     match spec.answer {
         // Claude Code reads these refusals from the exit code, with the reason on stderr.
         AnswerChannel::ExitCode | AnswerChannel::Path | AnswerChannel::PassThrough if refused => {
-            return Answer::Stderr(2, verdict.reason.clone().unwrap_or_else(|| BLOCKED_REASON.to_owned()));
+            return Reply::Stderr(2, verdict.reason.clone().unwrap_or_else(|| BLOCKED_REASON.to_owned()));
         }
         AnswerChannel::Path => {
             return match merged.passthrough.get(Key::WORKTREE_PATH).and_then(Value::as_str) {
-                Some(path) => Answer::Line(path.to_owned()),
-                None => Answer::Stderr(1, "no hook answered with a worktree path".to_owned()),
+                Some(path) => Reply::Line(path.to_owned()),
+                None => Reply::Stderr(1, "no hook answered with a worktree path".to_owned()),
             };
         }
         _ => {}
@@ -76,7 +76,7 @@ pub fn answer(verdict: &EventVerdict) -> Answer {
         with_name.extend(specific);
         out.insert(Key::HOOK_SPECIFIC_OUTPUT.into(), Value::Object(with_name));
     }
-    if out.is_empty() { Answer::Silent } else { Answer::Json(Value::Object(out)) }
+    if out.is_empty() { Reply::Silent } else { Reply::Json(Value::Object(out)) }
 }
 
 /// The permission decision (with its reason and the updated input): allow only when a hook allowed
@@ -168,17 +168,17 @@ fn model_text(text: &str) -> Value {
 /// that can refuse something, refuse it through its channel with the error as the reason (a
 /// permission request denies in JSON, since Claude Code ignores exit 2 there; elsewhere exit 2);
 /// on every other event report it (exit 1) and change nothing.
-pub fn on_error(event: hook_core::HookEventType, error: &str) -> Answer {
+pub(crate) fn on_error(event: hook_core::HookEventType, error: &str) -> Reply {
     let spec = event.spec();
     match (spec.on_failure, spec.answer) {
-        (OnFailure::Refuse, AnswerChannel::PermissionBehavior) => Answer::Json(json!({
+        (OnFailure::Refuse, AnswerChannel::PermissionBehavior) => Reply::Json(json!({
             Key::HOOK_SPECIFIC_OUTPUT: {
                 Key::HOOK_EVENT_NAME: event.payload_name(),
                 Key::DECISION: {Key::BEHAVIOR: Word::DENY, Key::MESSAGE: error},
             }
         })),
-        (OnFailure::Refuse, _) => Answer::Stderr(2, error.to_owned()),
-        (OnFailure::FailClosed | OnFailure::Report, _) => Answer::Stderr(1, error.to_owned()),
+        (OnFailure::Refuse, _) => Reply::Stderr(2, error.to_owned()),
+        (OnFailure::FailClosed | OnFailure::Report, _) => Reply::Stderr(1, error.to_owned()),
     }
 }
 
@@ -188,31 +188,140 @@ pub fn on_error(event: hook_core::HookEventType, error: &str) -> Answer {
 /// channel with the problem as the reason, and an unreadable event name refuses with exit 2
 /// (blocking wherever Claude Code reads one). Advisory and continuation events report it (exit 1):
 /// a failure never makes the agent keep working (R-EVT-8).
-pub fn unreadable(event: Option<hook_core::HookEventType>, error: &str) -> Answer {
-    let Some(event) = event else { return Answer::Stderr(2, error.to_owned()) };
+pub(crate) fn unreadable(event: Option<hook_core::HookEventType>, error: &str) -> Reply {
+    let Some(event) = event else { return Reply::Stderr(2, error.to_owned()) };
     let spec = event.spec();
     match (spec.decision, spec.answer) {
-        (DecisionChannel::Advisory | DecisionChannel::Continuation, _) => Answer::Stderr(1, error.to_owned()),
-        (_, AnswerChannel::PermissionBehavior) => Answer::Json(json!({
+        (DecisionChannel::Advisory | DecisionChannel::Continuation, _) => Reply::Stderr(1, error.to_owned()),
+        (_, AnswerChannel::PermissionBehavior) => Reply::Json(json!({
             Key::HOOK_SPECIFIC_OUTPUT: {
                 Key::HOOK_EVENT_NAME: event.payload_name(),
                 Key::DECISION: {Key::BEHAVIOR: Word::DENY, Key::MESSAGE: error},
             }
         })),
-        (DecisionChannel::Block | DecisionChannel::Deny, _) => Answer::Stderr(2, error.to_owned()),
+        (DecisionChannel::Block | DecisionChannel::Deny, _) => Reply::Stderr(2, error.to_owned()),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use hook_core::HookEventType;
+    use std::sync::Arc;
+
+    use hook_core::{
+        CancellationToken, FnHook, HookContext, HookEngine, HookEventType, HookRegistry, HookResult, ToolCall,
+    };
 
     use super::*;
+
+    /// The verdict of one hook that answered `result`.
+    async fn verdict(event: HookEventType, result: HookResult) -> EventVerdict {
+        let registry = Arc::new(HookRegistry::new());
+        registry.register(
+            event,
+            FnHook::new("project#0", move |_| {
+                let result = result.clone();
+                async move { Ok(result) }
+            }),
+        );
+        let mut ctx = HookContext::new(event);
+        if event.spec().matcher == MatchSubject::Tool {
+            ctx = ctx.with_tool(ToolCall::new("Bash", json!({"command": "ls"})));
+        }
+        HookEngine::new(registry).run_event(&ctx, &CancellationToken::new()).await
+    }
+
+    /// The verdict → answer direction of R-CC-2, one row per channel and outcome (the reverse,
+    /// a hook's answer → its result, is hook-actions' table).
+    #[tokio::test]
+    async fn each_verdict_is_answered_in_its_events_channel_as_the_table_says() {
+        let json = |v: Value| Reply::Json(v);
+        let rows: Vec<(HookEventType, HookResult, Reply)> = vec![
+            (
+                HookEventType::PRE_TOOL,
+                HookResult::deny("rm -rf"),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                                   "permissionDecisionReason": "rm -rf"}})),
+            ),
+            (
+                HookEventType::PRE_TOOL,
+                HookResult::ask("sure?"),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                                                   "permissionDecisionReason": "sure?"}})),
+            ),
+            (
+                HookEventType::PRE_TOOL,
+                HookResult::defer("later"),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer",
+                                                   "permissionDecisionReason": "later"}})),
+            ),
+            (
+                HookEventType::PRE_TOOL,
+                HookResult::explicit_allow().with_updated_input(json!({"command": "ls -a"})),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                                   "updatedInput": {"command": "ls -a"}}})),
+            ),
+            (HookEventType::PRE_TOOL, HookResult::allow(), Reply::Silent),
+            (
+                HookEventType::PRE_TOOL,
+                HookResult::allow().with_system_message("hi"),
+                json(json!({"systemMessage": "hi"})),
+            ),
+            (
+                HookEventType::PERMISSION_REQUEST,
+                HookResult::deny("no"),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                                   "decision": {"behavior": "deny", "message": "no"}}})),
+            ),
+            (
+                HookEventType::PERMISSION_REQUEST,
+                HookResult::explicit_allow(),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                                   "decision": {"behavior": "allow"}}})),
+            ),
+            (
+                HookEventType::ON_STOP,
+                HookResult::block("keep going"),
+                json(json!({"decision": "block", "reason": "keep going"})),
+            ),
+            (
+                HookEventType::ON_STOP,
+                HookResult::allow().with_stop("done"),
+                json(json!({"continue": false, "stopReason": "done"})),
+            ),
+            (
+                HookEventType::USER_PROMPT_SUBMIT,
+                HookResult::block("a secret"),
+                json(json!({"decision": "block", "reason": "a secret"})),
+            ),
+            (HookEventType::TASK_CREATED, HookResult::block("not now"), Reply::Stderr(2, "not now".to_owned())),
+            (
+                HookEventType::WORKTREE_CREATE,
+                HookResult::allow().with_passthrough(Key::WORKTREE_PATH, json!("/w/t")),
+                Reply::Line("/w/t".to_owned()),
+            ),
+            (
+                HookEventType::WORKTREE_CREATE,
+                HookResult::allow(),
+                Reply::Stderr(1, "no hook answered with a worktree path".to_owned()),
+            ),
+            // A block decides nothing on an advisory event: its reason reaches the model as context.
+            (
+                HookEventType::POST_TOOL_FAILURE,
+                HookResult::block("flaky test"),
+                json(json!({"hookSpecificOutput": {"hookEventName": "PostToolUseFailure",
+                                                   "additionalContext": "flaky test"}})),
+            ),
+        ];
+        for (event, merged, want) in rows {
+            let label = format!("{event} {merged:?}");
+            assert_eq!(reply(&verdict(event, merged).await), want, "{label}");
+        }
+    }
 
     #[test]
     fn an_unreadable_payload_is_refused_where_the_event_can_veto_and_reported_elsewhere() {
         let e = "cannot read";
-        let refusal = |exit| Answer::Stderr(exit, e.to_owned());
+        let refusal = |exit| Reply::Stderr(exit, e.to_owned());
         let cases = [
             (Some(HookEventType::PRE_TOOL), refusal(2)),
             (Some(HookEventType::USER_PROMPT_SUBMIT), refusal(2)),
@@ -226,7 +335,7 @@ mod tests {
         for (event, want) in cases {
             assert_eq!(unreadable(event, e), want, "{event:?}");
         }
-        let Answer::Json(json) = unreadable(Some(HookEventType::PERMISSION_REQUEST), e) else {
+        let Reply::Json(json) = unreadable(Some(HookEventType::PERMISSION_REQUEST), e) else {
             unreachable!("a permission request is refused in JSON")
         };
         assert_eq!(json[Key::HOOK_SPECIFIC_OUTPUT][Key::DECISION], json!({"behavior": "deny", "message": e}));

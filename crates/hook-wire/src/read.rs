@@ -1,4 +1,4 @@
-//! Reading a payload as its client meant it (every front end: `run`, `claude`, `serve`).
+//! Reading a payload as its client meant it (every front end and every client: lenient JSON).
 //!
 //! A client written in JavaScript (Claude Code) can send what serde_json refuses: a string with a
 //! lone UTF-16 surrogate (`"x\ud83d"`: `JSON.stringify` escapes it, the client's own UTF-8
@@ -16,8 +16,8 @@
 //! still not a JSON object after that is an [`Error::Payload`] naming where it came from.
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use hook_core::HookEventType;
 use serde_json::{Map, Value};
 
 use crate::error::Error;
@@ -26,8 +26,18 @@ use crate::error::Error;
 /// JSON text; serde_json's own limit is 128.
 pub const MAX_DEPTH: usize = 64;
 
+/// Payloads read by this process (every [`parse_payload`] call), for the daemon's metrics: a
+/// forwarded call is read once, by the daemon.
+static PARSES: AtomicU64 = AtomicU64::new(0);
+
+/// How many payloads this process has read with [`parse_payload`].
+pub fn payload_reads() -> u64 {
+    PARSES.load(Ordering::Relaxed)
+}
+
 /// Reads a payload; `name` says where it came from, for the error sentence. Empty input is `{}`.
 pub fn parse_payload(bytes: impl AsRef<[u8]>, name: &str) -> Result<Map<String, Value>, Error> {
+    PARSES.fetch_add(1, Ordering::Relaxed);
     let text = String::from_utf8_lossy(bytes.as_ref());
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     if text.trim().is_empty() {
@@ -51,17 +61,6 @@ pub(crate) fn kind(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
-}
-
-/// The event a payload that could not be read names, found by looking for
-/// `"hook_event_name": "…"` in the bytes (all of them, or the prefix that was read).
-pub fn sniff_event(bytes: &[u8]) -> Option<HookEventType> {
-    let key = b"\"hook_event_name\"";
-    let at = bytes.windows(key.len()).position(|w| w == key)? + key.len();
-    let rest = String::from_utf8_lossy(&bytes[at..]);
-    let rest = rest.trim_start().strip_prefix(':')?.trim_start().strip_prefix('"')?;
-    let name = &rest[..rest.find('"')?];
-    HookEventType::resolve(name).ok()
 }
 
 /// The four hex digits at `at` as a UTF-16 code unit.
@@ -304,19 +303,5 @@ mod tests {
             assert!(err.to_string().contains(needle), "{text}: {err}");
         }
         assert!(parse_payload("  \n", "stdin").expect("empty is {}").is_empty());
-    }
-
-    #[test]
-    fn the_event_of_a_broken_payload_is_found_by_its_key() {
-        let cases: [(&[u8], Option<HookEventType>); 5] = [
-            (br#"{"hook_event_name": "PreToolUse", "tool_input": {"#, Some(HookEventType::PRE_TOOL)),
-            (br#"{"session_id":"s","hook_event_name":"PreCompact""#, Some(HookEventType::PRE_COMPACT)),
-            (br#"{"hook_event_name": "NoSuchEvent""#, None),
-            (br#"{"tool_name": "Bash""#, None),
-            (b"\xff\xfe garbage", None),
-        ];
-        for (prefix, event) in cases {
-            assert_eq!(sniff_event(prefix), event, "{}", String::from_utf8_lossy(prefix));
-        }
     }
 }

@@ -8,7 +8,7 @@ pub struct ProjectHints<'a> {
     /// Named explicitly (`serve`'s `project` query parameter, `run --project`).
     pub explicit: Option<&'a Path>,
     /// `CLAUDE_PROJECT_DIR`: the environment for `claude`, the `X-Claude-Project-Dir` header over HTTP.
-    pub claude_project_dir: Option<&'a Path>,
+    pub client_project_dir: Option<&'a Path>,
     /// The payload's `cwd`.
     pub cwd: Option<&'a Path>,
 }
@@ -23,14 +23,14 @@ pub struct ProjectHints<'a> {
 ///
 /// ```
 /// use std::path::Path;
-/// use hook_claude::{ProjectHints, project_dir};
-/// let hints = ProjectHints { claude_project_dir: Some(Path::new("/w/app")), ..ProjectHints::default() };
+/// use hook_wire::{ProjectHints, project_dir};
+/// let hints = ProjectHints { client_project_dir: Some(Path::new("/w/app")), ..ProjectHints::default() };
 /// assert_eq!(project_dir(&hints, Path::new("/"), None), Path::new("/w/app"));
 /// ```
 pub fn project_dir(hints: &ProjectHints<'_>, base: &Path, home: Option<&Path>) -> PathBuf {
     let absolute = |p: &Path| if p.is_absolute() { p.to_owned() } else { base.join(p) };
     let nonempty = |p: &&Path| !p.as_os_str().is_empty();
-    if let Some(dir) = hints.explicit.filter(nonempty).or(hints.claude_project_dir.filter(nonempty)) {
+    if let Some(dir) = hints.explicit.filter(nonempty).or(hints.client_project_dir.filter(nonempty)) {
         return absolute(dir);
     }
     let Some(cwd) = hints.cwd.filter(nonempty).map(absolute) else {
@@ -67,10 +67,10 @@ mod tests {
     }
 
     #[test]
-    fn the_explicit_project_wins_over_claude_project_dir_and_cwd() {
+    fn the_explicit_project_wins_over_client_project_dir_and_cwd() {
         let hints = ProjectHints {
             explicit: Some(Path::new("/a")),
-            claude_project_dir: Some(Path::new("/b")),
+            client_project_dir: Some(Path::new("/b")),
             cwd: Some(Path::new("/c")),
         };
         assert_eq!(project_dir(&hints, Path::new("/"), None), Path::new("/a"));
@@ -102,7 +102,7 @@ mod tests {
 
     #[test]
     fn relative_and_missing_hints_are_taken_against_the_base() {
-        let hints = ProjectHints { claude_project_dir: Some(Path::new("p")), ..ProjectHints::default() };
+        let hints = ProjectHints { client_project_dir: Some(Path::new("p")), ..ProjectHints::default() };
         assert_eq!(project_dir(&hints, Path::new("/base"), None), Path::new("/base/p"));
         assert_eq!(project_dir(&ProjectHints::default(), Path::new("/base"), None), Path::new("/base"));
     }

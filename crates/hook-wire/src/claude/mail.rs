@@ -1,46 +1,28 @@
-//! Session mail → Claude Code's answer (R-RW-11): which events can carry it, and how.
+//! Session mail → Claude Code's answer (R-RW-11). Which events carry it, and through which kind
+//! of channel, is the events table's ([`hook_core::EventSpec::mail`]); this module puts it under
+//! Claude Code's keys: the additional context, or a stop's block reason.
 
-use hook_core::HookEventType;
+use hook_core::{HookEventType, MailChannel};
 use serde_json::{Map, Value};
 
-use crate::answer::Answer;
-use crate::keys::{Key, Word};
-
-/// How an event's answer reaches the model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MailChannel {
-    /// The event-specific additional context.
-    Context,
-    /// A top-level block decision with the mail as its reason: the agent keeps working instead of
-    /// stopping.
-    Continuation,
-}
-
-/// The model-context channel of `event`, if its answer has one; `None` = mail waits for another
-/// call. The one place that says which events deliver mail: a new event gets one arm here.
-pub fn mail_channel(event: HookEventType) -> Option<MailChannel> {
-    match event {
-        HookEventType::POST_TOOL | HookEventType::ON_SESSION_START => Some(MailChannel::Context),
-        HookEventType::ON_STOP => Some(MailChannel::Continuation),
-        _ => None,
-    }
-}
+use super::keys::{Key, Word};
+use super::reply::Reply;
 
 /// `answer` with `mail` (already joined into one text) merged in on `event`'s channel: appended
 /// to an existing additional context or block reason, else added. Returns the answer and
 /// whether it carries the mail (an event without a channel, or an error answer on stderr, does
 /// not: the caller must not acknowledge the mail then).
-pub fn with_mail(answer: Answer, event: HookEventType, mail: &str) -> (Answer, bool) {
-    let Some(channel) = mail_channel(event) else { return (answer, false) };
+pub(crate) fn with_mail(answer: Reply, event: HookEventType, mail: &str) -> (Reply, bool) {
+    let Some(channel) = event.spec().mail else { return (answer, false) };
     let mut out = match answer {
-        Answer::Silent => Map::new(),
-        Answer::Json(Value::Object(out)) => out,
+        Reply::Silent => Map::new(),
+        Reply::Json(Value::Object(out)) => out,
         other => return (other, false),
     };
     match channel {
         MailChannel::Context => {
             let specific = out.entry(Key::HOOK_SPECIFIC_OUTPUT).or_insert_with(|| Value::Object(Map::new()));
-            let Value::Object(specific) = specific else { return (Answer::Json(Value::Object(out)), false) };
+            let Value::Object(specific) = specific else { return (Reply::Json(Value::Object(out)), false) };
             specific.entry(Key::HOOK_EVENT_NAME).or_insert_with(|| event.payload_name().into());
             append(specific, Key::ADDITIONAL_CONTEXT, mail);
         }
@@ -49,7 +31,7 @@ pub fn with_mail(answer: Answer, event: HookEventType, mail: &str) -> (Answer, b
             append(&mut out, Key::REASON, mail);
         }
     }
-    (Answer::Json(Value::Object(out)), true)
+    (Reply::Json(Value::Object(out)), true)
 }
 
 fn append(map: &mut Map<String, Value>, key: &str, text: &str) {
@@ -71,22 +53,22 @@ mod tests {
         let cases = [
             (
                 HookEventType::POST_TOOL,
-                Answer::Silent,
+                Reply::Silent,
                 Some(
                     json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CI is green"}}),
                 ),
             ),
             (
                 HookEventType::ON_SESSION_START,
-                Answer::Silent,
+                Reply::Silent,
                 Some(
                     json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "CI is green"}}),
                 ),
             ),
-            (HookEventType::ON_STOP, Answer::Silent, Some(json!({"decision": "block", "reason": "CI is green"}))),
+            (HookEventType::ON_STOP, Reply::Silent, Some(json!({"decision": "block", "reason": "CI is green"}))),
             (
                 HookEventType::POST_TOOL,
-                Answer::Json(
+                Reply::Json(
                     json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "lint ok"}}),
                 ),
                 Some(
@@ -95,17 +77,31 @@ mod tests {
             ),
             (
                 HookEventType::ON_STOP,
-                Answer::Json(json!({"systemMessage": "hi"})),
+                Reply::Json(json!({"systemMessage": "hi"})),
                 Some(json!({"systemMessage": "hi", "decision": "block", "reason": "CI is green"})),
             ),
-            (HookEventType::PRE_TOOL, Answer::Silent, None),
-            (HookEventType::POST_TOOL, Answer::Stderr(1, "broken".into()), None),
+            (
+                HookEventType::USER_PROMPT_SUBMIT,
+                Reply::Silent,
+                Some(
+                    json!({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "CI is green"}}),
+                ),
+            ),
+            (
+                HookEventType::POST_TOOL_FAILURE,
+                Reply::Silent,
+                Some(
+                    json!({"hookSpecificOutput": {"hookEventName": "PostToolUseFailure", "additionalContext": "CI is green"}}),
+                ),
+            ),
+            (HookEventType::PRE_TOOL, Reply::Silent, None),
+            (HookEventType::POST_TOOL, Reply::Stderr(1, "broken".into()), None),
         ];
         for (event, answer, expected) in cases {
             let (out, carried) = with_mail(answer, event, "CI is green");
             assert_eq!(carried, expected.is_some(), "{event}");
             if let Some(expected) = expected {
-                assert_eq!(out, Answer::Json(expected), "{event}");
+                assert_eq!(out, Reply::Json(expected), "{event}");
             }
         }
     }

@@ -6,17 +6,13 @@ use serde_json::{Map, Value, json};
 
 use crate::error::Error;
 
-/// Events whose mere routing changes Claude Code's behaviour or cost: routed only when named.
-const ONLY_WHEN_NAMED: &[&str] = &["WorktreeCreate", "WorktreeRemove", "MessageDisplay"];
-
-/// The Claude Code events `init claude` routes: every one, except the three of
-/// [`ONLY_WHEN_NAMED`] unless they are in `named`.
+/// The Claude Code events `init claude` routes: every one the events table routes on init
+/// ([`hook_core::EventSpec::routed_on_init`]), and those in `named`.
 pub fn routed_events(named: &[HookEventType]) -> Vec<&'static str> {
     HookEventType::ALL
         .iter()
-        .filter_map(|e| e.claude_name().map(|name| (e, name)))
-        .filter(|(e, name)| !ONLY_WHEN_NAMED.contains(name) || named.contains(e))
-        .map(|(_, name)| name)
+        .filter(|e| e.spec().routed_on_init || named.contains(e))
+        .filter_map(|e| e.claude_name())
         .collect()
 }
 

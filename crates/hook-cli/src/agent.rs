@@ -1,0 +1,140 @@
+//! `aimon-hooks <client>` (R-CLI-2): one agent call, answered in the client's terms. The call
+//! goes to `serve` when it accepts on its socket (R-SRV-5), else through hook-host's pipeline in
+//! this process with [`OneShot`] as its host: the tiers loaded for the call, rewakes written to
+//! the store, mail taken from it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hook_core::{CancellationToken, EventVerdict, HookContext, HookEngine, HookEventType, HookRegistry};
+use hook_host::{CallHints, Host, STORE_ENV, StoreLocation};
+use hook_rewake::RewakeStore;
+use hook_server::{ForwardHints, Forwarded};
+use hook_wire::{Answer, Client, Extras};
+
+use crate::load::{self, Loaded, Scope};
+use crate::trust::Trust;
+
+/// The pipeline's host for a call answered in this process.
+#[derive(Debug)]
+pub(crate) struct OneShot {
+    home: Option<PathBuf>,
+}
+
+impl Host for OneShot {
+    type Project = Loaded;
+
+    fn home(&self) -> Option<&Path> {
+        self.home.as_deref()
+    }
+
+    fn open(&self, dir: &Path, event: HookEventType) -> Result<Loaded, String> {
+        let tiers = crate::cli::TierArgs { project: Some(dir.to_owned()), home: None };
+        load::load(&tiers, &[], false, Scope::Event(event), Trust::Store).map_err(|e| format!("{e:#}"))
+    }
+
+    fn registry<'a>(&'a self, project: &'a Loaded) -> &'a Arc<HookRegistry> {
+        &project.registry
+    }
+
+    fn any_withheld(&self, project: &Loaded) -> bool {
+        !project.untrusted.is_empty()
+    }
+
+    fn trust_command(&self, project: &Loaded) -> String {
+        project.gate.command()
+    }
+
+    async fn dispatch(&self, project: &Loaded, ctx: &HookContext) -> EventVerdict {
+        let engine = crate::rewake::enqueueing(HookEngine::new(project.registry.clone()));
+        engine.run_event(ctx, &CancellationToken::new()).await
+    }
+
+    fn mailbox(&self) -> Result<Option<Arc<dyn RewakeStore>>, hook_host::Error> {
+        let url = std::env::var(STORE_ENV).ok();
+        StoreLocation::select(url.as_deref(), self.home.as_deref())?.open_existing()
+    }
+}
+
+/// Answers one call of `client` read from stdin: never an `Err`, every failure is answered in
+/// the client's terms; once sent to `serve`, the call is never re-run here.
+///
+/// Called before anything else is built (PERF-SRV-2): the forwarding path needs only the
+/// payload's bytes and one request over the socket, on a runtime of its own with no signal
+/// handlers (no hook runs in this process then); the daemon reads the payload. Logging, the
+/// signal handlers and the runtime of an in-process call are set up only when no daemon answers.
+pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, verbose: u8) -> u8 {
+    let (bytes, source) = match crate::payload::bytes(None) {
+        Ok(read) => read,
+        Err(e) => return emit(&client.unreadable(None, &format!("{e:#}"))),
+    };
+    // A failure before the payload is read refuses where the event (found in the bytes) can veto.
+    let failed = |error: &str| match client.sniff(&bytes) {
+        Some(event) => client.answer(event, Err(error), &Extras::default()).0,
+        None => client.unreadable(None, error),
+    };
+    let base = match std::env::current_dir() {
+        Ok(cwd) => cwd,
+        Err(e) => return emit(&failed(&format!("cannot read the current directory: {e}"))),
+    };
+    let client_project_dir = std::env::var_os(client.project_dir_env()).map(PathBuf::from);
+    let home = crate::cli::TierArgs::default().home_dir();
+    let no_serve = no_serve || std::env::var_os("AIMON_NO_SERVE").is_some_and(|v| !v.is_empty() && v != "0");
+    let socket = socket.or_else(|| home.as_deref().map(hook_server::default_socket));
+    if let (false, Some(socket)) = (no_serve, socket) {
+        let hints = ForwardHints { client_project_dir: client_project_dir.as_deref(), base: &base };
+        match hook_server::forward_blocking(&socket, client, hints, bytes.clone()) {
+            Forwarded::Answered(answer) => return emit(&answer),
+            Forwarded::AnsweredWithMail(answer, receipt) => {
+                match write(&answer) {
+                    Ok(()) => receipt.redeem_blocking(),
+                    Err(e) => tracing::debug!("hooks: cannot write the answer ({e}); its session mail comes again"),
+                }
+                return answer.exit;
+            }
+            Forwarded::Failed(e) => return emit(&failed(&format!("aimon-hooks serve did not answer: {e}"))),
+            Forwarded::NotRunning => {}
+        }
+    }
+    crate::logging::init(verbose);
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => return emit(&failed(&format!("cannot start the async runtime: {e}"))),
+    };
+    let host = OneShot { home };
+    let hints = CallHints { explicit: None, client_project_dir: client_project_dir.as_deref(), base: &base };
+    let answered = runtime.block_on(crate::signals::or_terminated(async {
+        let answered = hook_host::answer_call(&host, client, &bytes, &source, hints).await;
+        match (write(&answered.answer), answered.mail) {
+            (Ok(()), Some(mail)) => crate::rewake::ack(mail),
+            (Err(e), Some(_)) => {
+                tracing::warn!("hooks: cannot write the answer ({e}); its session mail is delivered again later");
+            }
+            (Err(e), None) => tracing::debug!("hooks: cannot write the answer: {e}"),
+            (Ok(()), None) => {}
+        }
+        Ok(answered.answer.exit)
+    }));
+    answered.unwrap_or_else(|e| emit(&failed(&format!("{e:#}"))))
+}
+
+/// Writes the answer's command form and returns its exit code.
+fn emit(answer: &Answer) -> u8 {
+    if let Err(e) = write(answer) {
+        tracing::debug!("hooks: cannot write the answer: {e}");
+    }
+    answer.exit
+}
+
+/// Writes and flushes stdout, then stderr; `Ok` once both are written (session mail the answer
+/// carries may then be acknowledged).
+fn write(answer: &Answer) -> std::io::Result<()> {
+    fn put(mut out: impl std::io::Write, text: &str) -> std::io::Result<()> {
+        if !text.is_empty() {
+            out.write_all(text.as_bytes())?;
+        }
+        out.flush()
+    }
+    put(std::io::stdout().lock(), &answer.stdout)?;
+    put(std::io::stderr().lock(), &answer.stderr)
+}

@@ -1,0 +1,35 @@
+//! `hook-wire`: the hook wire of each agent client, one module per client, behind one seam.
+//!
+//! An agent client runs a hook with a payload and reads its answer from stdout, stderr and the
+//! exit code (a command hook) or a response body (an http hook). Each client's module holds both
+//! directions of its contract; [`Client`] is the seam the one pipeline (hook-host) calls:
+//!
+//! - [`Client`]: one variant per client (`claude` now), with `parse`, `sniff`, `event`, `cwd`,
+//!   `context`, `answer` and `unreadable`; its doc says how to add a client;
+//! - [`Answer`]: the client-neutral answer (stdout, stderr, exit code, http body); [`Extras`]:
+//!   what the pipeline adds (the trust notice, rewake mail);
+//! - [`claude`]: Claude Code's wire, all of it, including its settings editing for `init claude`
+//!   and the output keys ([`claude::Key`], [`claude::Word`]) hook-actions reads a hook's answer
+//!   with;
+//! - shared by every client: [`parse_payload`] (lenient JSON: lone surrogates, any depth, bytes
+//!   that are not UTF-8) and [`project_dir`] (which project a call belongs to).
+//!
+//! Which events carry mail, a trust notice or a route on `init` is the events table's
+//! (hook-core); this crate only spells it in each client's keys. It knows nothing about files
+//! beyond walking up to a project root, nothing about configuration, processes or the network.
+//! Tests sit next to the code.
+
+mod answer;
+pub mod claude;
+mod client;
+mod error;
+mod project;
+mod read;
+
+pub use crate::{
+    answer::{Answer, Extras},
+    client::Client,
+    error::Error,
+    project::{ProjectHints, project_dir},
+    read::{MAX_DEPTH, parse_payload, payload_reads},
+};
