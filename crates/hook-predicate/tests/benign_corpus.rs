@@ -9,7 +9,8 @@
 //!
 //! `AIMON_CORPUS_VERBOSE=1` also prints, per rule, the 20 most common command words of the
 //! uncertain lines with their counts and two examples each (what the analyser work should take
-//! next): `AIMON_CORPUS_VERBOSE=1 cargo test -p hook-predicate --test benign_corpus -- --nocapture`.
+//! next): `AIMON_CORPUS_VERBOSE=1 cargo test -p hook-predicate --test benign_corpus -- --nocapture`;
+//! `AIMON_CORPUS_VERBOSE=all` prints every command word and every uncertain line.
 //!
 //! The corpus is `tests/fixtures/benign-commands.txt`, made by `extract-benign-commands.py` beside
 //! it (not needed to run this test).
@@ -116,17 +117,18 @@ fn is_assignment(word: &str) -> bool {
     })
 }
 
-fn print_most_common_uncertain(report: &Report) {
+fn print_most_common_uncertain(report: &Report, all: bool) {
     let mut groups: HashMap<&str, Vec<&str>> = HashMap::new();
     for line in &report.uncertain {
         groups.entry(command_word(line)).or_default().push(line);
     }
     let mut groups: Vec<(&str, Vec<&str>)> = groups.into_iter().collect();
     groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
-    println!("  the 20 most common command words of its uncertain lines:");
-    for (word, lines) in groups.iter().take(20) {
+    let (words, examples) = if all { (groups.len(), usize::MAX) } else { (20, 2) };
+    println!("  the {words} most common command words of its uncertain lines:");
+    for (word, lines) in groups.iter().take(words) {
         println!("  {:>5}  {word}", lines.len());
-        for line in lines.iter().take(2) {
+        for line in lines.iter().take(examples) {
             println!("         {line}");
         }
     }
@@ -157,12 +159,12 @@ fn a_line_that_does_not_name_the_rules_program_is_never_a_certain_match() {
 
 #[test]
 fn the_uncertain_share_of_each_rule_stays_under_its_bound() {
-    let verbose = std::env::var("AIMON_CORPUS_VERBOSE").is_ok_and(|v| v == "1");
+    let verbose = std::env::var("AIMON_CORPUS_VERBOSE").ok();
     let mut over = Vec::new();
     for report in reports() {
         println!("{}", report.summary());
-        if verbose {
-            print_most_common_uncertain(report);
+        if let Some(verbose) = verbose.as_deref().filter(|v| matches!(*v, "1" | "all")) {
+            print_most_common_uncertain(report, verbose == "all");
         }
         if report.uncertain_share() > MAX_UNCERTAIN_SHARE {
             over.push(report.summary());

@@ -302,7 +302,9 @@ impl Lexer<'_, '_> {
             return None;
         }
         let target = self.word();
-        self.out.files.redirect(op, &target); // File uses for Read/Edit rules (shell/files.rs).
+        if self.out.files_recorded {
+            self.out.files.redirect(op, &target); // File uses for Read/Edit rules (shell/files.rs).
+        }
         if let Some(strip_tabs) = heredoc {
             let id = self.bodies.len();
             self.bodies.push(None);

@@ -72,7 +72,9 @@ impl Lexer<'_, '_> {
             layers += 1;
             at = next;
         }
-        self.out.files.command(&words, at, more_args); // File uses for Read/Edit rules (shell/files.rs).
+        if self.out.files_recorded {
+            self.out.files.command(&words, at, more_args); // File uses for Read/Edit rules (shell/files.rs).
+        }
         if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
             // `git -C dir push` is also seen as `git push`; an unknown option as a word of unknown value.
             let view = match programs::subcommand(rest) {
