@@ -2,7 +2,7 @@
 //! once under one rule, inside `measured` so that
 //! `valgrind --tool=callgrind --toggle-collect='*measured*'` counts only the evaluations.
 //!
-//! `bash_cost RULE FILE`: FILE holds one command per line (`#` lines skipped), or ends in `.json`
+//! `bash_cost RULE FILE [--with-read-rule]`: FILE holds one command per line (`#` lines skipped), or ends in `.json`
 //! and holds a JSON list of commands. A warm-up pass first evaluates every command with a trailing
 //! space, so one-time initialisation is not counted and the memo of the last analysis never answers. Uses only the API the baseline b5920db also has, so the
 //! same file runs on both sides.
@@ -20,12 +20,14 @@ fn measured(predicate: &dyn ToolInputPredicate, inputs: &[Value]) -> usize {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(rule), Some(file)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: bash_cost RULE FILE");
+        eprintln!("usage: bash_cost RULE FILE [--with-read-rule]");
         std::process::exit(2);
     };
     let text = std::fs::read_to_string(file).expect("the command file reads");
     let anchors = PathAnchors::new("/proj").with_home("/home/u");
     let predicate = parse(rule, &anchors).expect("the rule parses");
+    // `--with-read-rule`: a Read rule exists too (a Bash analysis then also records file uses).
+    let _read_rule = args.iter().any(|a| a == "--with-read-rule").then(|| parse("Read(./.env)", &anchors));
     let inputs: Vec<Value> = if file.ends_with(".json") {
         serde_json::from_str::<Vec<String>>(&text)
             .expect("a JSON list of commands")

@@ -267,7 +267,7 @@ impl PathGlob {
         shell::with_analysis(command, shell::Need::Files, |a| {
             let files = &a.files;
             let Some(compiled) = compiled else {
-                let any = !files.uses.is_empty() || !files.mentions.is_empty();
+                let any = !files.uses.is_empty() || files.mentions().next().is_some();
                 return if any { Verdict::Uncertain } else { Verdict::NoMatch };
             };
             let uses = with_resolved(files, base, home, |uses| {
@@ -284,7 +284,7 @@ impl PathGlob {
             // An unmodelled program, interpreter code, or a command the analyser could not read,
             // naming the protected path: it may open it.
             let named = files.overflow
-                || files.mentions.iter().any(|m| compiled.name.named_in(m))
+                || files.mentions().any(|m| compiled.name.named_in(m))
                 || a.code.iter().any(|code| compiled.name.named_in(code))
                 || (a.uncertain && compiled.name.named_in(command));
             if named { Verdict::Uncertain } else { uses }
