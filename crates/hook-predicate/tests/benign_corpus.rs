@@ -5,7 +5,7 @@
 //! - A line whose text does not contain the rule's program (`git`, `rm`, `curl` as a substring)
 //!   is never a certain match: the analyser cannot have seen a program the line does not name.
 //! - The uncertain share (lines matched only because the analyser could not show otherwise, ÷ all
-//!   lines) is printed per rule and held under 7.5 % (a regression guard; the goal is 2 %).
+//!   lines) is printed per rule and held under 6.5 % (a regression guard; the goal is 2 %).
 //!
 //! `AIMON_CORPUS_VERBOSE=1` also prints, per rule, the 20 most common command words of the
 //! uncertain lines with their counts and two examples each (what the analyser work should take
@@ -26,11 +26,11 @@ const CORPUS: &str = include_str!("fixtures/benign-commands.txt");
 /// The rules, and the program a line must name before the rule can match it for certain.
 const RULES: [(&str, &str); 3] = [("Bash(git push:*)", "git"), ("Bash(rm -rf:*)", "rm"), ("Bash(curl:*)", "curl")];
 
-/// The uncertain share no rule may exceed: a regression guard over today's 5.3–6.7 % (the goal is
-/// 2 %). Most of what stays uncertain really could run the rule's program: a command word that is
+/// The uncertain share no rule may exceed: a regression guard over today's 5.0–6.4 % (the goal is
+/// 2 %; `docs/security.md` says, per category, what stays uncertain and why). Most of what stays uncertain really could run the rule's program: a command word that is
 /// a variable (`$action cp …`, `exec "$@"`), `eval "$(…)"`, `trap "$HANDLER"`, an option word of
 /// unknown value (`rm -f "$x"` may be `rm -f -r`).
-const MAX_UNCERTAIN_SHARE: f64 = 0.075;
+const MAX_UNCERTAIN_SHARE: f64 = 0.065;
 
 fn corpus() -> Vec<&'static str> {
     CORPUS.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()

@@ -48,6 +48,11 @@ struct WordBuf {
     glob: bool,
     brace_at: Option<usize>,
     bracket_at: Option<usize>,
+    /// Where the text after the last expansion starts (what follows it is literal).
+    literal_from: usize,
+    /// Some expansion is subject to field splitting or pathname expansion (unquoted), or may
+    /// yield several words even quoted (`"$@"`, `"${a[@]}"`), or is a brace expansion.
+    splits: bool,
 }
 
 #[derive(Debug)]
@@ -530,6 +535,7 @@ impl Lexer<'_, '_> {
                     self.pos += 2;
                     self.nested_list();
                     w.known = false;
+                    w.splits = true;
                     w.text.extend_from_slice(&self.src[start..self.pos]);
                 }
                 b'<' | b'>' => break,
@@ -560,8 +566,15 @@ impl Lexer<'_, '_> {
                     w.quoted = true;
                     self.double_quoted(&mut w);
                 }
-                b'$' => self.dollar(&mut w),
-                b'`' => self.backtick(&mut w),
+                b'$' => {
+                    let before = w.literal_from;
+                    self.dollar(&mut w);
+                    w.splits |= w.literal_from != before;
+                }
+                b'`' => {
+                    self.backtick(&mut w);
+                    w.splits = true;
+                }
                 b'=' => {
                     self.pos += 1;
                     if !w.quoted && !w.assignment && is_assignment_name(&w.text) {
@@ -580,6 +593,7 @@ impl Lexer<'_, '_> {
                         let inner = &w.text[at..];
                         if inner.contains(&b',') || inner.windows(2).any(|p| p == b"..") {
                             w.known = false;
+                            w.splits = true;
                         }
                     }
                     w.text.push(b'}');
@@ -603,12 +617,15 @@ impl Lexer<'_, '_> {
                 _ => self.take_char(&mut w.text),
             }
         }
+        let program_known =
+            !w.known && !w.splits && !w.glob && literal_base(&w.text[w.literal_from.min(w.text.len())..]);
         Word {
             text: String::from_utf8_lossy(&w.text).into_owned(),
             known: w.known,
             quoted: w.quoted,
             assignment: w.assignment,
             glob: w.glob,
+            program_known,
         }
     }
 
@@ -714,6 +731,11 @@ impl Lexer<'_, '_> {
             _ => self.pos += 1,
         }
         w.text.extend_from_slice(&self.src[start..self.pos]);
+        if !w.known {
+            w.literal_from = w.text.len();
+            // `"$@"`, `"${a[@]}"`, `"${!p@}"`, `"${@:2}"`: several words even when quoted.
+            w.splits |= self.src[start..self.pos].contains(&b'@');
+        }
     }
 
     /// Skips to the closing bracket of `${ … }` or `$(( … ))`; a command substitution inside is
@@ -777,6 +799,7 @@ impl Lexer<'_, '_> {
         analyse_into(&String::from_utf8_lossy(&body), self.depth + 1, self.out);
         w.known = false;
         w.text.extend_from_slice(&self.src[start..self.pos]);
+        w.literal_from = w.text.len();
     }
 
     /// `$'…'`: decodes the escapes bash decodes, so `$'\x67it'` is seen as `git`.
@@ -883,4 +906,14 @@ fn opens_command(words: &[Word], also: &[&str]) -> bool {
         && words
             .iter()
             .all(|w| !w.quoted && (super::walk::RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
+}
+
+/// Whether the literal end of a word whose start is an expansion fixes the program it names: a `/`
+/// followed by a plain name (`"$basedir/node"` runs a program named `node`, from a directory the
+/// analysis cannot know).
+fn literal_base(tail: &[u8]) -> bool {
+    tail.iter().rposition(|&b| b == b'/').is_some_and(|slash| {
+        let base = &tail[slash + 1..];
+        !base.is_empty() && base != b"." && base != b".." && !base.iter().any(|b| b"*?[]{}$`\\".contains(b))
+    })
 }

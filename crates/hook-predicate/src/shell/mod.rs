@@ -102,12 +102,15 @@ pub(crate) struct Word {
     quoted: bool,
     assignment: bool,
     glob: bool,
+    /// The value is unknown but is one word ending in `/NAME` (`"$dir/node"`): as a command word it
+    /// runs a program named NAME, and is read as a path to it (`walk.rs`).
+    program_known: bool,
 }
 
 impl Word {
     /// A word the analysis makes up (an operator inside `[[ … ]]`, an arithmetic command).
     pub(crate) fn literal(text: &str) -> Word {
-        Word { text: text.to_owned(), known: true, quoted: false, assignment: false, glob: false }
+        Word { text: text.to_owned(), known: true, quoted: false, assignment: false, glob: false, program_known: false }
     }
 }
 

@@ -36,6 +36,10 @@ impl Lexer<'_, '_> {
         let mut layers = 0;
         let mut innermost_from = None;
         loop {
+            if let Some(w) = words.get_mut(at).filter(|w| w.program_known && !w.assignment) {
+                // `"$dir/node" …` runs a program named `node`: read like `/some/dir/node …`.
+                w.known = true;
+            }
             let before = self.out.views.len();
             push_view(&mut self.out.views, &words[at..], more_args);
             if self.out.views.len() > before {
