@@ -302,7 +302,14 @@ impl Lexer<'_, '_> {
         let op = &rest[..len];
         self.pos += len;
         self.skip_blanks();
-        if self.peek().is_none_or(|c| matches!(c, b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>')) {
+        // `< <(cmd)`, `> >(cmd)`: the target is a process substitution (a word of its own).
+        let substitution = heredoc.is_none()
+            && !here_string
+            && matches!(self.peek(), Some(b'<' | b'>'))
+            && self.peek_at(1) == Some(b'(');
+        if !substitution
+            && self.peek().is_none_or(|c| matches!(c, b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>'))
+        {
             self.uncertain();
             return None;
         }
@@ -324,7 +331,8 @@ impl Lexer<'_, '_> {
         if here_string {
             return Some(if target.known { Stdin::Text(target.text) } else { Stdin::Unknown });
         }
-        input.then_some(Stdin::File)
+        // Input from a process substitution is a command's output, not a file's contents.
+        input.then_some(if substitution { Stdin::Unknown } else { Stdin::File })
     }
 
     /// Reads the bodies of the here-documents opened on the line that just ended. A body is known text

@@ -359,6 +359,15 @@ fn path_rules_on_bash() -> Vec<Case> {
 #[rustfmt::skip]
 fn false_alarms() -> Vec<Case> {
     vec![
+        // A redirection from or to a process substitution is well formed; its commands run.
+        c(TOUCH, "cat < <(touch x)", true).bash(),
+        c(TOUCH, "bash < <(echo 'touch x')", true).bash(),
+        c(TOUCH, "sh < <(printf 'touch x')", true).bash(),
+        c(TOUCH, "while read -r l; do echo \"$l\"; done < <(touch x)", true).bash(),
+        c(TOUCH, "ls > >(touch x)", true).bash(),
+        c(PUSH, "while read -r l; do echo \"$l\"; done < <(ls)", false).bash(),
+        c(TOUCH, "cat < <(echo hi)", false).bash(),
+        c(PUSH, "ls > >(cat) 2> >(cat >&2)", false).bash(),
         // A command word that is one word ending in `/NAME` runs a program named NAME.
         c(PUSH, "d=/usr/bin; \"$d/git\" push", true),
         c(PUSH, "\"$(dirname /usr/bin/x)/git\" push origin", true),
