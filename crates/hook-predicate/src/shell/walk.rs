@@ -62,7 +62,10 @@ impl Lexer<'_, '_> {
                         more_args |= appends;
                         if let Some(p) = placeholder.filter(|p| !p.is_empty()) {
                             // `xargs -I{} git {}`: each word holding the replacement string is unknown.
-                            words[next..].iter_mut().filter(|w| w.text.contains(&p)).for_each(|w| w.known = false);
+                            for w in words[next..].iter_mut().filter(|w| w.text.contains(&p)) {
+                                w.known = false;
+                                w.program_known = false;
+                            }
                         }
                         next
                     }

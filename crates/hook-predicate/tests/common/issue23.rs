@@ -389,6 +389,8 @@ fn false_alarms() -> Vec<Case> {
         c(TOUCH, "d=/usr/bin; `echo $d`/touch x", true),
         c(TOUCH, "d=/usr/bin; \"$d/\" x", true),
         c(TOUCH, "d=/usr/bin/touch; \"$d/.\" x", true),
+        c(PUSH, "echo git | xargs -I X \"${d:-/usr/bin}/X\" push", true),
+        c(PUSH, "echo bin | xargs -I X \"${d:-/usr}/X/git\" push", true),
         c(PUSH, "d=/usr/bin; \"$d/ls\" push", false),
         c(PUSH, "d=/usr/bin; \"$d/echo\" git push", false),
         c(TOUCH, "\"$basedir/node\" \"$basedir/../dist/npm.js\" \"$@\"", false),
