@@ -35,7 +35,7 @@ impl ToolInputPredicate for BashSubcommand {
         let Some(command) = call.input.get("command").and_then(Value::as_str) else { return Verdict::NoMatch };
         match &self.rule {
             CommandRule::Regex(re) => regex_matches_command(re, command),
-            CommandRule::Words(rule) => shell::with_analysis(command, |a| {
+            CommandRule::Words(rule) => shell::with_analysis(command, shell::Need::Views, |a| {
                 let views = a.views.iter().fold(Verdict::NoMatch, |acc, v| acc.or(rule.matches_view(v)));
                 if views != Verdict::NoMatch {
                     views
@@ -59,7 +59,7 @@ pub(crate) fn regex_matches_command(re: &Pattern, command: &str) -> Verdict {
     if re.is_match(command) {
         return Verdict::Match;
     }
-    shell::with_analysis(command, |a| {
+    shell::with_analysis(command, shell::Need::Views, |a| {
         if a.views.iter().any(|v| re.is_match(&v.text)) {
             Verdict::Match
         } else if a.uncertain

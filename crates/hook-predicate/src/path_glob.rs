@@ -51,6 +51,8 @@ pub(crate) struct PathGlob {
     /// The anchors' home directory, else the process's (looked up on first use).
     home: OnceLock<Option<PathBuf>>,
     anchor_home: Option<PathBuf>,
+    /// Held while the rule covers Bash commands: analyses then record their file uses.
+    _file_rule: Option<shell::FileRuleToken>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,7 +147,8 @@ impl PathGlob {
                     Target::Home { rest, compiled: OnceLock::new() }
                 }
             };
-            return Ok(PathGlob { tools, bash, target, project_root, home, anchor_home });
+            let _file_rule = bash.map(|_| shell::FileRuleToken::new());
+            return Ok(PathGlob { tools, bash, target, project_root, home, anchor_home, _file_rule });
         } else if let Some(rest) = body.strip_prefix('/') {
             (&anchors.tier_root, rest.into())
         } else if let Some(rest) = body.strip_prefix("./") {
@@ -156,7 +159,8 @@ impl PathGlob {
             (&anchors.project_root, format!("**/{body}").into())
         };
         let target = Target::Ready(Compiled::new(base, &with_dir_suffix(&rest))?);
-        Ok(PathGlob { tools, bash, target, project_root, home, anchor_home })
+        let _file_rule = bash.map(|_| shell::FileRuleToken::new());
+        Ok(PathGlob { tools, bash, target, project_root, home, anchor_home, _file_rule })
     }
 
     fn compiled(&self) -> Option<&Compiled> {
@@ -260,10 +264,10 @@ impl PathGlob {
     fn bash_verdict(&self, compiled: Option<&Compiled>, input: &Value, base: &Path, home: Option<&Path>) -> Verdict {
         let Some(command) = input.get("command").and_then(Value::as_str) else { return Verdict::NoMatch };
         let wanted = self.bash;
-        shell::with_analysis(command, |a| {
+        shell::with_analysis(command, shell::Need::Files, |a| {
             let files = &a.files;
             let Some(compiled) = compiled else {
-                let any = !files.uses.is_empty() || !files.mentions.is_empty();
+                let any = !files.uses.is_empty() || files.mentions().next().is_some();
                 return if any { Verdict::Uncertain } else { Verdict::NoMatch };
             };
             let uses = with_resolved(files, base, home, |uses| {
@@ -280,7 +284,7 @@ impl PathGlob {
             // An unmodelled program, interpreter code, or a command the analyser could not read,
             // naming the protected path: it may open it.
             let named = files.overflow
-                || files.mentions.iter().any(|m| compiled.name.named_in(m))
+                || files.mentions().any(|m| compiled.name.named_in(m))
                 || a.code.iter().any(|code| compiled.name.named_in(code))
                 || (a.uncertain && compiled.name.named_in(command));
             if named { Verdict::Uncertain } else { uses }

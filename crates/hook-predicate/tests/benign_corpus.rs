@@ -5,11 +5,12 @@
 //! - A line whose text does not contain the rule's program (`git`, `rm`, `curl` as a substring)
 //!   is never a certain match: the analyser cannot have seen a program the line does not name.
 //! - The uncertain share (lines matched only because the analyser could not show otherwise, ÷ all
-//!   lines) is printed per rule and held under 7.5 % (a regression guard; the goal is 2 %).
+//!   lines) is printed per rule and held under 6.5 % (a regression guard; the goal is 2 %).
 //!
 //! `AIMON_CORPUS_VERBOSE=1` also prints, per rule, the 20 most common command words of the
 //! uncertain lines with their counts and two examples each (what the analyser work should take
-//! next): `AIMON_CORPUS_VERBOSE=1 cargo test -p hook-predicate --test benign_corpus -- --nocapture`.
+//! next): `AIMON_CORPUS_VERBOSE=1 cargo test -p hook-predicate --test benign_corpus -- --nocapture`;
+//! `AIMON_CORPUS_VERBOSE=all` prints every command word and every uncertain line.
 //!
 //! The corpus is `tests/fixtures/benign-commands.txt`, made by `extract-benign-commands.py` beside
 //! it (not needed to run this test).
@@ -25,11 +26,11 @@ const CORPUS: &str = include_str!("fixtures/benign-commands.txt");
 /// The rules, and the program a line must name before the rule can match it for certain.
 const RULES: [(&str, &str); 3] = [("Bash(git push:*)", "git"), ("Bash(rm -rf:*)", "rm"), ("Bash(curl:*)", "curl")];
 
-/// The uncertain share no rule may exceed: a regression guard over today's 5.3–6.7 % (the goal is
-/// 2 %). Most of what stays uncertain really could run the rule's program: a command word that is
+/// The uncertain share no rule may exceed: a regression guard over today's 5.0–6.4 % (the goal is
+/// 2 %; `docs/security.md` says, per category, what stays uncertain and why). Most of what stays uncertain really could run the rule's program: a command word that is
 /// a variable (`$action cp …`, `exec "$@"`), `eval "$(…)"`, `trap "$HANDLER"`, an option word of
 /// unknown value (`rm -f "$x"` may be `rm -f -r`).
-const MAX_UNCERTAIN_SHARE: f64 = 0.075;
+const MAX_UNCERTAIN_SHARE: f64 = 0.065;
 
 fn corpus() -> Vec<&'static str> {
     CORPUS.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
@@ -116,17 +117,18 @@ fn is_assignment(word: &str) -> bool {
     })
 }
 
-fn print_most_common_uncertain(report: &Report) {
+fn print_most_common_uncertain(report: &Report, all: bool) {
     let mut groups: HashMap<&str, Vec<&str>> = HashMap::new();
     for line in &report.uncertain {
         groups.entry(command_word(line)).or_default().push(line);
     }
     let mut groups: Vec<(&str, Vec<&str>)> = groups.into_iter().collect();
     groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
-    println!("  the 20 most common command words of its uncertain lines:");
-    for (word, lines) in groups.iter().take(20) {
+    let (words, examples) = if all { (groups.len(), usize::MAX) } else { (20, 2) };
+    println!("  the {words} most common command words of its uncertain lines:");
+    for (word, lines) in groups.iter().take(words) {
         println!("  {:>5}  {word}", lines.len());
-        for line in lines.iter().take(2) {
+        for line in lines.iter().take(examples) {
             println!("         {line}");
         }
     }
@@ -157,12 +159,12 @@ fn a_line_that_does_not_name_the_rules_program_is_never_a_certain_match() {
 
 #[test]
 fn the_uncertain_share_of_each_rule_stays_under_its_bound() {
-    let verbose = std::env::var("AIMON_CORPUS_VERBOSE").is_ok_and(|v| v == "1");
+    let verbose = std::env::var("AIMON_CORPUS_VERBOSE").ok();
     let mut over = Vec::new();
     for report in reports() {
         println!("{}", report.summary());
-        if verbose {
-            print_most_common_uncertain(report);
+        if let Some(verbose) = verbose.as_deref().filter(|v| matches!(*v, "1" | "all")) {
+            print_most_common_uncertain(report, verbose == "all");
         }
         if report.uncertain_share() > MAX_UNCERTAIN_SHARE {
             over.push(report.summary());

@@ -77,8 +77,10 @@ pub(crate) struct FileUse {
 #[derive(Debug, Default)]
 pub(crate) struct FileModel {
     pub(crate) uses: Vec<FileUse>,
-    /// Words of unmodelled programs and of `sed`/`awk` scripts.
-    pub(crate) mentions: Vec<String>,
+    /// Words of unmodelled programs and of `sed`/`awk` scripts, each followed by a NUL (no shell
+    /// word holds one): one buffer rather than a string each ([`FileModel::mentions`]).
+    mentions: String,
+    mention_count: usize,
     /// More was recorded than [`MAX_RECORDS`].
     pub(crate) overflow: bool,
     vars: Vec<(String, Option<String>)>,
@@ -146,8 +148,8 @@ impl FileModel {
                 }
             }
             "tar" | "bsdtar" => self.tar(rest),
-            _ if INERT.contains(&name) => {}
-            _ => match SPECS.iter().find(|s| s.names.contains(&name)) {
+            _ if INERT.binary_search(&name).is_ok() => {}
+            _ => match spec(name) {
                 Some(spec) => self.modelled(spec, rest, more_args),
                 None => self.mention_all(rest),
             },
@@ -228,7 +230,7 @@ impl FileModel {
         if spec.first != First::File && !supplied && !operands.is_empty() {
             let script = operands.remove(0);
             if spec.first == First::Script {
-                self.mention(&script.text.clone());
+                self.mention(&script.text);
             }
         }
         if spec.first == First::Script && script_may_open_files(words) {
@@ -271,7 +273,7 @@ impl FileModel {
             Operands::Source => {
                 if let Some((script, args)) = operands.split_first() {
                     self.push_word(READ, Reach::File, script);
-                    args.iter().for_each(|w| self.mention(&w.text.clone()));
+                    args.iter().for_each(|w| self.mention(&w.text));
                 }
             }
             Operands::Copy(source) => {
@@ -378,21 +380,29 @@ impl FileModel {
             self.overflow = true;
             return;
         }
-        self.mentions.push(text.to_owned());
+        self.mentions.push_str(text);
+        self.mentions.push('\0');
+        self.mention_count += 1;
     }
 
+    /// Each word's value (its text when unknown), as a mention.
     fn mention_all(&mut self, words: &[Word]) {
         for w in words {
-            let text = match self.value(w) {
-                Arg::Known(t) | Arg::Glob(t) => t,
-                Arg::Unknown => w.text.clone(),
-            };
-            self.mention(&text);
+            match self.substitute_unknown(w) {
+                Some(value) => self.mention(&value),
+                None => self.mention(&w.text),
+            }
         }
     }
 
+    /// The words of unmodelled programs and of `sed`/`awk` scripts, with the values of variables
+    /// assigned earlier in the line substituted where known.
+    pub(crate) fn mentions(&self) -> impl Iterator<Item = &str> {
+        self.mentions.split_terminator('\0')
+    }
+
     fn records(&self) -> usize {
-        self.uses.len() + self.mentions.len()
+        self.uses.len() + self.mention_count
     }
 
     fn value_of(&self, v: Value<'_>) -> Arg {
@@ -400,6 +410,12 @@ impl FileModel {
             Value::Word(w) => self.value(w),
             Value::Text(t) => Arg::Known(t.to_owned()),
         }
+    }
+
+    /// An unknown word's value with the variables assigned earlier in the line substituted, when
+    /// that makes it known; `None` for a known word (its text is its value) or one that stays unknown.
+    fn substitute_unknown(&self, w: &Word) -> Option<String> {
+        if w.known { None } else { self.substitute(&w.text) }
     }
 
     /// A word's value, with the variables assigned earlier in the line substituted.
@@ -423,7 +439,7 @@ impl FileModel {
     /// `$NAME` and `${NAME}` replaced by known values; `None` for any other expansion or an unknown
     /// variable.
     fn substitute(&self, text: &str) -> Option<String> {
-        if !text.contains('$') || text.contains('`') {
+        if self.vars.is_empty() || !text.contains('$') || text.contains('`') {
             return None; // Unknown for another reason (brace expansion, a backtick).
         }
         let mut out = String::new();
@@ -575,11 +591,24 @@ const SPEC: Spec = Spec {
 
 /// Programs that open no file named by their arguments (they may print them, or stat them).
 #[rustfmt::skip]
-const INERT: &[&str] = &["echo", "printf", "ls", "pwd", "true", "false", "test", "[", "[[", "]]", "sleep", "date",
-    "whoami", "id", "uname", "hostname", "which", "type", "kill", "ps", "wait", "jobs", "basename", "dirname",
-    "realpath", "readlink", "seq", "yes", "expr", "printenv", "tr", "clear", "tput", "nproc", "free", "df", "du",
-    "exit", "return", "shift", "unset", "set", ":", "let", "read", "umask", "ulimit", "getconf", "locale", "tty",
-    "uptime", "groups", "arch", "cal", "history", "env", "esac"];
+const INERT: &[&str] = &[
+    ":", "[", "[[", "]]", "arch", "basename", "cal", "clear", "date", "df", "dirname", "du", "echo", "env", "esac",
+    "exit", "expr", "false", "free", "getconf", "groups", "history", "hostname", "id", "jobs", "kill", "let",
+    "locale", "ls", "nproc", "printenv", "printf", "ps", "pwd", "read", "readlink", "realpath", "return", "seq",
+    "set", "shift", "sleep", "test", "tput", "tr", "true", "tty", "type", "ulimit", "umask", "uname", "unset",
+    "uptime", "wait", "which", "whoami", "yes",
+];
+
+/// The spec of the program named `name`, if modelled.
+fn spec(name: &str) -> Option<&'static Spec> {
+    static BY_NAME: std::sync::OnceLock<Vec<(&str, &Spec)>> = std::sync::OnceLock::new();
+    let by_name = BY_NAME.get_or_init(|| {
+        let mut by_name: Vec<(&str, &Spec)> = SPECS.iter().flat_map(|s| s.names.iter().map(move |n| (*n, s))).collect();
+        by_name.sort_unstable_by_key(|(n, _)| *n);
+        by_name
+    });
+    by_name.binary_search_by_key(&name, |(n, _)| n).ok().map(|i| by_name[i].1)
+}
 
 #[rustfmt::skip]
 const SPECS: &[Spec] = &[
@@ -636,3 +665,25 @@ const SPECS: &[Spec] = &[
     Spec { names: &["mv", "ln", "link"], operands: Operands::Copy(BOTH),
         files: &[("-t", WRITE), ("--target-directory", WRITE)], with_value: &["-S", "--suffix"], ..SPEC },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_inert_list_is_sorted_and_each_program_has_one_spec() {
+        assert!(INERT.windows(2).all(|w| w[0] < w[1]), "{:?}", INERT.windows(2).find(|w| w[0] >= w[1]));
+        let mut names: Vec<&str> = SPECS.iter().flat_map(|s| s.names.iter().copied()).collect();
+        let all = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all, "a program has two specs");
+        for s in SPECS {
+            for name in s.names {
+                assert!(spec(name).is_some_and(|found| found.names == s.names), "{name}");
+                assert!(INERT.binary_search(name).is_err(), "{name} is both inert and modelled");
+            }
+        }
+        assert!(spec("git").is_none());
+    }
+}

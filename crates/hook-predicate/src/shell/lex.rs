@@ -48,6 +48,11 @@ struct WordBuf {
     glob: bool,
     brace_at: Option<usize>,
     bracket_at: Option<usize>,
+    /// Where the text after the last expansion starts (what follows it is literal).
+    literal_from: usize,
+    /// Some expansion is subject to field splitting or pathname expansion (unquoted), or may
+    /// yield several words even quoted (`"$@"`, `"${a[@]}"`), or is a brace expansion.
+    splits: bool,
 }
 
 #[derive(Debug)]
@@ -297,12 +302,21 @@ impl Lexer<'_, '_> {
         let op = &rest[..len];
         self.pos += len;
         self.skip_blanks();
-        if self.peek().is_none_or(|c| matches!(c, b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>')) {
+        // `< <(cmd)`, `> >(cmd)`: the target is a process substitution (a word of its own).
+        let substitution = heredoc.is_none()
+            && !here_string
+            && matches!(self.peek(), Some(b'<' | b'>'))
+            && self.peek_at(1) == Some(b'(');
+        if !substitution
+            && self.peek().is_none_or(|c| matches!(c, b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>'))
+        {
             self.uncertain();
             return None;
         }
         let target = self.word();
-        self.out.files.redirect(op, &target); // File uses for Read/Edit rules (shell/files.rs).
+        if self.out.files_recorded {
+            self.out.files.redirect(op, &target); // File uses for Read/Edit rules (shell/files.rs).
+        }
         if let Some(strip_tabs) = heredoc {
             let id = self.bodies.len();
             self.bodies.push(None);
@@ -317,7 +331,8 @@ impl Lexer<'_, '_> {
         if here_string {
             return Some(if target.known { Stdin::Text(target.text) } else { Stdin::Unknown });
         }
-        input.then_some(Stdin::File)
+        // Input from a process substitution is a command's output, not a file's contents.
+        input.then_some(if substitution { Stdin::Unknown } else { Stdin::File })
     }
 
     /// Reads the bodies of the here-documents opened on the line that just ended. A body is known text
@@ -528,6 +543,7 @@ impl Lexer<'_, '_> {
                     self.pos += 2;
                     self.nested_list();
                     w.known = false;
+                    w.splits = true;
                     w.text.extend_from_slice(&self.src[start..self.pos]);
                 }
                 b'<' | b'>' => break,
@@ -558,8 +574,15 @@ impl Lexer<'_, '_> {
                     w.quoted = true;
                     self.double_quoted(&mut w);
                 }
-                b'$' => self.dollar(&mut w),
-                b'`' => self.backtick(&mut w),
+                b'$' => {
+                    let before = w.literal_from;
+                    self.dollar(&mut w);
+                    w.splits |= w.literal_from != before;
+                }
+                b'`' => {
+                    self.backtick(&mut w);
+                    w.splits = true;
+                }
                 b'=' => {
                     self.pos += 1;
                     if !w.quoted && !w.assignment && is_assignment_name(&w.text) {
@@ -578,6 +601,7 @@ impl Lexer<'_, '_> {
                         let inner = &w.text[at..];
                         if inner.contains(&b',') || inner.windows(2).any(|p| p == b"..") {
                             w.known = false;
+                            w.splits = true;
                         }
                     }
                     w.text.push(b'}');
@@ -601,12 +625,15 @@ impl Lexer<'_, '_> {
                 _ => self.take_char(&mut w.text),
             }
         }
+        let program_known =
+            !w.known && !w.splits && !w.glob && literal_base(&w.text[w.literal_from.min(w.text.len())..]);
         Word {
             text: String::from_utf8_lossy(&w.text).into_owned(),
             known: w.known,
             quoted: w.quoted,
             assignment: w.assignment,
             glob: w.glob,
+            program_known,
         }
     }
 
@@ -712,6 +739,11 @@ impl Lexer<'_, '_> {
             _ => self.pos += 1,
         }
         w.text.extend_from_slice(&self.src[start..self.pos]);
+        if !w.known {
+            w.literal_from = w.text.len();
+            // `"$@"`, `"${a[@]}"`, `"${!p@}"`, `"${@:2}"`: several words even when quoted.
+            w.splits |= self.src[start..self.pos].contains(&b'@');
+        }
     }
 
     /// Skips to the closing bracket of `${ … }` or `$(( … ))`; a command substitution inside is
@@ -775,6 +807,7 @@ impl Lexer<'_, '_> {
         analyse_into(&String::from_utf8_lossy(&body), self.depth + 1, self.out);
         w.known = false;
         w.text.extend_from_slice(&self.src[start..self.pos]);
+        w.literal_from = w.text.len();
     }
 
     /// `$'…'`: decodes the escapes bash decodes, so `$'\x67it'` is seen as `git`.
@@ -881,4 +914,14 @@ fn opens_command(words: &[Word], also: &[&str]) -> bool {
         && words
             .iter()
             .all(|w| !w.quoted && (super::walk::RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
+}
+
+/// Whether the literal end of a word whose start is an expansion fixes the program it names: a `/`
+/// followed by a plain name (`"$basedir/node"` runs a program named `node`, from a directory the
+/// analysis cannot know).
+fn literal_base(tail: &[u8]) -> bool {
+    tail.iter().rposition(|&b| b == b'/').is_some_and(|slash| {
+        let base = &tail[slash + 1..];
+        !base.is_empty() && base != b"." && base != b".." && !base.iter().any(|b| b"*?[]{}$`\\".contains(b))
+    })
 }

@@ -36,6 +36,7 @@ pub(crate) use options::Spelling;
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How deep `$( … )`, `( … )`, backticks and `sh -c` may nest before the analysis gives up (uncertain).
 const MAX_DEPTH: usize = 32;
@@ -55,8 +56,11 @@ pub(crate) struct Analysis {
     pub(crate) opaque: Vec<String>,
     /// The length of the command string analysed (the view budget grows with it).
     input_len: usize,
-    /// The files the command reads and writes, for Read and Edit rules ([`files`]).
+    /// The files the command reads and writes, for Read and Edit rules ([`files`]); empty unless
+    /// `files_recorded`.
     pub(crate) files: files::FileModel,
+    /// Whether the walk recorded [`Analysis::files`] (see [`with_analysis`]).
+    files_recorded: bool,
     /// git aliases set earlier in the command line (`git.rs`).
     git: git::Learned,
 }
@@ -98,12 +102,15 @@ pub(crate) struct Word {
     quoted: bool,
     assignment: bool,
     glob: bool,
+    /// The value is unknown but is one word ending in `/NAME` (`"$dir/node"`): as a command word it
+    /// runs a program named NAME, and is read as a path to it (`walk.rs`).
+    program_known: bool,
 }
 
 impl Word {
     /// A word the analysis makes up (an operator inside `[[ … ]]`, an arithmetic command).
     pub(crate) fn literal(text: &str) -> Word {
-        Word { text: text.to_owned(), known: true, quoted: false, assignment: false, glob: false }
+        Word { text: text.to_owned(), known: true, quoted: false, assignment: false, glob: false, program_known: false }
     }
 }
 
@@ -112,23 +119,63 @@ thread_local! {
     static LAST: RefCell<Option<(String, Rc<Analysis>)>> = const { RefCell::new(None) };
 }
 
-/// Analyses `cmd`, reusing this thread's previous analysis when the command is the same string.
-pub(crate) fn with_analysis<R>(cmd: &str, f: impl FnOnce(&Analysis) -> R) -> R {
+/// How many rules that read a Bash command's file uses (Read and Edit rules) exist in this process.
+/// While there are none, an analysis skips the file model ([`files`]), the largest part of its cost
+/// that no Bash rule reads; one asked for by such a rule always has it.
+static FILE_RULES: AtomicUsize = AtomicUsize::new(0);
+
+/// A rule that reads a Bash command's file uses, alive: the analyses made meanwhile record them.
+#[derive(Debug)]
+pub(crate) struct FileRuleToken(());
+
+impl FileRuleToken {
+    pub(crate) fn new() -> Self {
+        FILE_RULES.fetch_add(1, Ordering::Relaxed);
+        FileRuleToken(())
+    }
+}
+
+impl Drop for FileRuleToken {
+    fn drop(&mut self) {
+        FILE_RULES.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// What a caller of [`with_analysis`] reads of the analysis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// The views, interpreter code and opaque words (Bash rules).
+    Views,
+    /// Those and the file model (Read and Edit rules).
+    Files,
+}
+
+/// Analyses `cmd`, reusing this thread's previous analysis when the command is the same string (and
+/// it has the file model, when `need` asks for it).
+pub(crate) fn with_analysis<R>(cmd: &str, need: Need, f: impl FnOnce(&Analysis) -> R) -> R {
     let cached = LAST.with(|last| match &*last.borrow() {
-        Some((text, analysis)) if text == cmd => Some(Rc::clone(analysis)),
+        Some((text, analysis)) if text == cmd && (need == Need::Views || analysis.files_recorded) => {
+            Some(Rc::clone(analysis))
+        }
         _ => None,
     });
     let analysis = cached.unwrap_or_else(|| {
-        let fresh = Rc::new(analyse(cmd));
+        let files = need == Need::Files || FILE_RULES.load(Ordering::Relaxed) > 0;
+        let fresh = Rc::new(analyse_with(cmd, files));
         LAST.with(|last| *last.borrow_mut() = Some((cmd.to_owned(), Rc::clone(&fresh))));
         fresh
     });
     f(&analysis)
 }
 
-/// Analyses one command string.
+/// Analyses one command string, with its file model.
+#[cfg(test)]
 pub(crate) fn analyse(cmd: &str) -> Analysis {
-    let mut out = Analysis { input_len: cmd.len(), ..Analysis::default() };
+    analyse_with(cmd, true)
+}
+
+fn analyse_with(cmd: &str, files: bool) -> Analysis {
+    let mut out = Analysis { input_len: cmd.len(), files_recorded: files, ..Analysis::default() };
     analyse_into(cmd, 0, &mut out);
     out
 }
@@ -192,6 +239,22 @@ mod tests {
             let (u, got) = innermost_texts(cmd);
             assert_eq!((u, got.iter().map(String::as_str).collect::<Vec<_>>()), (*uncertain, views.to_vec()), "{cmd}");
         }
+    }
+
+    #[test]
+    fn a_file_rule_after_a_bash_rule_on_the_same_command_still_sees_its_file_uses() {
+        for cmd in ["cat .env && git push", "echo x > .env", "F=.env; grep KEY $F", "unknown-tool .env"] {
+            let full = analyse(cmd);
+            // The memo may hold an analysis without the file model (no file rule alive then).
+            with_analysis(cmd, Need::Views, |a| assert_eq!(a.views.len(), full.views.len(), "{cmd}"));
+            with_analysis(cmd, Need::Files, |a| {
+                assert!(a.files_recorded, "{cmd}");
+                assert_eq!(a.files.uses.len(), full.files.uses.len(), "{cmd}");
+                assert!(a.files.mentions().eq(full.files.mentions()), "{cmd}");
+            });
+        }
+        assert!(!analyse_with("cat .env", false).files_recorded);
+        assert!(analyse_with("cat .env", false).files.uses.is_empty());
     }
 
     #[test]

@@ -36,6 +36,10 @@ impl Lexer<'_, '_> {
         let mut layers = 0;
         let mut innermost_from = None;
         loop {
+            if let Some(w) = words.get_mut(at).filter(|w| w.program_known && !w.assignment) {
+                // `"$dir/node" …` runs a program named `node`: read like `/some/dir/node …`.
+                w.known = true;
+            }
             let before = self.out.views.len();
             push_view(&mut self.out.views, &words[at..], more_args);
             if self.out.views.len() > before {
@@ -58,7 +62,10 @@ impl Lexer<'_, '_> {
                         more_args |= appends;
                         if let Some(p) = placeholder.filter(|p| !p.is_empty()) {
                             // `xargs -I{} git {}`: each word holding the replacement string is unknown.
-                            words[next..].iter_mut().filter(|w| w.text.contains(&p)).for_each(|w| w.known = false);
+                            for w in words[next..].iter_mut().filter(|w| w.text.contains(&p)) {
+                                w.known = false;
+                                w.program_known = false;
+                            }
                         }
                         next
                     }
@@ -72,7 +79,9 @@ impl Lexer<'_, '_> {
             layers += 1;
             at = next;
         }
-        self.out.files.command(&words, at, more_args); // File uses for Read/Edit rules (shell/files.rs).
+        if self.out.files_recorded {
+            self.out.files.command(&words, at, more_args); // File uses for Read/Edit rules (shell/files.rs).
+        }
         if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
             // `git -C dir push` is also seen as `git push`; an unknown option as a word of unknown value.
             let view = match programs::subcommand(rest) {
