@@ -53,6 +53,7 @@
 //! `benches/reload.rs` measures reload latency and the 1 MB load against serde_json; the fuzz
 //! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.
 
+mod decision_log;
 mod declarative;
 mod diagnostic;
 mod document;
@@ -70,11 +71,15 @@ mod tier;
 mod trust;
 
 pub use crate::{
+    decision_log::{
+        AUDIT, Audited, DECISION_LOG_ENV, DecisionLog, DecisionRecord, ENFORCED, INPUT_LIMIT, LogOptions, LogStats,
+        audit_all, audit_everything, flush_installed, outcome_word, parse_line, scoped,
+    },
     declarative::{BuildEnv, DeclarativeHook, build_hooks},
     diagnostic::{Diagnostic, Severity},
     document::{EntryDocument, HooksDocument, hooks_json_schema},
     error::Error,
-    handler::{HandlerAction, HandlerSpec, common_handler_fields, handler_fields, handler_kind},
+    handler::{HandlerAction, HandlerMode, HandlerSpec, common_handler_fields, handler_fields, handler_kind},
     ids::HookIds,
     load::{load_tiers, load_tiers_lazily},
     parse::{check_config, parse_config, read_handler},
