@@ -194,14 +194,21 @@ impl HookService {
     }
 
     /// Dispatches `ctx`, waiting for a hook slot when the event has hooks.
-    async fn dispatch(&self, project: &Project, ctx: &HookContext, policy: HookExecutionPolicy) -> EventVerdict {
+    async fn dispatch(
+        &self,
+        project: &Project,
+        ctx: &HookContext,
+        policy: HookExecutionPolicy,
+        client: &'static str,
+    ) -> EventVerdict {
         let _slots = if project.has_hooks(ctx.event) { Some(self.inner.projects.slots(project).await) } else { None };
         let mut engine = HookEngine::new(project.registry.clone()).with_policy(policy);
         if let Some(rewake) = self.inner.rewake.get() {
             engine = engine.with_rewake(rewake.host.service().clone());
         }
-        let verdict = engine.run_event(ctx, &CancellationToken::new()).await;
+        let (verdict, audited) = hook_config::scoped(client, engine.run_event(ctx, &CancellationToken::new())).await;
         self.inner.metrics.verdict(&verdict);
+        self.inner.metrics.audited(&audited);
         verdict
     }
 
@@ -252,7 +259,7 @@ impl HookService {
             Ok(ctx) => ctx,
             Err(e) => return (Some(event), evaluate::claude_unreadable(Some(event), &e.to_string()), None),
         };
-        let verdict = self.dispatch(&project, &ctx, HookExecutionPolicy::default()).await;
+        let verdict = self.dispatch(&project, &ctx, HookExecutionPolicy::default(), "claude").await;
         let mut answer = evaluate::claude_answer(event, Ok(&verdict));
         if registry_tells_untrusted(&project.registry, &ctx) {
             let home = self.inner.projects.home();
@@ -329,7 +336,7 @@ async fn run(
         Err(e) => return unreadable_run(event, &e.to_string()),
     };
     let policy = evaluate::policy(params.stop_on_blocked, false, params.parallel);
-    let verdict = service.dispatch(&project, &ctx, policy).await;
+    let verdict = service.dispatch(&project, &ctx, policy, "aimon").await;
     run_output(&verdict)
 }
 
@@ -418,6 +425,8 @@ pub fn hook_row(hook: &DeclarativeHook) -> Map<String, Value> {
     row.insert("id".into(), hook.id().into());
     row.insert("source".into(), hook.source().into());
     row.insert("trusted".into(), hook.trusted().into());
+    row.insert("at".into(), hook.location().map_or(Value::Null, Value::String));
+    row.insert("mode".into(), if hook.audited() { "audit" } else { "enforce" }.into());
     row
 }
 
