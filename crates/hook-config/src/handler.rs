@@ -295,7 +295,7 @@ static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
     Fields { common, own }
 });
 
-/// The fields every handler takes besides `type`, sorted: `asyncRewake`, `failClosed`, `if`,
+/// The fields every handler takes besides `type`, sorted: `asyncRewake`, `failClosed`, `if`, `mode`,
 /// `timeout`, `timeoutMs`.
 pub fn common_handler_fields() -> &'static [&'static str] {
     &FIELDS.common
@@ -626,7 +626,7 @@ mod tests {
 
     #[test]
     fn the_field_tables_are_read_from_the_types() {
-        assert_eq!(common_handler_fields(), ["asyncRewake", "failClosed", "if", "timeout", "timeoutMs"]);
+        assert_eq!(common_handler_fields(), ["asyncRewake", "failClosed", "if", "mode", "timeout", "timeoutMs"]);
         assert_eq!(handler_fields(HandlerKind::Command), ["command"]);
         assert_eq!(handler_fields(HandlerKind::Http), ["allowedEnvVars", "body", "headers", "method", "url"]);
         assert_eq!(handler_fields(HandlerKind::Mcp), ["args", "server", "tool"]);

@@ -84,7 +84,7 @@ fn until_it_rotates_every_line_sent_is_in_the_files() {
     assert!(log.flush(Duration::from_secs(5)));
     let records = lines(&options);
     assert_eq!(records.len(), 50);
-    assert_eq!(log.stats().rotations.load(Ordering::Relaxed), 1, "two files");
+    assert_eq!(log.stats().rotations.load(Ordering::Relaxed), 0, "one file so far");
     let first = &records[0];
     assert_eq!(
         (first.client.as_str(), first.session.as_deref(), first.event.as_str(), first.tool.as_deref()),
