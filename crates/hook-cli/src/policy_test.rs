@@ -245,7 +245,8 @@ fn compare(
 }
 
 /// The hooks that decided the verdict (id, source, file:line of each): those that denied or
-/// blocked a denied/blocked call, asked on an ask, else any that said something.
+/// blocked a denied/blocked call, asked on an ask, else any that allowed, rewrote, failed or
+/// gave feedback.
 fn deciding_hooks(
     verdict: &EventVerdict,
     hooks: &[(HookEventType, std::sync::Arc<DeclarativeHook>)],
@@ -259,7 +260,11 @@ fn deciding_hooks(
         .report
         .runs
         .iter()
-        .filter(|run| wanted.contains(&hook_config::outcome_word(&run.result)) || run.error.is_some())
+        .filter(|run| {
+            wanted.contains(&hook_config::outcome_word(&run.result))
+                || run.error.is_some()
+                || (verdict.outcome == Verdict::Proceed && run.result.feedback.is_some())
+        })
         .map(|run| {
             let at = hooks.iter().find(|(_, h)| hook_core::ExecutionHook::id(&**h) == run.hook_id).and_then(|(_, h)| h.location());
             [Some(run.hook_id.clone()), Some(run.source.clone()), at].into_iter().flatten().collect()

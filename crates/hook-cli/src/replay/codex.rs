@@ -37,7 +37,7 @@ pub(super) fn read(file: &Path, text: &str, bad: &mut Vec<Unreadable>) -> Vec<Re
         };
         let payload = value.get("payload").cloned().unwrap_or(Value::Null);
         let kind = payload.get("type").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let mut record = |event: HookEventType, fields: Vec<(&str, Value)>| {
+        let make = |event: HookEventType, fields: Vec<(&str, Value)>| {
             let mut payload: Map<String, Value> = fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
             if let Some(s) = &session {
                 payload.insert("session_id".into(), s.clone().into());
@@ -46,15 +46,14 @@ pub(super) fn read(file: &Path, text: &str, bad: &mut Vec<Unreadable>) -> Vec<Re
                 payload.insert("cwd".into(), c.clone().into());
             }
             payload.insert("transcript_path".into(), file.display().to_string().into());
-            out.push(Recorded {
+            Recorded {
                 file: file.to_owned(),
                 line: i + 1,
                 time: value.get("timestamp").and_then(Value::as_str).map(str::to_owned),
                 event,
                 payload,
                 happened: Happened::Ran,
-            });
-            out.len() - 1
+            }
         };
         match (value.get("type").and_then(Value::as_str), kind.as_str()) {
             (Some("session_meta"), _) => {
@@ -73,12 +72,13 @@ pub(super) fn read(file: &Path, text: &str, bad: &mut Vec<Unreadable>) -> Vec<Re
                     continue;
                 };
                 let (tool, input) = tool_of(name, arguments);
-                let index = record(
+                let mut call = make(
                     HookEventType::PRE_TOOL,
                     vec![("tool_name", tool.clone().into()), ("tool_input", input.clone()), ("tool_use_id", id.into())],
                 );
-                out[index].happened = Happened::Unknown;
-                pending.insert(id.to_owned(), (index, tool, input));
+                call.happened = Happened::Unknown;
+                pending.insert(id.to_owned(), (out.len(), tool, input));
+                out.push(call);
             }
             (Some("response_item"), "function_call_output" | "custom_tool_call_output") => {
                 let Some((index, tool, input)) =
@@ -98,18 +98,18 @@ pub(super) fn read(file: &Path, text: &str, bad: &mut Vec<Unreadable>) -> Vec<Re
                 }
                 out[index].happened = Happened::Ran;
                 let id = out[index].payload.get("tool_use_id").cloned().unwrap_or_default();
-                record(
+                out.push(make(
                     HookEventType::POST_TOOL,
                     vec![("tool_name", tool.into()), ("tool_input", input), ("tool_use_id", id), ("tool_response", output.into())],
-                );
+                ));
             }
             (Some("event_msg"), "user_message") => {
                 let prompt = payload.get("message").and_then(Value::as_str).unwrap_or_default().to_owned();
-                record(HookEventType::USER_PROMPT_SUBMIT, vec![("prompt", prompt.into())]);
+                out.push(make(HookEventType::USER_PROMPT_SUBMIT, vec![("prompt", prompt.into())]));
             }
             (Some("event_msg"), "task_complete") => {
                 let last = payload.get("last_agent_message").cloned().unwrap_or(Value::Null);
-                record(HookEventType::ON_STOP, vec![("stop_hook_active", false.into()), ("last_assistant_message", last)]);
+                out.push(make(HookEventType::ON_STOP, vec![("stop_hook_active", false.into()), ("last_assistant_message", last)]));
             }
             _ => {}
         }

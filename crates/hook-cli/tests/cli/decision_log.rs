@@ -81,6 +81,6 @@ fn explain_says_where_each_hook_was_declared() {
     let out = Outcome::of(sandbox.cmd().args(["explain", "PreToolUse"]).write_stdin(bash("ls")));
     assert_eq!(out.code, 0, "{}", out.stderr);
     let hooks_json = sandbox.project().join(".aimon/hooks.json");
-    assert!(out.stdout.contains(&format!(" at {}:3 [project", hooks_json.display())), "{}", out.stdout);
-    assert!(out.stdout.contains(&format!(" at {}:6 [project", hooks_json.display())), "{}", out.stdout);
+    assert!(out.stdout.contains(&format!(" at {}:3 [PROJECT", hooks_json.display())), "{}", out.stdout);
+    assert!(out.stdout.contains(&format!(" at {}:6 [PROJECT", hooks_json.display())), "{}", out.stdout);
 }

@@ -51,7 +51,7 @@ fn a_transcript_replayed_under_a_deny_policy_reports_the_call_it_would_deny() {
     let expected = [
         "s1.jsonl:2: preTool Bash {\"command\":\"git push --force origin main\"}: ran, would deny",
         "    reason: pushes are reviewed",
-        "5 call(s) from 1 session file(s)",
+        "6 call(s) from 1 session file(s)",
         ": 1 decided differently",
         "skipped (command, http and mcp handlers run only with --run-handlers):",
     ];
@@ -63,7 +63,7 @@ fn a_transcript_replayed_under_a_deny_policy_reports_the_call_it_would_deny() {
     assert!(!sandbox.project().join("ran-a-handler").exists(), "no command handler ran");
 
     let json = Outcome::of(sandbox.cmd().args(["replay", "--json"])).json();
-    assert_eq!(json["calls"], 5);
+    assert_eq!(json["calls"], 6);
     let differences = json["differences"].as_array().expect("differences");
     assert_eq!(differences.len(), 1);
     assert_eq!(differences[0]["tool"], "Bash");
