@@ -33,6 +33,14 @@ pub(super) fn read(file: &Path, text: &str, bad: &mut Vec<Unreadable>) -> Vec<Re
         if line.trim().is_empty() {
             continue;
         }
+        // Most lines of a real transcript (attachments, API request records, snapshots) are
+        // neither prompts nor calls: they are only checked, not built into a tree.
+        if !line.contains("\"user\"") && !line.contains("\"assistant\"") {
+            if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(line) {
+                bad.push(Unreadable { file: file.to_owned(), line: i + 1, error: e.to_string() });
+            }
+            continue;
+        }
         let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => {
