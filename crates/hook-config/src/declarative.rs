@@ -10,7 +10,7 @@ use hook_core::{ExecutionHook, HandlerKind, HookContext, HookEventType, HookFutu
 use hook_predicate::{Call, PathAnchors, Verdict};
 use serde_json::Value;
 
-use crate::decision_log::{self, DecisionLog, Located};
+use crate::decision_log::{self, DecisionLog, Located, SourceFile};
 use crate::handler::{HandlerAction, HandlerMode, HandlerSpec};
 use crate::ids::HookIds;
 use crate::matcher::{Matcher, MatcherCache};
@@ -35,8 +35,8 @@ pub struct BuildEnv {
     pub untrusted_mcp: Option<PathBuf>,
     /// Set by [`BuildEnv::for_file`]: why the file being built is not trusted.
     untrusted_file: Option<Arc<str>>,
-    /// Set by [`BuildEnv::for_file`]: the file being built, its tier and the SHA-256 of its text.
-    file: Option<Arc<(PathBuf, Tier, String)>>,
+    /// Set by [`BuildEnv::for_file`]: the file being built and its tier.
+    file: Option<(Arc<SourceFile>, Tier)>,
 }
 
 impl BuildEnv {
@@ -98,7 +98,7 @@ impl BuildEnv {
         let mut env = self.clone();
         env.untrusted_file =
             (!self.trust.is_trusted(tier, path, sha256)).then(|| self.trust.skipped_reason(path).into());
-        env.file = Some(Arc::new((path.to_owned(), tier, sha256.to_owned())));
+        env.file = Some((Arc::new(SourceFile::new(path.to_owned(), sha256.to_owned())), tier));
         env
     }
 
@@ -237,11 +237,10 @@ impl DeclarativeHook {
             action: OnceLock::new(),
             fail_closed: handler.fail_closed || env.fail_closed_all,
             mcp_servers: env.mcp_servers.clone(),
-            located: env.file.as_ref().map(|file| {
-                let (path, tier, sha256) = &**file;
+            located: env.file.as_ref().map(|(file, tier)| {
                 // A SKILL.md's handlers are read from a document of their own: no line to tell.
                 let pointer = handler.place.0.clone().filter(|_| *tier != Tier::Skill);
-                Arc::new(Located::new(path.clone(), sha256.clone(), pointer))
+                Arc::new(Located::new(file.clone(), pointer))
             }),
             handler,
             untrusted: env.untrusted_file.clone(),

@@ -84,3 +84,41 @@ fn explain_says_where_each_hook_was_declared() {
     assert!(out.stdout.contains(&format!(" at {}:3 [PROJECT", hooks_json.display())), "{}", out.stdout);
     assert!(out.stdout.contains(&format!(" at {}:6 [PROJECT", hooks_json.display())), "{}", out.stdout);
 }
+
+#[test]
+fn serve_in_audit_mode_answers_as_if_no_hook_spoke_logs_the_claude_call_and_counts_it_by_mode() {
+    use std::io::{Read as _, Write as _};
+    let sandbox = Sandbox::new();
+    sandbox.write("project/.aimon/hooks.json", AUDITED);
+    let daemon = crate::daemon::Daemon::start_with_env(&sandbox, &[("AIMON_TRUST_PROJECT_HOOKS", "1"), ("AIMON_AUDIT", "1")]);
+    let mut payload: serde_json::Value = serde_json::from_str(&bash("rm -rf build")).expect("payload");
+    payload["cwd"] = sandbox.project().display().to_string().into();
+    // `claude` forwards to the daemon over its socket.
+    let out = Outcome::of(sandbox.cmd().arg("claude").write_stdin(payload.to_string()));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("deny"), "an audited deny is not answered: {}", out.stdout);
+
+    let mut stream = std::os::unix::net::UnixStream::connect(&daemon.socket).expect("socket");
+    stream.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").expect("ask");
+    let mut metrics = String::new();
+    stream.read_to_string(&mut metrics).expect("read");
+    assert!(
+        metrics.contains(r#"hook_server_decisions_total{event="preTool",outcome="denied",mode="audit"} 1"#),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(r#"hook_server_decisions_total{event="preTool",outcome="proceed",mode="enforced"} 1"#),
+        "{metrics}"
+    );
+    let log = sandbox.home().join(".aimon/decisions.jsonl");
+    let mut text = String::new();
+    for _ in 0..100 {
+        text = std::fs::read_to_string(&log).unwrap_or_default();
+        if !text.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let line: serde_json::Value = serde_json::from_str(text.lines().next().expect("a line")).expect("json");
+    assert_eq!((line["client"].as_str(), line["mode"].as_str(), line["outcome"].as_str()), (Some("claude"), Some("audit"), Some("deny")));
+}

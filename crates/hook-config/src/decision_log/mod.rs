@@ -28,7 +28,7 @@ use hook_core::{Decision, FlowControl, HookContext, HookEventType, HookResult};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub(crate) use writer::Located;
+pub(crate) use writer::{Located, SourceFile};
 
 /// The environment variable naming the log's path, or `off`.
 pub const DECISION_LOG_ENV: &str = "AIMON_DECISION_LOG";

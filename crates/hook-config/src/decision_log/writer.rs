@@ -10,34 +10,53 @@ use std::sync::{Arc, OnceLock};
 
 use super::{AUDIT, DecisionRecord, ENFORCED, INPUT_LIMIT, LogOptions, LogStats, Msg, Pending, rotated};
 
+/// A file hooks were built from, as it was loaded: its path, the SHA-256 of that text, and the
+/// index of where each of its values starts, built the first time one of its hooks is located
+/// (then shared by all of them).
+#[derive(Debug)]
+pub(crate) struct SourceFile {
+    pub(crate) path: PathBuf,
+    pub(crate) sha256: String,
+    index: OnceLock<Option<crate::position::PositionIndex>>,
+}
+
+impl SourceFile {
+    pub(crate) fn new(path: PathBuf, sha256: String) -> Self {
+        SourceFile { path, sha256, index: OnceLock::new() }
+    }
+
+    /// The line where the value at `pointer` starts, when the file still has the loaded text.
+    fn line_of(&self, pointer: &str) -> Option<usize> {
+        let index = self.index.get_or_init(|| {
+            let text = std::fs::read_to_string(&self.path).ok()?;
+            (crate::trust::sha256_hex(text.as_bytes()) == self.sha256)
+                .then(|| crate::position::PositionIndex::new(&text))
+        });
+        index.as_ref().map(|index| index.value(pointer).line)
+    }
+}
+
 /// Where a hook came from: its file and the JSON pointer of its handler there. The line is
 /// found on first use (by the writer, off the decision's path), from the file as it was loaded.
 #[derive(Debug)]
 pub(crate) struct Located {
-    pub(crate) file: PathBuf,
-    /// The SHA-256 of the text the hook was built from.
-    pub(crate) sha256: String,
+    pub(crate) file: Arc<SourceFile>,
     /// The handler's pointer; `None` for a hook whose file has no lines of hooks.json (SKILL.md).
     pub(crate) pointer: Option<Arc<str>>,
     line: OnceLock<Option<usize>>,
 }
 
 impl Located {
-    pub(crate) fn new(file: PathBuf, sha256: String, pointer: Option<Arc<str>>) -> Self {
-        Located { file, sha256, pointer, line: OnceLock::new() }
+    pub(crate) fn new(file: Arc<SourceFile>, pointer: Option<Arc<str>>) -> Self {
+        Located { file, pointer, line: OnceLock::new() }
     }
 
     /// `file:line`, or the file alone when the line cannot be told (the file changed since).
     pub(crate) fn render(&self) -> String {
-        let line = self.line.get_or_init(|| {
-            let pointer = self.pointer.as_deref()?;
-            let text = std::fs::read_to_string(&self.file).ok()?;
-            (crate::trust::sha256_hex(text.as_bytes()) == self.sha256)
-                .then(|| crate::position::PositionIndex::new(&text).value(pointer).line)
-        });
+        let line = self.line.get_or_init(|| self.file.line_of(self.pointer.as_deref()?));
         match line {
-            Some(line) => format!("{}:{line}", self.file.display()),
-            None => self.file.display().to_string(),
+            Some(line) => format!("{}:{line}", self.file.path.display()),
+            None => self.file.path.display().to_string(),
         }
     }
 }
