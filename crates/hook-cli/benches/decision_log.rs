@@ -114,17 +114,26 @@ fn main() {
             }
         }
     }
-    let lines: u64 = [log.clone(), PathBuf::from(format!("{}.1", log.display())), PathBuf::from(format!("{}.2", log.display()))]
-        .iter()
-        .filter_map(|f| std::fs::read_to_string(f).ok())
-        .map(|t| t.lines().count() as u64)
-        .sum();
+    let lines: u64 =
+        [log.clone(), PathBuf::from(format!("{}.1", log.display())), PathBuf::from(format!("{}.2", log.display()))]
+            .iter()
+            .filter_map(|f| std::fs::read_to_string(f).ok())
+            .map(|t| t.lines().count() as u64)
+            .sum();
     let (off_rate, on_rate) = (median(off.clone()), median(on.clone()));
-    println!("deciding PreToolUse (one deny hook), POST /v1/claude, wrk 64 connections, {rounds} interleaved rounds of {seconds} s");
+    println!(
+        "deciding PreToolUse (one deny hook), POST /v1/claude, wrk 64 connections, {rounds} interleaved rounds of {seconds} s"
+    );
     println!("  log off: {off:?} → median {off_rate:.0} decisions/s");
     println!("  log on:  {on:?} → median {on_rate:.0} decisions/s");
-    println!("  ratio on/off: {:.3} (goal ≥ 0.90: {})", on_rate / off_rate, if on_rate >= 0.9 * off_rate { "meets" } else { "MISSES" });
-    println!("  lines in the log: {lines} (including warm-ups) for ≥ {logged_requests} measured decisions with the log on");
+    println!(
+        "  ratio on/off: {:.3} (goal ≥ 0.90: {})",
+        on_rate / off_rate,
+        if on_rate >= 0.9 * off_rate { "meets" } else { "MISSES" }
+    );
+    println!(
+        "  lines in the log: {lines} (including warm-ups) for ≥ {logged_requests} measured decisions with the log on"
+    );
 }
 
 fn free_port() -> u16 {

@@ -15,7 +15,8 @@ const BUDGET: Duration = Duration::from_secs(2);
 
 fn main() {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let real = std::fs::read_to_string(manifest.join("tests/fixtures/replay/claude-session.jsonl")).expect("the real transcript");
+    let real = std::fs::read_to_string(manifest.join("tests/fixtures/replay/claude-session.jsonl"))
+        .expect("the real transcript");
     let per_copy = real.matches(r#""type":"tool_use""#).count();
     assert!(per_copy > 0, "the fixture holds tool calls");
     let dir = tempfile::tempdir().expect("dir");
@@ -29,7 +30,11 @@ fn main() {
     let mut text = String::new();
     let copies = CALLS.div_ceil(per_copy);
     for k in 0..copies {
-        text.push_str(&real.replace("toolu_", &format!("toolu_{k}_")).replace(r#""sessionId":""#, &format!(r#""sessionId":"{k}-"#)));
+        text.push_str(
+            &real
+                .replace("toolu_", &format!("toolu_{k}_"))
+                .replace(r#""sessionId":""#, &format!(r#""sessionId":"{k}-"#)),
+        );
         if !text.ends_with('\n') {
             text.push('\n');
         }

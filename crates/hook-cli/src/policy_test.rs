@@ -153,7 +153,9 @@ fn test_files(project: &Path) -> anyhow::Result<Vec<PathBuf>> {
 fn read_file(path: &Path) -> anyhow::Result<Vec<Case>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let file: TestFile = match path.extension().and_then(|e| e.to_str()) {
-        Some("yaml" | "yml") => serde_saphyr::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+        Some("yaml" | "yml") => {
+            serde_saphyr::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        }
         _ => serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
     };
     Ok(file.cases)
@@ -167,8 +169,13 @@ async fn run_case(
     project: &Path,
 ) -> CaseResult {
     let started = Instant::now();
-    let mut result =
-        CaseResult { file: file.to_owned(), name: case.name.clone(), elapsed: Duration::ZERO, mismatches: Vec::new(), error: None };
+    let mut result = CaseResult {
+        file: file.to_owned(),
+        name: case.name.clone(),
+        elapsed: Duration::ZERO,
+        mismatches: Vec::new(),
+        error: None,
+    };
     match evaluate(case.event.as_deref(), case.client.as_deref(), case.payload, engine, project).await {
         Ok(verdict) => result.mismatches = compare(&case.expect, &verdict, hooks),
         Err(e) => result.error = Some(format!("{e:#}")),
@@ -187,7 +194,9 @@ async fn evaluate(
 ) -> anyhow::Result<EventVerdict> {
     match client {
         None | Some("claude") => {}
-        Some(other) => bail!("client '{other}' is not supported yet: write the payload in Claude Code's dialect (\"client\": \"claude\")"),
+        Some(other) => bail!(
+            "client '{other}' is not supported yet: write the payload in Claude Code's dialect (\"client\": \"claude\")"
+        ),
     }
     let named = event.or_else(|| payload.get("hook_event_name").and_then(Value::as_str)).map(str::to_owned);
     let Some(named) = named else {
@@ -222,12 +231,20 @@ fn compare(
     if let Some(want) = &expect.reason
         && !reason.contains(want.as_str())
     {
-        out.push(Mismatch { field: "reason", expected: format!("a reason containing {want:?}"), actual: format!("{reason:?}") });
+        out.push(Mismatch {
+            field: "reason",
+            expected: format!("a reason containing {want:?}"),
+            actual: format!("{reason:?}"),
+        });
     }
     if let Some(want) = &expect.updated_input {
         let got = merged.updated_input.clone().unwrap_or(Value::Null);
         if !subset(want, &got) {
-            out.push(Mismatch { field: "updatedInput", expected: format!("a superset of {want}"), actual: got.to_string() });
+            out.push(Mismatch {
+                field: "updatedInput",
+                expected: format!("a superset of {want}"),
+                actual: got.to_string(),
+            });
         }
     }
     if let Some(want) = &expect.hook {
@@ -266,7 +283,10 @@ fn deciding_hooks(
                 || (verdict.outcome == Verdict::Proceed && run.result.feedback.is_some())
         })
         .map(|run| {
-            let at = hooks.iter().find(|(_, h)| hook_core::ExecutionHook::id(&**h) == run.hook_id).and_then(|(_, h)| h.location());
+            let at = hooks
+                .iter()
+                .find(|(_, h)| hook_core::ExecutionHook::id(&**h) == run.hook_id)
+                .and_then(|(_, h)| h.location());
             [Some(run.hook_id.clone()), Some(run.source.clone()), at].into_iter().flatten().collect()
         })
         .collect()

@@ -24,7 +24,8 @@ use hook_predicate::PathAnchors;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Error;
 use crate::handler::{
-    CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerMode, HandlerSpec, Place, common_handler_fields, handler_fields, handler_kind,
+    CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerMode, HandlerSpec, Place, common_handler_fields,
+    handler_fields, handler_kind,
 };
 use crate::json::{self, Object, Value};
 use crate::matcher::{Matcher, MatcherCache};

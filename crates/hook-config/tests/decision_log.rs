@@ -6,7 +6,9 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use hook_config::{BuildEnv, DecisionLog, DecisionRecord, LogOptions, TierPaths, load_tiers};
-use hook_core::{CancellationToken, ExecutionHook, HookContext, HookEngine, HookEventType, HookResult, ToolCall, Verdict};
+use hook_core::{
+    CancellationToken, ExecutionHook, HookContext, HookEngine, HookEventType, HookResult, ToolCall, Verdict,
+};
 use serde_json::json;
 
 fn ctx(n: usize) -> HookContext {
@@ -158,8 +160,7 @@ async fn an_audit_mode_deny_is_logged_as_audit_with_its_file_and_line_and_answer
         registry.register(*event, hook.clone() as std::sync::Arc<dyn ExecutionHook>);
     }
     let engine = HookEngine::new(registry);
-    let (verdict, audited) =
-        hook_config::scoped("claude", engine.run_event(&ctx(7), &CancellationToken::new())).await;
+    let (verdict, audited) = hook_config::scoped("claude", engine.run_event(&ctx(7), &CancellationToken::new())).await;
     assert_eq!(verdict.outcome, Verdict::Proceed, "an audited deny lets the call run");
     assert_eq!(audited.len(), 1);
     assert_eq!(audited[0].outcome, "deny");

@@ -76,11 +76,16 @@ pub(super) fn read(file: &Path, text: &str, bad: &mut Vec<Unreadable>) -> Vec<Re
                     let (Some(id), Some(name)) =
                         (block.get("id").and_then(Value::as_str), block.get("name").and_then(Value::as_str))
                     else {
-                        bad.push(Unreadable { file: file.to_owned(), line: i + 1, error: "a tool_use without id or name".into() });
+                        bad.push(Unreadable {
+                            file: file.to_owned(),
+                            line: i + 1,
+                            error: "a tool_use without id or name".into(),
+                        });
                         continue;
                     };
                     let input = block.get("input").cloned().unwrap_or_else(|| json!({}));
-                    let fields = fields([("tool_name", name.into()), ("tool_input", input.clone()), ("tool_use_id", id.into())]);
+                    let fields =
+                        fields([("tool_name", name.into()), ("tool_input", input.clone()), ("tool_use_id", id.into())]);
                     let mut call = common(HookEventType::PRE_TOOL, fields);
                     call.happened = Happened::Unknown;
                     pending.insert(id.to_owned(), (out.len(), name.to_owned(), input));

@@ -68,7 +68,11 @@ pub(super) fn read(file: &Path, text: &str, bad: &mut Vec<Unreadable>) -> Vec<Re
                     None => payload.get("input").or_else(|| payload.get("action")).cloned().unwrap_or(Value::Null),
                 };
                 let Some(id) = payload.get("call_id").and_then(Value::as_str) else {
-                    bad.push(Unreadable { file: file.to_owned(), line: i + 1, error: "a tool call without call_id".into() });
+                    bad.push(Unreadable {
+                        file: file.to_owned(),
+                        line: i + 1,
+                        error: "a tool call without call_id".into(),
+                    });
                     continue;
                 };
                 let (tool, input) = tool_of(name, arguments);
@@ -88,7 +92,9 @@ pub(super) fn read(file: &Path, text: &str, bad: &mut Vec<Unreadable>) -> Vec<Re
                 };
                 let output = match payload.get("output") {
                     Some(Value::String(s)) => s.clone(),
-                    Some(other) => other.get("content").and_then(Value::as_str).map_or_else(|| other.to_string(), str::to_owned),
+                    Some(other) => {
+                        other.get("content").and_then(Value::as_str).map_or_else(|| other.to_string(), str::to_owned)
+                    }
                     None => String::new(),
                 };
                 let lower = output.to_ascii_lowercase();
@@ -100,7 +106,12 @@ pub(super) fn read(file: &Path, text: &str, bad: &mut Vec<Unreadable>) -> Vec<Re
                 let id = out[index].payload.get("tool_use_id").cloned().unwrap_or_default();
                 out.push(make(
                     HookEventType::POST_TOOL,
-                    vec![("tool_name", tool.into()), ("tool_input", input), ("tool_use_id", id), ("tool_response", output.into())],
+                    vec![
+                        ("tool_name", tool.into()),
+                        ("tool_input", input),
+                        ("tool_use_id", id),
+                        ("tool_response", output.into()),
+                    ],
                 ));
             }
             (Some("event_msg"), "user_message") => {
@@ -109,7 +120,10 @@ pub(super) fn read(file: &Path, text: &str, bad: &mut Vec<Unreadable>) -> Vec<Re
             }
             (Some("event_msg"), "task_complete") => {
                 let last = payload.get("last_agent_message").cloned().unwrap_or(Value::Null);
-                out.push(make(HookEventType::ON_STOP, vec![("stop_hook_active", false.into()), ("last_assistant_message", last)]));
+                out.push(make(
+                    HookEventType::ON_STOP,
+                    vec![("stop_hook_active", false.into()), ("last_assistant_message", last)],
+                ));
             }
             _ => {}
         }
@@ -127,7 +141,9 @@ fn tool_of(name: &str, arguments: Value) -> (String, Value) {
                 Some(Value::Array(argv)) => {
                     let words: Vec<&str> = argv.iter().filter_map(Value::as_str).collect();
                     match words.as_slice() {
-                        [shell, flag, script] if shell.ends_with("sh") && flag.starts_with('-') && flag.contains('c') => {
+                        [shell, flag, script]
+                            if shell.ends_with("sh") && flag.starts_with('-') && flag.contains('c') =>
+                        {
                             (*script).to_owned()
                         }
                         _ => words.join(" "),
@@ -138,7 +154,8 @@ fn tool_of(name: &str, arguments: Value) -> (String, Value) {
             ("Bash".to_owned(), json!({"command": command}))
         }
         "apply_patch" => {
-            let patch = arguments.get("input").and_then(Value::as_str).or_else(|| arguments.as_str()).unwrap_or_default();
+            let patch =
+                arguments.get("input").and_then(Value::as_str).or_else(|| arguments.as_str()).unwrap_or_default();
             let file = patch.lines().find_map(|l| {
                 ["*** Update File: ", "*** Add File: ", "*** Delete File: "].iter().find_map(|p| l.strip_prefix(p))
             });

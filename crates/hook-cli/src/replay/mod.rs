@@ -18,9 +18,7 @@ use std::time::Instant;
 
 use anyhow::{Context as _, bail};
 use hook_config::DeclarativeHook;
-use hook_core::{
-    CancellationToken, ExecutionHook, HandlerKind, HookEngine, HookEventType, HookRegistry, Verdict,
-};
+use hook_core::{CancellationToken, ExecutionHook, HandlerKind, HookEngine, HookEventType, HookRegistry, Verdict};
 use serde_json::{Map, Value, json};
 
 use crate::cli::{ReplayArgs, ReplayClient, absolute};
@@ -221,7 +219,10 @@ fn session_files(
         files.retain(|f| codex_session_in(f, project));
     }
     if files.is_empty() {
-        bail!("no recorded sessions found under {}", roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", "));
+        bail!(
+            "no recorded sessions found under {}",
+            roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ")
+        );
     }
     files.sort();
     Ok(files)
@@ -366,10 +367,8 @@ fn print_json(
             })
         })
         .collect();
-    let summary: Map<String, Value> = summary
-        .iter()
-        .map(|(e, (n, diff))| ((*e).to_owned(), json!({"calls": n, "different": diff})))
-        .collect();
+    let summary: Map<String, Value> =
+        summary.iter().map(|(e, (n, diff))| ((*e).to_owned(), json!({"calls": n, "different": diff}))).collect();
     let out = json!({
         "files": files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
         "calls": calls.len(),

@@ -31,6 +31,6 @@ mod install;
 mod model;
 mod rewake;
 mod runner;
-mod try_policy;
 #[path = "../common/serve_process.rs"]
 mod serve_process;
+mod try_policy;

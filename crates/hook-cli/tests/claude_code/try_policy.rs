@@ -94,9 +94,11 @@ async fn a_replay_of_sessions_run_without_hooks_finds_exactly_the_calls_the_poli
 
     // Keep one real transcript for the replay bench (benches/replay.rs) when asked to.
     if let Some(dest) = std::env::var_os("AIMON_KEEP_TRANSCRIPT") {
-        let file = std::fs::read_dir(&transcripts).expect("dir").flatten().map(|e| e.path()).find(|p| {
-            p.extension().is_some_and(|e| e == "jsonl")
-        });
+        let file = std::fs::read_dir(&transcripts)
+            .expect("dir")
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "jsonl"));
         std::fs::copy(file.expect("a transcript"), dest).expect("copy the transcript");
     }
 }

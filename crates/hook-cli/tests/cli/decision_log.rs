@@ -37,7 +37,10 @@ fn an_audit_mode_deny_lets_the_call_through_and_the_log_says_would_deny_with_fil
     assert_eq!(lines[0]["session"], "s-1");
     assert_eq!(lines[0]["tool"], "Bash");
     assert_eq!(lines[0]["at"], format!("{}:3", hooks_json.display()));
-    assert_eq!((lines[1]["mode"].as_str(), lines[1]["at"].clone()), (Some("enforced"), format!("{}:6", hooks_json.display()).into()));
+    assert_eq!(
+        (lines[1]["mode"].as_str(), lines[1]["at"].clone()),
+        (Some("enforced"), format!("{}:6", hooks_json.display()).into())
+    );
 
     let shown = Outcome::of(sandbox.cmd().arg("log"));
     assert_eq!(shown.code, 0, "{}", shown.stderr);
@@ -90,7 +93,8 @@ fn serve_in_audit_mode_answers_as_if_no_hook_spoke_logs_the_claude_call_and_coun
     use std::io::{Read as _, Write as _};
     let sandbox = Sandbox::new();
     sandbox.write("project/.aimon/hooks.json", AUDITED);
-    let daemon = crate::daemon::Daemon::start_with_env(&sandbox, &[("AIMON_TRUST_PROJECT_HOOKS", "1"), ("AIMON_AUDIT", "1")]);
+    let daemon =
+        crate::daemon::Daemon::start_with_env(&sandbox, &[("AIMON_TRUST_PROJECT_HOOKS", "1"), ("AIMON_AUDIT", "1")]);
     let mut payload: serde_json::Value = serde_json::from_str(&bash("rm -rf build")).expect("payload");
     payload["cwd"] = sandbox.project().display().to_string().into();
     // `claude` forwards to the daemon over its socket.
@@ -120,5 +124,8 @@ fn serve_in_audit_mode_answers_as_if_no_hook_spoke_logs_the_claude_call_and_coun
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let line: serde_json::Value = serde_json::from_str(text.lines().next().expect("a line")).expect("json");
-    assert_eq!((line["client"].as_str(), line["mode"].as_str(), line["outcome"].as_str()), (Some("claude"), Some("audit"), Some("deny")));
+    assert_eq!(
+        (line["client"].as_str(), line["mode"].as_str(), line["outcome"].as_str()),
+        (Some("claude"), Some("audit"), Some("deny"))
+    );
 }

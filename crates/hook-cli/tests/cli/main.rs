@@ -32,6 +32,7 @@
 mod channels;
 mod claude;
 mod daemon;
+mod decision_log;
 mod demo;
 mod import;
 mod init;
@@ -40,7 +41,6 @@ mod mail_ack;
 mod no_input_turns_a_veto_off;
 mod policy_test;
 mod replay;
-mod decision_log;
 mod rewake;
 mod rewake_crash;
 mod roundtrip;

@@ -34,7 +34,9 @@ fn the_demo_ships_policy_tests_that_pass_with_its_real_handlers() {
     );
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("8 case(s): 8 passed, 0 failed"), "{}", out.stdout);
-    assert!(out.stdout.contains("PASS  examples/demo/.aimon/tests/fail-closed.yaml: a deploy hook that times out blocks"));
+    assert!(
+        out.stdout.contains("PASS  examples/demo/.aimon/tests/fail-closed.yaml: a deploy hook that times out blocks")
+    );
     validate_junit(&junit).expect("the demo's report validates");
     let xml = std::fs::read_to_string(&junit).expect("report");
     assert_eq!(xml.matches("<testcase").count(), 8, "{xml}");

@@ -58,7 +58,11 @@ fn a_transcript_replayed_under_a_deny_policy_reports_the_call_it_would_deny() {
     for text in expected {
         assert!(out.stdout.contains(text), "missing {text:?} in:\n{}", out.stdout);
     }
-    assert!(out.stdout.contains(&format!("{}:6)", sandbox.project().join(".aimon/hooks.json").display())), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(&format!("{}:6)", sandbox.project().join(".aimon/hooks.json").display())),
+        "{}",
+        out.stdout
+    );
     assert!(out.stderr.contains("s1.jsonl:3: skipped"), "{}", out.stderr);
     assert!(!sandbox.project().join("ran-a-handler").exists(), "no command handler ran");
 

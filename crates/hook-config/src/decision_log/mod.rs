@@ -75,8 +75,7 @@ pub struct DecisionRecord {
 impl DecisionRecord {
     /// The line as a person reads it: an audited decision says what it would have done.
     pub fn render(&self) -> String {
-        let outcome =
-            if self.mode == AUDIT { format!("would {}", self.outcome) } else { self.outcome.clone() };
+        let outcome = if self.mode == AUDIT { format!("would {}", self.outcome) } else { self.outcome.clone() };
         let mut line = format!("{} {} {}", self.time, self.client, self.session.as_deref().unwrap_or("-"));
         line.push(' ');
         line.push_str(&self.event);
