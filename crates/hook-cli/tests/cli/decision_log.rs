@@ -129,3 +129,27 @@ fn serve_in_audit_mode_answers_as_if_no_hook_spoke_logs_the_claude_call_and_coun
         (Some("claude"), Some("audit"), Some("deny"))
     );
 }
+
+#[test]
+fn log_follow_prints_the_lines_written_after_it_started() {
+    let sandbox = Sandbox::new();
+    sandbox.write("project/.aimon/hooks.json", AUDITED);
+    let bin = env!("CARGO_BIN_EXE_aimon-hooks");
+    let mut follow = std::process::Command::new(bin)
+        .args(["log", "--follow"])
+        .env("HOME", sandbox.home())
+        .env_remove("AIMON_DECISION_LOG")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("log --follow starts");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(run(&sandbox, "rm -rf a").code, 2);
+    assert_eq!(run(&sandbox, "git push").code, 0);
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    follow.kill().expect("kill");
+    let out = follow.wait_with_output().expect("output");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].contains(": deny by deny@project#0#") && lines[1].contains(": would deny by"), "{text}");
+}
