@@ -44,7 +44,7 @@ fn an_audit_mode_deny_lets_the_call_through_and_the_log_says_would_deny_with_fil
 
     let shown = Outcome::of(sandbox.cmd().arg("log"));
     assert_eq!(shown.code, 0, "{}", shown.stderr);
-    assert!(shown.stdout.contains(&format!("preTool Bash: would deny by deny@project#0#")), "{}", shown.stdout);
+    assert!(shown.stdout.contains("preTool Bash: would deny by deny@project#0#"), "{}", shown.stdout);
     assert!(shown.stdout.contains(&format!("({}:3)", hooks_json.display())), "{}", shown.stdout);
     let json = Outcome::of(sandbox.cmd().args(["log", "--json", "--session", "s-1"]));
     assert_eq!(json.stdout.lines().count(), 2);
