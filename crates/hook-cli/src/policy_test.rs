@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
+use hook_claude::Key;
 use hook_config::DeclarativeHook;
 use hook_core::{CancellationToken, EventVerdict, HookEngine, HookEventType, Verdict};
 use serde::Deserialize;
@@ -45,7 +46,8 @@ struct Case {
     expect: Expect,
 }
 
-/// What must come out; an absent field is not checked.
+/// What must come out; an absent field is not checked. The names of `decision`, `reason` and
+/// `updatedInput` are Claude Code's answer keys on purpose ([`Key`]).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Expect {
@@ -225,14 +227,18 @@ fn compare(
     if let Some(decision) = &expect.decision
         && decision != merged.decision.as_str()
     {
-        out.push(Mismatch { field: "decision", expected: decision.clone(), actual: merged.decision.as_str().into() });
+        out.push(Mismatch {
+            field: Key::DECISION,
+            expected: decision.clone(),
+            actual: merged.decision.as_str().into(),
+        });
     }
     let reason = verdict.reason.as_deref().or(verdict.feedback.as_deref()).unwrap_or_default();
     if let Some(want) = &expect.reason
         && !reason.contains(want.as_str())
     {
         out.push(Mismatch {
-            field: "reason",
+            field: Key::REASON,
             expected: format!("a reason containing {want:?}"),
             actual: format!("{reason:?}"),
         });
@@ -241,7 +247,7 @@ fn compare(
         let got = merged.updated_input.clone().unwrap_or(Value::Null);
         if !subset(want, &got) {
             out.push(Mismatch {
-                field: "updatedInput",
+                field: Key::UPDATED_INPUT,
                 expected: format!("a superset of {want}"),
                 actual: got.to_string(),
             });
