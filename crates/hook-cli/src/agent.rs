@@ -19,6 +19,8 @@ use crate::trust::Trust;
 #[derive(Debug)]
 pub(crate) struct OneShot {
     home: Option<PathBuf>,
+    /// The client the call came from, as the decision log names it.
+    client: Client,
 }
 
 impl Host for OneShot {
@@ -47,7 +49,10 @@ impl Host for OneShot {
 
     async fn dispatch(&self, project: &Loaded, ctx: &HookContext) -> EventVerdict {
         let engine = crate::rewake::enqueueing(HookEngine::new(project.registry.clone()));
-        engine.run_event(ctx, &CancellationToken::new()).await
+        hook_config::DecisionLog::install_from_env(project.paths.home.as_deref());
+        let (verdict, _) =
+            hook_config::scoped(self.client.name(), engine.run_event(ctx, &CancellationToken::new())).await;
+        verdict
     }
 
     fn mailbox(&self) -> Result<Option<Arc<dyn RewakeStore>>, hook_host::Error> {
@@ -101,7 +106,7 @@ pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, ve
         Ok(runtime) => runtime,
         Err(e) => return emit(&failed(&format!("cannot start the async runtime: {e}"))),
     };
-    let host = OneShot { home };
+    let host = OneShot { home, client };
     let hints = CallHints { explicit: None, client_project_dir: client_project_dir.as_deref(), base: &base };
     let answered = runtime.block_on(crate::signals::or_terminated(async {
         let answered = hook_host::answer_call(&host, client, &bytes, &source, hints).await;
@@ -115,6 +120,7 @@ pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, ve
         }
         Ok(answered.answer.exit)
     }));
+    hook_config::flush_installed();
     answered.unwrap_or_else(|e| emit(&failed(&format!("{e:#}"))))
 }
 

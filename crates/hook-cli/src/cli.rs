@@ -76,6 +76,79 @@ pub(crate) enum Command {
     /// `aimon-hooks serve` fires them and puts each answer in the session's mailbox.
     #[command(subcommand)]
     Rewake(RewakeCommand),
+    /// Run the policy tests of .aimon/tests/*.json and *.yaml against the effective hooks.
+    ///
+    /// Each case is a payload and what must come out (outcome, decision, a reason substring,
+    /// updatedInput, the deciding hook); the real handlers run. Exit 1 when any case fails.
+    Test(TestArgs),
+    /// Run recorded sessions (Claude Code transcripts, Codex rollouts) through the current policy.
+    ///
+    /// No tool runs, and command, http and mcp handlers run only with --run-handlers. Reports
+    /// every call the policy would decide differently from what happened.
+    Replay(ReplayArgs),
+    /// Show the decision log (~/.aimon/decisions.jsonl, or AIMON_DECISION_LOG).
+    Log(LogArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TestArgs {
+    #[command(flatten)]
+    pub(crate) tiers: TierArgs,
+    /// Test files to run [default: the project's .aimon/tests/*.json, *.yaml].
+    #[arg(value_name = "FILE")]
+    pub(crate) files: Vec<PathBuf>,
+    /// Print a JSON report instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Also write a JUnit XML report here.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) junit: Option<PathBuf>,
+}
+
+/// Whose recorded sessions `replay` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ReplayClient {
+    /// Claude Code transcripts (~/.claude/projects/<project>/*.jsonl).
+    Claude,
+    /// Codex rollouts (~/.codex/sessions/**/*.jsonl).
+    Codex,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReplayArgs {
+    #[command(flatten)]
+    pub(crate) tiers: TierArgs,
+    /// Transcript or rollout files (or directories of them) [default: every session of the project].
+    #[arg(value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Only calls at or after this time (RFC 3339, or a duration ago: 2h, 3days).
+    #[arg(long, value_name = "TIME")]
+    pub(crate) since: Option<String>,
+    /// The client whose sessions are read [default: claude].
+    #[arg(long, value_enum)]
+    pub(crate) client: Option<ReplayClient>,
+    /// Print a JSON report instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Also run command, http and mcp handlers (they may have effects); by default they are skipped.
+    #[arg(long)]
+    pub(crate) run_handlers: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LogArgs {
+    /// Keep printing lines as they are written.
+    #[arg(long, short)]
+    pub(crate) follow: bool,
+    /// Print the JSON lines as they are instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Only this session's decisions.
+    #[arg(long, value_name = "ID")]
+    pub(crate) session: Option<String>,
+    /// The home directory whose .aimon/decisions.jsonl is read [default: $HOME].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) home: Option<PathBuf>,
 }
 
 /// The client `init` sets up.
@@ -316,6 +389,10 @@ pub(crate) struct ServeArgs {
     /// Where rewake envelopes are stored (a SQLite path or a postgres:// URL).
     #[arg(long, value_name = "URL")]
     pub(crate) store: Option<String>,
+    /// Audit mode for every hook: each runs and its decision is logged, but no call is answered
+    /// with it (also AIMON_AUDIT=1).
+    #[arg(long)]
+    pub(crate) audit: bool,
 }
 
 #[cfg(test)]

@@ -49,8 +49,10 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     };
     let policy = hook_host::run_policy(args.stop_on_blocked, args.fail_closed, args.parallel);
     let engine = crate::rewake::enqueueing(HookEngine::new(loaded.registry.clone()).with_policy(policy));
-    let verdict = engine.run_event(&ctx, &CancellationToken::new()).await;
+    hook_config::DecisionLog::install_from_env(args.input.tiers.home_dir().as_deref());
+    let (verdict, _) = hook_config::scoped("aimon", engine.run_event(&ctx, &CancellationToken::new())).await;
     println!("{}", serde_json::to_string(&RunOutput::new(&verdict))?);
+    hook_config::flush_installed();
     Ok(exit_code(verdict.outcome))
 }
 
@@ -187,8 +189,9 @@ pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
             Some(why) => format!("skipped: {why}"),
         };
         println!(
-            "  {} [{} {} matcher {}{}] {}\n    {verdict}",
+            "  {}{} [{} {} matcher {}{}] {}\n    {verdict}",
             row["id"].as_str().unwrap_or_default(),
+            row["at"].as_str().map_or(String::new(), |at| format!(" at {at}")),
             row["tier"].as_str().unwrap_or_default(),
             row["event"].as_str().unwrap_or_default(),
             row["matcher"],
@@ -329,6 +332,10 @@ pub(crate) async fn serve(args: ServeArgs) -> anyhow::Result<u8> {
     let home = tiers.home_dir().context("no home directory: pass --home or set HOME")?;
     let socket = args.socket.map_or_else(|| hook_server::default_socket(&home), |s| absolute(&cwd, &s));
     let mut signals = hook_server::ShutdownSignals::new().context("cannot listen for signals")?;
+    hook_config::DecisionLog::install_from_env(Some(&home));
+    if args.audit {
+        hook_config::audit_everything();
+    }
     let options = hook_server::ServeOptions {
         service: hook_server::ServiceOptions::new(Some(home), cwd),
         socket,
@@ -338,5 +345,6 @@ pub(crate) async fn serve(args: ServeArgs) -> anyhow::Result<u8> {
     };
     let caught = std::cell::Cell::new(0);
     hook_server::serve(options, async { caught.set(signals.recv().await) }).await?;
+    hook_config::flush_installed();
     Ok(u8::try_from(128 + caught.get()).unwrap_or(1))
 }

@@ -2,7 +2,9 @@
 //!
 //! Commands (R-CLI): `run` (one event, one payload, a JSON verdict), `claude` (Claude Code's hook
 //! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`,
-//! `trust`, `rewake`, `init`, `serve` (the daemon, from hook-server; `claude` forwards to it).
+//! `trust`, `rewake`, `init`, `serve` (the daemon, from hook-server; `claude` forwards to it),
+//! `test` (policy tests, `policy_test`), `replay` (recorded sessions, `replay`), `log` (the
+//! decision log, `log_cmd`).
 //! The verdict rules are hook-core's ([`hook_core::EventVerdict`]); this crate maps payloads to
 //! contexts, loads the tiers through hook-config and renders answers. Event names come from the
 //! events table, never from literals here (R-LAYER-4).
@@ -22,8 +24,11 @@ mod commands;
 mod import;
 mod init;
 mod load;
+mod log_cmd;
 mod logging;
 mod payload;
+mod policy_test;
+mod replay;
 mod rewake;
 mod signals;
 mod trust;
@@ -94,5 +99,8 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::Serve(args) => commands::serve(args).await,
         Command::Init(crate::cli::InitTarget::Claude(args)) => init::claude(&args),
         Command::Rewake(command) => rewake::command(command),
+        Command::Test(args) => policy_test::command(&args).await,
+        Command::Replay(args) => replay::command(&args).await,
+        Command::Log(args) => log_cmd::command(&args).await,
     }
 }

@@ -3,14 +3,15 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use hook_actions::{DenyAction, HttpAction, McpAction, McpServers, ShellAction};
 use hook_core::{ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject};
 use hook_predicate::{Call, PathAnchors, Verdict};
 use serde_json::Value;
 
-use crate::handler::{HandlerAction, HandlerSpec};
+use crate::decision_log::{self, DecisionLog, Located, SourceFile};
+use crate::handler::{HandlerAction, HandlerMode, HandlerSpec};
 use crate::ids::HookIds;
 use crate::matcher::{Matcher, MatcherCache};
 use crate::spec::LoadedConfig;
@@ -34,6 +35,8 @@ pub struct BuildEnv {
     pub untrusted_mcp: Option<PathBuf>,
     /// Set by [`BuildEnv::for_file`]: why the file being built is not trusted.
     untrusted_file: Option<Arc<str>>,
+    /// Set by [`BuildEnv::for_file`]: the file being built and its tier.
+    file: Option<(Arc<SourceFile>, Tier)>,
 }
 
 impl BuildEnv {
@@ -84,6 +87,7 @@ impl BuildEnv {
             trust: TrustGate::everything(),
             untrusted_mcp: None,
             untrusted_file: None,
+            file: None,
         }
     }
 
@@ -94,6 +98,7 @@ impl BuildEnv {
         let mut env = self.clone();
         env.untrusted_file =
             (!self.trust.is_trusted(tier, path, sha256)).then(|| self.trust.skipped_reason(path).into());
+        env.file = Some((Arc::new(SourceFile::new(path.to_owned(), sha256.to_owned())), tier));
         env
     }
 
@@ -169,6 +174,8 @@ pub struct DeclarativeHook {
     handler: HandlerSpec,
     /// Why its file is not trusted, when it is not (R-CLI-12).
     untrusted: Option<Arc<str>>,
+    /// Where it was declared, when built from a file.
+    located: Option<Arc<Located>>,
 }
 
 impl fmt::Debug for DeclarativeHook {
@@ -230,6 +237,11 @@ impl DeclarativeHook {
             action: OnceLock::new(),
             fail_closed: handler.fail_closed || env.fail_closed_all,
             mcp_servers: env.mcp_servers.clone(),
+            located: env.file.as_ref().map(|(file, tier)| {
+                // A SKILL.md's handlers are read from a document of their own: no line to tell.
+                let pointer = handler.place.0.clone().filter(|_| *tier != Tier::Skill);
+                Arc::new(Located::new(file.clone(), pointer))
+            }),
             handler,
             untrusted: env.untrusted_file.clone(),
         })
@@ -349,6 +361,18 @@ impl DeclarativeHook {
     pub fn handler(&self) -> &HandlerSpec {
         &self.handler
     }
+
+    /// `file:line` of its handler (the file alone for a SKILL.md hook, or when the file changed
+    /// since it was loaded); `None` for a hook built from no file.
+    pub fn location(&self) -> Option<String> {
+        self.located.as_ref().map(|l| l.render())
+    }
+
+    /// Whether its decisions are only logged: `"mode": "audit"`, `serve --audit` or
+    /// `AIMON_AUDIT=1`.
+    pub fn audited(&self) -> bool {
+        self.handler.mode == HandlerMode::Audit || decision_log::audit_all()
+    }
 }
 
 impl ExecutionHook for DeclarativeHook {
@@ -386,15 +410,72 @@ impl ExecutionHook for DeclarativeHook {
                 // still gets no code run and no opinion.
                 return Ok(HookResult::allow());
             }
-            let mut result = self.action().execute(ctx).await?;
+            let audit = self.audited();
+            let log = DecisionLog::installed();
+            // A hook dropped before it answers (its timeout) is logged as such.
+            let mut unanswered = log.map(|log| Unanswered { log, hook: self, ctx, started: Instant::now(), audit });
+            let started = Instant::now();
+            let answered = self.action().execute(ctx).await;
+            let elapsed = started.elapsed();
+            let mut logged = |result: &HookResult| {
+                if let Some(log) = unanswered.take().map(|u| u.defuse()) {
+                    log.send(decision_log::pending(ctx, &self.id, self.located.clone(), result, elapsed, audit));
+                }
+            };
+            let mut result = match answered {
+                Ok(result) => result,
+                Err(e) => {
+                    logged(&HookResult::allow().with_failure(e.to_string()));
+                    return Err(e);
+                }
+            };
             if result.explicit_allow && self.matched_uncertainly(ctx) {
                 result.explicit_allow = false;
+            }
+            logged(&result);
+            if audit {
+                let outcome = decision_log::outcome_word(&result);
+                decision_log::note_audited(decision_log::Audited { event: ctx.event, hook: self.id.clone(), outcome });
+                return Ok(HookResult::allow());
             }
             if let Some(spec) = &self.handler.rewake {
                 result.rewake_specs.push(spec.clone());
             }
             Ok(result)
         })
+    }
+}
+
+/// Logs a hook that was dropped before it answered (its timeout), unless defused.
+struct Unanswered<'a> {
+    log: &'static DecisionLog,
+    hook: &'a DeclarativeHook,
+    ctx: &'a HookContext,
+    started: Instant,
+    audit: bool,
+}
+
+impl Unanswered<'_> {
+    fn defuse(self) -> &'static DecisionLog {
+        let log = self.log;
+        std::mem::forget(self);
+        log
+    }
+}
+
+impl Drop for Unanswered<'_> {
+    fn drop(&mut self) {
+        let result = HookResult::allow().with_failure("the hook did not answer in time");
+        let mut pending = decision_log::pending(
+            self.ctx,
+            &self.hook.id,
+            self.hook.located.clone(),
+            &result,
+            self.started.elapsed(),
+            self.audit,
+        );
+        pending.outcome = "timeout";
+        self.log.send(pending);
     }
 }
 

@@ -84,9 +84,57 @@ pub struct HandlerSpec {
     /// `Edit(*.ts)`), honoured on tool events.
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
     pub if_rule: Option<String>,
+    /// `audit`: the hook runs and its decision is logged, but the client is answered as if it
+    /// had said nothing; `enforce` (the default) applies it.
+    #[serde(default, skip_serializing_if = "HandlerMode::is_enforce")]
+    pub mode: HandlerMode,
     /// The loader's compiled `if` rule, reused by the build (PERF-6).
     #[serde(skip)]
     pub(crate) if_compiled: MatcherCache,
+    /// Where the handler sits in its file, for `explain` and the decision log.
+    #[serde(skip)]
+    pub(crate) place: Place,
+}
+
+/// Whether a handler's decision binds (`enforce`) or is only logged (`audit`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum HandlerMode {
+    /// Its decision applies.
+    #[default]
+    Enforce,
+    /// It runs and its decision is logged and counted, but replaced by "no opinion".
+    Audit,
+}
+
+impl HandlerMode {
+    /// `enforce` or `audit`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandlerMode::Enforce => "enforce",
+            HandlerMode::Audit => "audit",
+        }
+    }
+
+    /// Reads a hooks.json `mode` value.
+    pub fn parse(text: &str) -> Option<Self> {
+        [HandlerMode::Enforce, HandlerMode::Audit].into_iter().find(|m| m.as_str() == text)
+    }
+
+    fn is_enforce(&self) -> bool {
+        *self == HandlerMode::Enforce
+    }
+}
+
+/// The JSON pointer of a handler in its file (`/hooks/PreToolUse/0/hooks/1`), when it was read
+/// from one; not part of a spec's identity.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Place(pub(crate) Option<std::sync::Arc<str>>);
+
+impl PartialEq for Place {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// The millisecond spelling of a handler's timeout, which wins over `timeout`.
@@ -213,6 +261,7 @@ static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
         let full = HandlerSpec::new(action)
             .with_timeout(Duration::from_secs(1))
             .with_fail_closed(true)
+            .with_mode(HandlerMode::Audit)
             .with_rewake(RewakeSpec::new(RewakeTrigger::Delay(Duration::from_secs(1)), "r"))
             .with_if("r");
         let value = serde_json::to_value(full).unwrap_or_default();
@@ -246,7 +295,7 @@ static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
     Fields { common, own }
 });
 
-/// The fields every handler takes besides `type`, sorted: `asyncRewake`, `failClosed`, `if`,
+/// The fields every handler takes besides `type`, sorted: `asyncRewake`, `failClosed`, `if`, `mode`,
 /// `timeout`, `timeoutMs`.
 pub fn common_handler_fields() -> &'static [&'static str] {
     &FIELDS.common
@@ -296,7 +345,9 @@ impl HandlerSpec {
             fail_closed: false,
             rewake: None,
             if_rule: None,
+            mode: HandlerMode::Enforce,
             if_compiled: MatcherCache::default(),
+            place: Place::default(),
         }
     }
 
@@ -329,6 +380,12 @@ impl HandlerSpec {
     /// Sets `failClosed`.
     pub fn with_fail_closed(mut self, fail_closed: bool) -> Self {
         self.fail_closed = fail_closed;
+        self
+    }
+
+    /// Sets the mode (`audit` or `enforce`).
+    pub fn with_mode(mut self, mode: HandlerMode) -> Self {
+        self.mode = mode;
         self
     }
 
@@ -419,6 +476,9 @@ impl HandlerSpec {
         }
         if self.fail_closed {
             s.write_str(" failClosed")?;
+        }
+        if self.mode == HandlerMode::Audit {
+            s.write_str(" mode=audit")?;
         }
         if let Some(rule) = &self.if_rule {
             s.write_str(" if=")?;
@@ -566,7 +626,7 @@ mod tests {
 
     #[test]
     fn the_field_tables_are_read_from_the_types() {
-        assert_eq!(common_handler_fields(), ["asyncRewake", "failClosed", "if", "timeout", "timeoutMs"]);
+        assert_eq!(common_handler_fields(), ["asyncRewake", "failClosed", "if", "mode", "timeout", "timeoutMs"]);
         assert_eq!(handler_fields(HandlerKind::Command), ["command"]);
         assert_eq!(handler_fields(HandlerKind::Http), ["allowedEnvVars", "body", "headers", "method", "url"]);
         assert_eq!(handler_fields(HandlerKind::Mcp), ["args", "server", "tool"]);

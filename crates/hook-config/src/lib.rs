@@ -28,6 +28,12 @@
 //! - [`HookHotReloadBootstrap`] watches the tier files and both `mcp.json` registries (notify on
 //!   the parent directories + a polling fallback), debounces, and swaps the registry's `config`
 //!   group atomically (R-HOT-1…8, REL-5).
+//! - The decision log ([`DecisionLog`], [`DecisionRecord`]): every declarative hook that runs sends
+//!   one record (with its handler's `file:line`, [`DeclarativeHook::location`]) through a bounded
+//!   channel to a writer thread that appends `decisions.jsonl` (0600, rotated at 50 MB, three
+//!   files); a front end installs it and names the client of a call with [`scoped`]. Audit mode
+//!   ([`HandlerMode::Audit`], [`audit_everything`], `AIMON_AUDIT=1`): the hook runs and is
+//!   logged, its result is replaced by "no opinion".
 //! - [`check_config`] reports every WARN and every hard error of one file (`validate`, REL-6);
 //!   matchers are parsed once per load (so a broken one is reported by every load, whatever
 //!   the call) and reused by the build; their regex automata are built on first use (PERF-6,
@@ -50,10 +56,11 @@
 //! the seed's six examples, `tests/all_errors.rs` a file with many hard errors, `tests/ids.rs`
 //! id stability, `tests/schema.rs` the schema against the loader (the `jsonschema` validator) and
 //! each accepted handler's round trip through its serialized form, `tests/declarative.rs` matcher/`if`/rewake/failClosed/trust behaviour with real
-//! actions, `tests/hot_reload.rs` the end-to-end, storm and `mcp.json` tests on real files;
+//! actions, `tests/decision_log.rs` the log's lines, rotation, drops and audit mode, `tests/hot_reload.rs` the end-to-end, storm and `mcp.json` tests on real files;
 //! `benches/reload.rs` measures reload latency and the 1 MB load against serde_json; the fuzz
 //! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.
 
+mod decision_log;
 mod declarative;
 mod diagnostic;
 mod document;
@@ -71,11 +78,15 @@ mod tier;
 mod trust;
 
 pub use crate::{
+    decision_log::{
+        AUDIT, Audited, DECISION_LOG_ENV, DecisionLog, DecisionRecord, ENFORCED, INPUT_LIMIT, LogOptions, LogStats,
+        audit_all, audit_everything, flush_installed, outcome_word, parse_line, scoped,
+    },
     declarative::{BuildEnv, DeclarativeHook, build_hooks},
     diagnostic::{Diagnostic, Severity},
     document::{EntryDocument, HooksDocument, hooks_json_schema},
     error::Error,
-    handler::{HandlerAction, HandlerSpec, common_handler_fields, handler_fields, handler_kind},
+    handler::{HandlerAction, HandlerMode, HandlerSpec, common_handler_fields, handler_fields, handler_kind},
     ids::HookIds,
     load::{load_tiers, load_tiers_lazily},
     parse::{check_config, parse_config, read_handler},

@@ -24,7 +24,8 @@ use hook_predicate::PathAnchors;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Error;
 use crate::handler::{
-    CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerSpec, common_handler_fields, handler_fields, handler_kind,
+    CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerMode, HandlerSpec, Place, common_handler_fields,
+    handler_fields, handler_kind,
 };
 use crate::json::{self, Object, Value};
 use crate::matcher::{Matcher, MatcherCache};
@@ -379,6 +380,16 @@ impl Parser<'_> {
                 return Ok(None);
             }
         };
+        let mode_ptr = site.pointer.key("mode");
+        let mode = match obj.get("mode") {
+            None | Some(Value::Null) => HandlerMode::Enforce,
+            Some(Value::Str(m)) if HandlerMode::parse(m).is_some() => HandlerMode::parse(m).unwrap_or_default(),
+            // A mode that cannot be read fails the file: guessing either way could switch a veto
+            // off, or make an audit bind.
+            Some(_) => {
+                return Err(self.error(At::Value(&mode_ptr), "'mode' must be \"enforce\" or \"audit\"".to_owned()));
+            }
+        };
         let if_ptr = site.pointer.key("if");
         let if_rule = match obj.remove("if") {
             None | Some(Value::Null) => None,
@@ -417,7 +428,8 @@ impl Parser<'_> {
                 );
             }
         }
-        Ok(Some(HandlerSpec { action, timeout, fail_closed, rewake, if_rule, if_compiled }))
+        let place = Place(Some(site.pointer.render().into()));
+        Ok(Some(HandlerSpec { action, timeout, fail_closed, rewake, if_rule, mode, if_compiled, place }))
     }
 
     /// The kind-specific fields, taken out of the handler; `Err(why)` makes the handler invalid

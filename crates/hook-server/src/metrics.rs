@@ -2,7 +2,7 @@
 //! status, event and outcome. Recording is a few atomic operations: a request never waits on a
 //! metric.
 
-use hook_core::EventVerdict;
+use hook_core::{EventVerdict, Verdict};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -20,6 +20,8 @@ struct RequestLabels {
 struct DecisionLabels {
     event: &'static str,
     outcome: &'static str,
+    /// `enforced`, or `audit` for what an audit-mode hook would have done.
+    mode: &'static str,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -102,7 +104,8 @@ impl Metrics {
 
     pub(crate) fn verdict(&self, verdict: &EventVerdict) {
         let event = verdict.event.name();
-        self.decisions.get_or_create(&DecisionLabels { event, outcome: verdict.outcome.as_str() }).inc();
+        let mode = hook_config::ENFORCED;
+        self.decisions.get_or_create(&DecisionLabels { event, outcome: verdict.outcome.as_str(), mode }).inc();
         let labels = EventLabels { event };
         for run in &verdict.report.runs {
             self.hook_latency.get_or_create(&labels).observe(run.elapsed.as_secs_f64());
@@ -112,6 +115,21 @@ impl Metrics {
                     self.hook_timeouts.get_or_create(&labels).inc();
                 }
             }
+        }
+    }
+
+    /// What audit-mode hooks would have decided, counted under `mode="audit"` in the outcome
+    /// words of a verdict.
+    pub(crate) fn audited(&self, audited: &[hook_config::Audited]) {
+        for a in audited {
+            let outcome = match a.outcome {
+                "deny" => Verdict::Denied.as_str(),
+                "block" => Verdict::Blocked.as_str(),
+                "ask" | "defer" => Verdict::Ask.as_str(),
+                _ => Verdict::Proceed.as_str(),
+            };
+            let labels = DecisionLabels { event: a.event.name(), outcome, mode: hook_config::AUDIT };
+            self.decisions.get_or_create(&labels).inc();
         }
     }
 

@@ -207,14 +207,21 @@ impl HookService {
     }
 
     /// Dispatches `ctx`, waiting for a hook slot when the event has hooks.
-    async fn dispatch(&self, project: &Project, ctx: &HookContext, policy: HookExecutionPolicy) -> EventVerdict {
+    async fn dispatch(
+        &self,
+        project: &Project,
+        ctx: &HookContext,
+        policy: HookExecutionPolicy,
+        client: &'static str,
+    ) -> EventVerdict {
         let _slots = if project.has_hooks(ctx.event) { Some(self.inner.projects.slots(project).await) } else { None };
         let mut engine = HookEngine::new(project.registry.clone()).with_policy(policy);
         if let Some(rewake) = self.inner.rewake.get() {
             engine = engine.with_rewake(rewake.host.service().clone());
         }
-        let verdict = engine.run_event(ctx, &CancellationToken::new()).await;
+        let (verdict, audited) = hook_config::scoped(client, engine.run_event(ctx, &CancellationToken::new())).await;
         self.inner.metrics.verdict(&verdict);
+        self.inner.metrics.audited(&audited);
         verdict
     }
 
@@ -230,7 +237,7 @@ impl HookService {
 
 /// The daemon as the pipeline's host: cached per-project engines, hook slots, metrics, and the
 /// rewake service and mailboxes when rewake runs.
-struct Daemon<'s>(&'s HookService);
+struct Daemon<'s>(&'s HookService, Client);
 
 impl Host for Daemon<'_> {
     type Project = Arc<Project>;
@@ -256,7 +263,7 @@ impl Host for Daemon<'_> {
     }
 
     fn dispatch(&self, project: &Arc<Project>, ctx: &HookContext) -> impl Future<Output = EventVerdict> + Send {
-        HookService::dispatch(self.0, project, ctx, HookExecutionPolicy::default())
+        HookService::dispatch(self.0, project, ctx, HookExecutionPolicy::default(), self.1.name())
     }
 
     fn mailbox(&self) -> Result<Option<Arc<dyn RewakeStore>>, hook_host::Error> {
@@ -316,7 +323,7 @@ async fn run(
         Err(e) => return unreadable_run(event, &e.to_string()),
     };
     let policy = hook_host::run_policy(params.stop_on_blocked, false, params.parallel);
-    let verdict = service.dispatch(&project, &ctx, policy).await;
+    let verdict = service.dispatch(&project, &ctx, policy, "aimon").await;
     run_output(&verdict)
 }
 
@@ -353,7 +360,7 @@ async fn client_call(
         Ok(bytes) => {
             let params = Query::<Params>::try_from_uri(&uri).map(|q| q.0).unwrap_or_default();
             let hints = service.hints(params.project.as_deref(), &headers);
-            hook_host::answer_call(&Daemon(&service), client, &bytes, "the request body", hints).await
+            hook_host::answer_call(&Daemon(&service, client), client, &bytes, "the request body", hints).await
         }
         Err((prefix, error)) => hook_host::unreadable_call(client, &prefix, &error),
     };
@@ -420,6 +427,8 @@ pub fn hook_row(hook: &DeclarativeHook) -> Map<String, Value> {
     row.insert("id".into(), hook.id().into());
     row.insert("source".into(), hook.source().into());
     row.insert("trusted".into(), hook.trusted().into());
+    row.insert("at".into(), hook.location().map_or(Value::Null, Value::String));
+    row.insert("mode".into(), if hook.audited() { "audit" } else { "enforce" }.into());
     row
 }
 

@@ -19,6 +19,8 @@
 //!   hooks.json, PostToolUse context and block (exit 2 and JSON);
 //! - `continuation` — Stop continuation (and that it ends, and that a timeout lets the agent
 //!   stop), UserPromptSubmit context and block, SessionStart context;
+//! - `try_policy` — replay of real transcripts against live denies, an audit-mode deny that lets
+//!   the call run and logs "would deny" with its file:line;
 //! - `rewake`  — a PostToolUse hook's rewake, fired by `aimon-hooks serve`, reaching the model on
 //!   the session's next tool call.
 
@@ -33,3 +35,4 @@ mod rewake;
 mod runner;
 #[path = "../common/serve_process.rs"]
 mod serve_process;
+mod try_policy;

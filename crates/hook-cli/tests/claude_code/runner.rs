@@ -275,6 +275,16 @@ pub(crate) struct Run {
 }
 
 impl Run {
+    /// The sandbox's project (its transcripts are under [`Run::home`]'s `.claude/projects/`).
+    pub(crate) fn project(&self) -> PathBuf {
+        self.root.join("project")
+    }
+
+    /// The sandbox's HOME.
+    pub(crate) fn home(&self) -> PathBuf {
+        self.root.join("home")
+    }
+
     /// Panics with `what` and everything seen unless `ok`.
     pub(crate) fn check(&self, ok: bool, what: impl std::fmt::Display) {
         assert!(ok, "{what}\n{}", self.explain());

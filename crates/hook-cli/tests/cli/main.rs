@@ -22,6 +22,9 @@
 //! - `daemon`   — a `serve` on a chosen rewake store, SIGKILL, and a server-sent-event reader;
 //! - `stream`   — `GET /v1/stream`: fires as server-sent events, the bearer token;
 //! - `mail_ack` — mail is deleted only once the answer carrying it is written;
+//! - `policy_test` — `test`: the demo's policy tests, a failing case's diff, JUnit against junit-10.xsd;
+//! - `replay`   — `replay` of Claude Code transcripts and Codex rollouts written in their formats;
+//! - `decision_log` — the decision log of `run` and `serve`, audit mode, `log`;
 //! - `rewake_crash` — kill -9 of `serve` mid-fire: nothing lost, only in-flight fires repeat.
 //! - `no_input_turns_a_veto_off` — class-1 inputs (lone surrogates, depth, NUL, huge values, a bad
 //!   `cwd`, an oversized templated header, text that is not JSON) leave a deny standing in
@@ -30,13 +33,16 @@
 mod channels;
 mod claude;
 mod daemon;
+mod decision_log;
 mod demo;
 mod import;
 mod init;
 mod inspect;
 mod mail_ack;
 mod no_input_turns_a_veto_off;
+mod policy_test;
 mod readme;
+mod replay;
 mod rewake;
 mod rewake_crash;
 mod roundtrip;

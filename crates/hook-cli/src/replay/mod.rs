@@ -1,0 +1,397 @@
+//! `aimon-hooks replay`: recorded sessions through the current policy, without running a tool.
+//!
+//! A reader per client (`claude`, `codex`) turns a session file into [`Recorded`] calls in
+//! order: prompts, tool calls (PreToolUse, and PermissionRequest where hooks listen for it),
+//! their results (PostToolUse with the recorded response) and turn ends (Stop). Each runs
+//! through the effective hooks; `command`, `http` and `mcp` handlers run only with
+//! `--run-handlers` (the report names those it skipped). A call the policy would decide
+//! differently from what happened is reported with its tool, input, hook (id and file:line)
+//! and reason; a line that cannot be read is reported and skipped.
+
+mod claude;
+mod codex;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context as _, bail};
+use hook_config::DeclarativeHook;
+use hook_core::{
+    AnswerChannel, CancellationToken, DecisionChannel, ExecutionHook, HandlerKind, HookEngine, HookEventType,
+    HookRegistry, Verdict,
+};
+use serde_json::{Map, Value, json};
+
+use crate::cli::{ReplayArgs, ReplayClient, absolute};
+use crate::load::{self, Scope};
+use crate::trust::Trust;
+use hook_wire::claude::PayloadKey;
+
+/// One call of a recorded session.
+#[derive(Debug)]
+pub(crate) struct Recorded {
+    file: PathBuf,
+    line: usize,
+    /// The line's timestamp (RFC 3339).
+    time: Option<String>,
+    event: HookEventType,
+    /// The hook payload the client would have sent (Claude Code's keys).
+    payload: Map<String, Value>,
+    happened: Happened,
+}
+
+/// What became of a call in the recorded session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Happened {
+    /// It went on (the tool ran, the prompt was taken, the turn ended).
+    Ran,
+    /// The call was refused (by a hook or a person), with the text the model was shown.
+    Denied(String),
+    /// No result was recorded (the session ended first).
+    Unknown,
+}
+
+/// A line that could not be read.
+#[derive(Debug)]
+pub(crate) struct Unreadable {
+    file: PathBuf,
+    line: usize,
+    error: String,
+}
+
+/// A call decided differently.
+struct Difference<'a> {
+    call: &'a Recorded,
+    would: &'static str,
+    hooks: Vec<String>,
+    reason: String,
+}
+
+/// `replay [PATH…]`.
+pub(crate) async fn command(args: &ReplayArgs) -> anyhow::Result<u8> {
+    let started = Instant::now();
+    let project = args.tiers.project_dir()?;
+    let home = args.tiers.home_dir();
+    let client = args.client.unwrap_or(ReplayClient::Claude);
+    let since = args.since.as_deref().map(since).transpose()?;
+    let files = session_files(args, client, &project, home.as_deref())?;
+    let loaded = load::load(&args.tiers, &[], false, Scope::All, Trust::Explicit)?;
+    // Without --run-handlers only the hooks that run no code of their own (`deny`) are registered.
+    let registry = Arc::new(HookRegistry::new());
+    let runs_code = |h: &DeclarativeHook| h.handler().kind() != HandlerKind::Deny;
+    for (event, hook) in &loaded.hooks {
+        if args.run_handlers || !runs_code(hook) {
+            registry.register(*event, hook.clone() as Arc<dyn ExecutionHook>);
+        }
+    }
+    let engine = HookEngine::new(registry);
+    let locations: HashMap<&str, String> =
+        loaded.hooks.iter().filter_map(|(_, h)| Some((h.id(), h.location()?))).collect();
+    // The permission system's event (its answer is a permission behaviour) replays each recorded
+    // tool call too, when a hook listens for it.
+    let permission_event =
+        HookEventType::ALL.iter().copied().find(|e| e.spec().answer == AnswerChannel::PermissionBehavior);
+    let listens_for_permission = loaded.hooks.iter().any(|(e, _)| Some(*e) == permission_event);
+
+    let mut bad = Vec::new();
+    let mut calls = Vec::new();
+    for file in &files {
+        let text = match std::fs::read(file) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                bad.push(Unreadable { file: file.clone(), line: 0, error: format!("cannot read the file: {e}") });
+                continue;
+            }
+        };
+        let read = match client {
+            ReplayClient::Claude => claude::read(file, &text, &mut bad),
+            ReplayClient::Codex => codex::read(file, &text, &mut bad),
+        };
+        calls.extend(read.into_iter().filter(|c| since.as_ref().is_none_or(|s| after(c, s))));
+    }
+    if let (true, Some(permission_event)) = (listens_for_permission, permission_event) {
+        let permission: Vec<Recorded> = calls
+            .iter()
+            .filter(|c| c.event.spec().answer == AnswerChannel::PermissionDecision && c.event.spec().updates_input)
+            .map(|c| Recorded {
+                file: c.file.clone(),
+                line: c.line,
+                time: c.time.clone(),
+                event: permission_event,
+                payload: c.payload.clone(),
+                happened: c.happened.clone(),
+            })
+            .collect();
+        calls.extend(permission);
+    }
+
+    let mut differences = Vec::new();
+    let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
+    // event → (calls, decided differently)
+    let mut summary: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
+    let cancel = CancellationToken::new();
+    for call in &calls {
+        let ctx = match hook_wire::Client::Claude.context(call.event, call.payload.clone(), &project) {
+            Ok(ctx) => ctx,
+            Err(e) => {
+                bad.push(Unreadable { file: call.file.clone(), line: call.line, error: e.to_string() });
+                continue;
+            }
+        };
+        if !args.run_handlers {
+            for (_, hook) in loaded.hooks.iter().filter(|(e, h)| *e == call.event && runs_code(h)) {
+                if hook.would_match(&ctx) {
+                    *skipped.entry(hook.id().to_owned()).or_default() += 1;
+                }
+            }
+        }
+        let verdict = engine.run_event(&ctx, &cancel).await;
+        let entry = summary.entry(call.event.name()).or_default();
+        entry.0 += 1;
+        let merged_word = hook_config::outcome_word(&verdict.report.merged);
+        let would = match (&call.happened, verdict.outcome, call.event) {
+            (Happened::Ran | Happened::Unknown, Verdict::Denied, _) => "deny",
+            (Happened::Ran | Happened::Unknown, Verdict::Blocked, e)
+                if e.spec().decision == DecisionChannel::Continuation =>
+            {
+                "keep working"
+            }
+            (Happened::Ran | Happened::Unknown, Verdict::Blocked, _) => "block",
+            (Happened::Ran | Happened::Unknown, Verdict::Ask, _) => "ask",
+            (Happened::Denied(_), Verdict::Proceed, _) => "allow",
+            // Advisory events decide nothing; a hook's block there reaches the model as feedback.
+            (Happened::Ran, Verdict::Proceed, e)
+                if e.spec().decision == DecisionChannel::Advisory && merged_word == "block" =>
+            {
+                "block (feedback)"
+            }
+            _ => continue,
+        };
+        entry.1 += 1;
+        let hooks: Vec<String> = verdict
+            .report
+            .runs
+            .iter()
+            .filter(|r| !matches!(hook_config::outcome_word(&r.result), "none" | "rewrite"))
+            .map(|r| match locations.get(r.hook_id.as_str()) {
+                Some(at) => format!("{} ({at})", r.hook_id),
+                None => r.hook_id.clone(),
+            })
+            .collect();
+        let reason = verdict
+            .reason
+            .clone()
+            .or_else(|| verdict.report.merged.feedback.clone())
+            .or_else(|| match &call.happened {
+                Happened::Denied(text) => Some(format!("was refused: {text}")),
+                _ => None,
+            })
+            .unwrap_or_default();
+        differences.push(Difference { call, would, hooks, reason });
+    }
+    let elapsed = started.elapsed();
+    if args.json {
+        print_json(&files, &calls, &differences, &summary, &skipped, &bad, elapsed)?;
+    } else {
+        print_text(&files, &calls, &differences, &summary, &skipped, &bad, elapsed);
+    }
+    Ok(0)
+}
+
+/// The session files: the PATHs given (a directory stands for its `*.jsonl`, recursively), else
+/// the client's sessions of the project.
+fn session_files(
+    args: &ReplayArgs,
+    client: ReplayClient,
+    project: &Path,
+    home: Option<&Path>,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let roots: Vec<PathBuf> = if args.paths.is_empty() {
+        let home = home.context("no home directory: pass --home or set HOME, or name the session files")?;
+        vec![match client {
+            ReplayClient::Claude => claude::default_dir(home, project),
+            ReplayClient::Codex => home.join(".codex").join("sessions"),
+        }]
+    } else {
+        args.paths.iter().map(|p| absolute(&cwd, p)).collect()
+    };
+    let mut files = Vec::new();
+    for root in &roots {
+        if root.is_dir() {
+            jsonl_under(root, &mut files)?;
+        } else if root.exists() {
+            files.push(root.clone());
+        } else {
+            bail!("{} does not exist", root.display());
+        }
+    }
+    if args.paths.is_empty() && client == ReplayClient::Codex {
+        // Every Codex session of the machine lives there: keep those of this project.
+        files.retain(|f| codex_session_in(f, project));
+    }
+    if files.is_empty() {
+        bail!(
+            "no recorded sessions found under {}",
+            roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn jsonl_under(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let path = entry?.path();
+        if path.is_dir() {
+            jsonl_under(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "jsonl") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Whether the Codex rollout `file` was recorded in `project` (its `session_meta` cwd).
+fn codex_session_in(file: &Path, project: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(file) else { return true };
+    let meta = text.lines().find_map(|l| {
+        let v: Value = serde_json::from_str(l).ok()?;
+        (v.get("type")? == "session_meta").then(|| v["payload"]["cwd"].as_str().map(PathBuf::from))?
+    });
+    meta.is_none_or(|cwd| cwd.starts_with(project))
+}
+
+/// `--since`: an RFC 3339 time, or a duration before now (`2h`, `3days`).
+fn since(text: &str) -> anyhow::Result<chrono::DateTime<chrono::Utc>> {
+    if let Ok(time) = chrono::DateTime::parse_from_rfc3339(text) {
+        return Ok(time.with_timezone(&chrono::Utc));
+    }
+    let ago = humantime::parse_duration(text)
+        .map_err(|_| anyhow::anyhow!("--since {text:?} is neither an RFC 3339 time nor a duration such as 2h"))?;
+    let ago = chrono::Duration::from_std(ago).context("--since is too far back")?;
+    Ok(chrono::Utc::now() - ago)
+}
+
+/// Whether `call` happened at or after `since` (a call without a time is kept).
+fn after(call: &Recorded, since: &chrono::DateTime<chrono::Utc>) -> bool {
+    call.time
+        .as_deref()
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+        .is_none_or(|t| t.with_timezone(&chrono::Utc) >= *since)
+}
+
+fn happened_word(h: &Happened) -> &'static str {
+    match h {
+        Happened::Ran => "ran",
+        Happened::Denied(_) => "refused",
+        Happened::Unknown => "no result recorded",
+    }
+}
+
+/// The input of a call, shortened for a line of text.
+fn input_text(call: &Recorded, limit: usize) -> String {
+    let input = call
+        .payload
+        .get(PayloadKey::TOOL_INPUT)
+        .or_else(|| call.payload.get("prompt"))
+        .map(|v| if let Value::String(s) = v { s.clone() } else { v.to_string() })
+        .unwrap_or_default();
+    if input.chars().count() <= limit { input } else { format!("{}…", input.chars().take(limit).collect::<String>()) }
+}
+
+fn print_text(
+    files: &[PathBuf],
+    calls: &[Recorded],
+    differences: &[Difference<'_>],
+    summary: &BTreeMap<&'static str, (usize, usize)>,
+    skipped: &BTreeMap<String, usize>,
+    bad: &[Unreadable],
+    elapsed: std::time::Duration,
+) {
+    for d in differences {
+        let tool = d.call.payload.get(PayloadKey::TOOL_NAME).and_then(Value::as_str).unwrap_or("-");
+        println!(
+            "{}:{}: {} {tool} {}: {}, would {}",
+            d.call.file.display(),
+            d.call.line,
+            d.call.event,
+            input_text(d.call, 120),
+            happened_word(&d.call.happened),
+            d.would
+        );
+        if !d.hooks.is_empty() {
+            println!("    hook: {}", d.hooks.join(", "));
+        }
+        if !d.reason.is_empty() {
+            println!("    reason: {}", d.reason.replace('\n', " "));
+        }
+    }
+    println!();
+    let header = ["EVENT", "CALLS", "SAME", "DIFFERENT"].map(str::to_owned);
+    let rows: Vec<[String; 4]> = summary
+        .iter()
+        .map(|(event, (n, diff))| [(*event).to_owned(), n.to_string(), (n - diff).to_string(), diff.to_string()])
+        .collect();
+    crate::commands::print_table(&header, &rows);
+    println!(
+        "{} call(s) from {} session file(s) in {:.0} ms: {} decided differently",
+        calls.len(),
+        files.len(),
+        elapsed.as_secs_f64() * 1000.0,
+        differences.len()
+    );
+    if !skipped.is_empty() {
+        println!("skipped (command, http and mcp handlers run only with --run-handlers):");
+        for (hook, n) in skipped {
+            println!("  {hook}: {n} call(s)");
+        }
+    }
+    for b in bad {
+        eprintln!("warning: {}:{}: skipped: {}", b.file.display(), b.line, b.error);
+    }
+}
+
+fn print_json(
+    files: &[PathBuf],
+    calls: &[Recorded],
+    differences: &[Difference<'_>],
+    summary: &BTreeMap<&'static str, (usize, usize)>,
+    skipped: &BTreeMap<String, usize>,
+    bad: &[Unreadable],
+    elapsed: std::time::Duration,
+) -> anyhow::Result<()> {
+    let differences: Vec<Value> = differences
+        .iter()
+        .map(|d| {
+            json!({
+                "file": d.call.file.display().to_string(),
+                "line": d.call.line,
+                "time": d.call.time,
+                "session": d.call.payload.get(PayloadKey::SESSION_ID),
+                "event": d.call.event.name(),
+                "tool": d.call.payload.get(PayloadKey::TOOL_NAME),
+                "input": d.call.payload.get(PayloadKey::TOOL_INPUT).or_else(|| d.call.payload.get("prompt")),
+                "happened": happened_word(&d.call.happened),
+                "would": d.would,
+                "hooks": d.hooks,
+                "reason": d.reason,
+            })
+        })
+        .collect();
+    let summary: Map<String, Value> =
+        summary.iter().map(|(e, (n, diff))| ((*e).to_owned(), json!({"calls": n, "different": diff}))).collect();
+    let out = json!({
+        "files": files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+        "calls": calls.len(),
+        "elapsed_ms": elapsed.as_secs_f64() * 1000.0,
+        "differences": differences,
+        "summary": summary,
+        "skipped_handlers": skipped,
+        "unreadable": bad.iter().map(|b| json!({"file": b.file.display().to_string(), "line": b.line, "error": b.error})).collect::<Vec<_>>(),
+    });
+    println!("{}", serde_json::to_string_pretty(&out)?);
+    Ok(())
+}

@@ -1,0 +1,121 @@
+//! `aimon-hooks replay` on session files written in each client's format: what the policy would
+//! decide differently, the handlers it skipped, and the lines it could not read.
+
+use crate::support::{Outcome, Sandbox};
+
+/// Claude Code's directory name for a project (every character but ASCII letters and digits → `-`).
+fn mangled(project: &std::path::Path) -> String {
+    project.display().to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
+}
+
+fn transcript(session: &str) -> String {
+    let line = |v: serde_json::Value| v.to_string();
+    let cwd = "/p";
+    [
+        line(serde_json::json!({"type": "user", "sessionId": session, "cwd": cwd, "timestamp": "2026-12-01T10:00:00.000Z",
+            "message": {"role": "user", "content": "ship it"}})),
+        line(serde_json::json!({"type": "assistant", "sessionId": session, "cwd": cwd, "timestamp": "2026-12-01T10:00:01.000Z",
+            "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cargo test"}},
+                {"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "git push --force origin main"}}]}})),
+        "{this line is cut".to_owned(),
+        line(serde_json::json!({"type": "user", "sessionId": session, "cwd": cwd, "timestamp": "2026-12-01T10:00:02.000Z",
+            "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": "ok"},
+                {"type": "tool_result", "tool_use_id": "t2", "content": "pushed"}]}})),
+        line(serde_json::json!({"type": "assistant", "sessionId": session, "cwd": cwd, "timestamp": "2026-12-01T10:00:03.000Z",
+            "message": {"role": "assistant", "stop_reason": "end_turn", "content": [{"type": "text", "text": "done"}]}})),
+    ]
+    .join("\n")
+}
+
+fn policy(sandbox: &Sandbox) {
+    sandbox.project_hooks(&serde_json::json!({"hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash(git push:*)", "hooks": [
+                {"type": "deny", "reason": "pushes are reviewed"},
+                {"type": "command", "command": "touch ran-a-handler"}]}
+        ],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "touch ran-a-handler"}]}]
+    }}));
+}
+
+#[test]
+fn a_transcript_replayed_under_a_deny_policy_reports_the_call_it_would_deny() {
+    let sandbox = Sandbox::new();
+    policy(&sandbox);
+    let dir = format!("home/.claude/projects/{}", mangled(&sandbox.project()));
+    sandbox.write(&format!("{dir}/s1.jsonl"), &transcript("s1"));
+    let out = Outcome::of(sandbox.cmd().arg("replay"));
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let expected = [
+        "s1.jsonl:2: preTool Bash {\"command\":\"git push --force origin main\"}: ran, would deny",
+        "    reason: pushes are reviewed",
+        "6 call(s) from 1 session file(s)",
+        ": 1 decided differently",
+        "skipped (command, http and mcp handlers run only with --run-handlers):",
+    ];
+    for text in expected {
+        assert!(out.stdout.contains(text), "missing {text:?} in:\n{}", out.stdout);
+    }
+    assert!(
+        out.stdout.contains(&format!("{}:6)", sandbox.project().join(".aimon/hooks.json").display())),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stderr.contains("s1.jsonl:3: skipped"), "{}", out.stderr);
+    assert!(!sandbox.project().join("ran-a-handler").exists(), "no command handler ran");
+
+    let json = Outcome::of(sandbox.cmd().args(["replay", "--json"])).json();
+    assert_eq!(json["calls"], 6);
+    let differences = json["differences"].as_array().expect("differences");
+    assert_eq!(differences.len(), 1);
+    assert_eq!(differences[0]["tool"], "Bash");
+    assert_eq!(differences[0]["session"], "s1");
+    assert_eq!(differences[0]["would"], "deny");
+    assert_eq!(json["summary"]["preTool"]["calls"], 2);
+    assert_eq!(json["unreadable"][0]["line"], 3);
+    let skipped = json["skipped_handlers"].as_object().expect("skipped");
+    assert_eq!(skipped.values().map(|v| v.as_u64().unwrap_or(0)).sum::<u64>(), 2, "{skipped:?}");
+
+    // --since after the session: nothing to replay but the calls without a time.
+    let later = Outcome::of(sandbox.cmd().args(["replay", "--json", "--since", "2026-12-01T11:00:00Z"])).json();
+    assert_eq!(later["calls"], 0);
+}
+
+#[test]
+fn with_run_handlers_the_command_handlers_run_too() {
+    let sandbox = Sandbox::new();
+    policy(&sandbox);
+    let file = sandbox.write("s.jsonl", &transcript("s2"));
+    let out = Outcome::of(sandbox.cmd().arg("replay").arg(&file).arg("--run-handlers"));
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(!out.stdout.contains("skipped ("), "{}", out.stdout);
+    assert!(sandbox.project().join("ran-a-handler").exists(), "the handlers ran in the project");
+}
+
+#[test]
+fn a_codex_rollout_replays_its_shell_calls() {
+    let sandbox = Sandbox::new();
+    policy(&sandbox);
+    let rollout = [
+        r#"{"timestamp":"2026-12-01T10:00:00.000Z","type":"session_meta","payload":{"id":"codex-1","cwd":"/p"}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"git push origin main\"]}","call_id":"c1"}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:02.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"done"}}"#,
+    ]
+    .join("\n");
+    sandbox.write("home/.codex/sessions/2026/12/01/rollout-1.jsonl", &rollout);
+    let file = sandbox.home().join(".codex/sessions");
+    let json = Outcome::of(sandbox.cmd().args(["replay", "--client", "codex", "--json"]).arg(&file)).json();
+    assert_eq!(json["calls"], 2);
+    assert_eq!(json["differences"][0]["input"]["command"], "git push origin main");
+    assert_eq!(json["differences"][0]["session"], "codex-1");
+}
+
+#[test]
+fn no_sessions_is_an_error_that_says_where_it_looked() {
+    let sandbox = Sandbox::new();
+    let out = Outcome::of(sandbox.cmd().arg("replay"));
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains(".claude/projects/"), "{}", out.stderr);
+}
