@@ -2,7 +2,7 @@
 //!
 //! Commands (R-CLI): `run` (one event, one payload, a JSON verdict), `claude` (Claude Code's hook
 //! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`,
-//! `trust`, `rewake`, `init`, `serve` (the daemon, from hook-server; `claude` forwards to it).
+//! `trust`, `rewake`, `init`, `guard` (hook-guard), `serve` (the daemon, from hook-server; `claude` forwards to it).
 //! The verdict rules are hook-core's ([`hook_core::EventVerdict`]); this crate maps payloads to
 //! contexts, loads the tiers through hook-config and renders answers. Event names come from the
 //! events table, never from literals here (R-LAYER-4).
@@ -18,6 +18,7 @@
 mod alloc;
 mod cli;
 mod commands;
+mod guard;
 mod import;
 mod init;
 mod load;
@@ -58,6 +59,10 @@ fn main() -> ExitCode {
     if let Command::Claude(args) = &cli.command {
         return ExitCode::from(commands::claude(args, cli.verbose));
     }
+    if let Command::Guard(args) = &cli.command {
+        // Before a runtime or logging: the guard is a tracer, and its step replaces itself.
+        return ExitCode::from(guard::run(args));
+    }
     logging::init(cli.verbose);
     let mut builder = match cli.command {
         Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
@@ -93,5 +98,6 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::Serve(args) => commands::serve(args).await,
         Command::Init(crate::cli::InitTarget::Claude(args)) => init::claude(&args),
         Command::Rewake(command) => rewake::command(command),
+        Command::Guard(_) => unreachable!("guard runs before the runtime is built"),
     }
 }
