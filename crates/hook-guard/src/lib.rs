@@ -63,7 +63,7 @@ impl Guard {
     pub fn run(&self, mut step: Command) -> Result<i32, Error> {
         filter::arch().map_err(Error::Unavailable)?;
         let forwarded = forwarded_signals();
-        // Blocked here (the step's mask is reset by the spawn), taken by the relay thread.
+        // Blocked here and taken by the relay thread; the step unblocks them before the exec.
         let _ = forwarded.thread_block();
         let child = step.spawn().map_err(|source| Error::Spawn {
             command: step.get_program().to_string_lossy().into_owned(),
@@ -106,6 +106,7 @@ pub fn probe(step: Command) -> Result<(), Error> {
     }
 }
 
+/// The signals the guard relays to the command (HUP, INT, QUIT, TERM).
 fn forwarded_signals() -> SigSet {
     let mut set = SigSet::empty();
     for sig in [Signal::SIGHUP, Signal::SIGINT, Signal::SIGQUIT, Signal::SIGTERM] {

@@ -32,6 +32,8 @@ pub fn exec_step(command: &[OsString]) -> i32 {
     if let Err(e) = seccompiler::apply_filter(&program_bpf) {
         return refuse(&format!("the kernel refuses the seccomp filter here ({e})"));
     }
+    // The guard blocks the signals it relays; its blocking is not the command's.
+    let _ = crate::forwarded_signals().thread_unblock();
     let err = Command::new(program).args(args).exec();
     eprintln!("aimon-hooks guard: {}: {err}", program.to_string_lossy());
     if err.kind() == std::io::ErrorKind::NotFound { 127 } else { REFUSED }
