@@ -37,5 +37,8 @@ pub use crate::{
     payload::payload_context,
     project::{ProjectHints, project_dir},
     read::{MAX_DEPTH, parse_payload, sniff_event},
-    settings::{add_routes, command_route, http_route, remove_routes, routed_events},
+    settings::{
+        add_routes, command_route, guard_prefix, http_route, remove_routes, remove_shell_prefix, routed_events,
+        set_shell_prefix,
+    },
 };

@@ -60,11 +60,19 @@ impl Guard {
     /// the command — with every exec of its process tree checked; returns the command's exit code
     /// (128 + N when a signal ended it). Signals the guard receives (HUP, INT, QUIT, TERM) are
     /// passed on to the command.
-    pub fn run(&self, mut step: Command) -> Result<i32, Error> {
+    pub fn run(&self, step: Command) -> Result<i32, Error> {
         filter::arch().map_err(Error::Unavailable)?;
         let forwarded = forwarded_signals();
         // Blocked here and taken by the relay thread; the step unblocks them before the exec.
-        let _ = forwarded.thread_block();
+        let before = forwarded.thread_swap_mask(nix::sys::signal::SigmaskHow::SIG_BLOCK).ok();
+        let result = self.run_blocked(step, forwarded);
+        if let Some(mask) = before {
+            let _ = mask.thread_set_mask();
+        }
+        result
+    }
+
+    fn run_blocked(&self, mut step: Command, forwarded: SigSet) -> Result<i32, Error> {
         let child = step.spawn().map_err(|source| Error::Spawn {
             command: step.get_program().to_string_lossy().into_owned(),
             source,
