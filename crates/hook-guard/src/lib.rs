@@ -14,8 +14,10 @@
 //! The exec is matched as one simple command (program basename and arguments, every name it may
 //! run under: the `exec` module) through the same predicates as the parse-time rules. The crate
 //! knows nothing of Claude Code or of the CLI's arguments; it needs no `unsafe` (nix, seccompiler).
-//! Tests: `tests/guard.rs` (the table of commands that build a denied argv at run time, against a
-//! real binary with stub programs on `PATH`); the bench is `benches/exec_loop.rs`.
+//! Unit tests sit beside the code; the end-to-end tests need the `aimon-hooks` binary (the step is
+//! a re-exec of it) and live in hook-cli: `tests/guard/` (the table of commands that build a
+//! denied argv at run time, with stub programs on `PATH`; the fail-closed test) and
+//! `tests/claude_code/guard.rs` (the real Claude Code); the bench is hook-cli's `benches/guard.rs`.
 
 mod error;
 mod exec;

@@ -19,11 +19,14 @@
 //!   hooks.json, PostToolUse context and block (exit 2 and JSON);
 //! - `continuation` — Stop continuation (and that it ends, and that a timeout lets the agent
 //!   stop), UserPromptSubmit context and block, SessionStart context;
+//! - `guard`   — `init claude --guard`: every Bash command under `aimon-hooks guard`, the argv
+//!   built at run time refused at exec with the reason in the tool result, `cd` still holding;
 //! - `rewake`  — a PostToolUse hook's rewake, fired by `aimon-hooks serve`, reaching the model on
 //!   the session's next tool call.
 
 mod continuation;
 mod gates;
+mod guard;
 mod hooks;
 mod install;
 mod model;
