@@ -87,9 +87,12 @@ pub fn remove_routes(settings: &mut Value, route: &Value) -> Result<(), Error> {
 const ENV: &str = "env";
 const SHELL_PREFIX: &str = "CLAUDE_CODE_SHELL_PREFIX";
 
-/// The shell prefix running every Bash command under `binary guard --` (`init claude --guard`).
+/// The shell prefix running every Bash command under the guard (`init claude --guard`):
+/// `binary --guard`. Claude Code (2.1.332) takes everything before the prefix's last ` -` as the
+/// program, quoted as one word, puts the rest after it and then the whole shell snippet as one
+/// argument: the binary's path must come alone, then flags only.
 pub fn guard_prefix(binary: &str) -> String {
-    format!("{} guard --", quoted(binary))
+    format!("{binary} --guard")
 }
 
 /// Sets `env.CLAUDE_CODE_SHELL_PREFIX` to `prefix`; the other `env` keys stay.
@@ -149,7 +152,7 @@ mod tests {
     fn the_shell_prefix_is_set_and_removed_and_other_env_keys_stay() {
         let mut s = json!({"env": {"FOO": "1"}, "model": "x"});
         let prefix = guard_prefix("/opt/my bin/aimon-hooks");
-        assert_eq!(prefix, "'/opt/my bin/aimon-hooks' guard --");
+        assert_eq!(prefix, "/opt/my bin/aimon-hooks --guard", "Claude Code quotes the program itself");
         set_shell_prefix(&mut s, &prefix).expect("set");
         assert_eq!(s, json!({"env": {"FOO": "1", "CLAUDE_CODE_SHELL_PREFIX": prefix}, "model": "x"}));
         remove_shell_prefix(&mut s, "someone else's").expect("remove");

@@ -1,5 +1,10 @@
 //! `aimon-hooks guard [--project DIR] [--home DIR] -- COMMAND…`: the exec-time guard (hook-guard)
 //! on the effective deny rules of the tiers, and `--exec-step`, the guarded process's first step.
+//!
+//! Claude Code's shell prefix form is `aimon-hooks --guard '<snippet>'` ([`PREFIX_FLAG`]): Claude
+//! Code 2.1.332 quotes everything before the prefix's last ` -` as one word, the program, so the
+//! prefix must be a path followed by flags only (`<path>/aimon-hooks guard --` would name a
+//! program `aimon-hooks guard`). It is `guard --` in the current directory's project.
 
 use std::ffi::OsString;
 use std::process::Command;
@@ -10,6 +15,18 @@ use hook_guard::{Guard, REFUSED};
 use crate::cli::GuardArgs;
 use crate::load::{self, Scope};
 use crate::trust::Trust;
+
+/// The flag of the shell-prefix form (`init claude --guard` writes `<path>/aimon-hooks --guard`).
+pub(crate) const PREFIX_FLAG: &str = "--guard";
+
+/// The command of a shell-prefix call (`--guard COMMAND…`, before clap), if this is one.
+pub(crate) fn prefix_call(mut args: impl Iterator<Item = OsString>) -> Option<GuardArgs> {
+    if args.next()? != PREFIX_FLAG {
+        return None;
+    }
+    let command: Vec<OsString> = args.collect();
+    (!command.is_empty()).then(|| GuardArgs { tiers: Default::default(), exec_step: false, command })
+}
 
 /// Runs `guard`; the exit code is the command's.
 pub(crate) fn run(args: &GuardArgs) -> u8 {

@@ -45,6 +45,10 @@ fn main() -> ExitCode {
     if let Some(args) = cli::plain_claude(std::env::args_os().skip(1)) {
         return ExitCode::from(commands::claude(&args, 0));
     }
+    // Claude Code's shell prefix (`init claude --guard`): `aimon-hooks --guard '<snippet>'`.
+    if let Some(args) = guard::prefix_call(std::env::args_os().skip(1)) {
+        return ExitCode::from(guard::run(&args));
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

@@ -199,7 +199,7 @@ impl Scenario {
         let mut settings: Value =
             serde_json::from_str(&std::fs::read_to_string(&file).expect("settings")).expect("settings JSON");
         let prefix = settings["env"]["CLAUDE_CODE_SHELL_PREFIX"].as_str().unwrap_or_default().to_owned();
-        assert!(prefix.ends_with("aimon-hooks guard --"), "no guard prefix in {settings}");
+        assert!(prefix.ends_with("aimon-hooks --guard"), "no guard prefix in {settings}");
         settings["hooks"].as_object_mut().expect("hooks").remove("PreToolUse");
         write(&file, &serde_json::to_string_pretty(&settings).expect("json"));
         self
