@@ -69,7 +69,8 @@ fn shell_form(command: &[OsString]) -> Vec<OsString> {
 
 /// This binary re-run as the guarded process's first step for `command`.
 pub(crate) fn step(command: &[OsString]) -> Result<Command, String> {
-    let me = std::env::current_exe().map_err(|e| format!("aimon-hooks guard: cannot find its own binary ({e}); nothing was run"))?;
+    let me = std::env::current_exe()
+        .map_err(|e| format!("aimon-hooks guard: cannot find its own binary ({e}); nothing was run"))?;
     let mut step = Command::new(me);
     step.args(["guard", "--exec-step", "--"]).args(command);
     Ok(step)

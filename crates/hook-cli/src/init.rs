@@ -39,7 +39,9 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
         Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
     };
     let original = settings.clone();
-    let prefix = hook_claude::guard_prefix(&std::env::current_exe().context("cannot find the running aimon-hooks binary")?.display().to_string());
+    let prefix = hook_claude::guard_prefix(
+        &std::env::current_exe().context("cannot find the running aimon-hooks binary")?.display().to_string(),
+    );
     if args.guard
         && !args.remove
         && let Some(why) = crate::guard::unavailable()

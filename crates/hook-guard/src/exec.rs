@@ -60,7 +60,11 @@ pub(crate) fn basename(name: &str) -> &str {
 impl Exec {
     /// The command lines the rules are asked about; `env` gives the exec's environment (asked
     /// only for git); `git` is the git that looks aliases up.
-    pub(crate) fn readings(&self, git: Option<&Path>, env: &mut dyn FnMut() -> Vec<(OsString, OsString)>) -> Vec<String> {
+    pub(crate) fn readings(
+        &self,
+        git: Option<&Path>,
+        env: &mut dyn FnMut() -> Vec<(OsString, OsString)>,
+    ) -> Vec<String> {
         let mut names: Vec<String> = Vec::with_capacity(3);
         let mut add = |name: &str| {
             if !name.is_empty() && !names.iter().any(|n| n == name) {
@@ -141,11 +145,8 @@ fn git_reading(
         sub_at += if GIT_WITH_VALUE.contains(w) { 2 } else { 1 };
     }
     let (Some(sub), Some(git)) = (words.get(sub_at), git) else { return quote_line(words) };
-    let globals: Vec<&str> = words[1..sub_at.min(words.len())]
-        .iter()
-        .copied()
-        .filter(|w| !matches!(*w, "-p" | "--paginate"))
-        .collect();
+    let globals: Vec<&str> =
+        words[1..sub_at.min(words.len())].iter().copied().filter(|w| !matches!(*w, "-p" | "--paginate")).collect();
     let vars: Vec<(OsString, OsString)> =
         env().into_iter().filter(|(k, _)| git_variable(&k.to_string_lossy())).collect();
     let mut name = (*sub).to_owned();
@@ -183,7 +184,13 @@ fn git_reading(
 
 /// `alias.<name>` as git would see it with `globals` in `cwd` under `vars`; `None` when unset or
 /// when the lookup fails.
-fn git_alias(git: &Path, globals: &[&str], name: &str, cwd: Option<&Path>, vars: &[(OsString, OsString)]) -> Option<String> {
+fn git_alias(
+    git: &Path,
+    globals: &[&str],
+    name: &str,
+    cwd: Option<&Path>,
+    vars: &[(OsString, OsString)],
+) -> Option<String> {
     let mut cmd = Command::new(git);
     cmd.args(globals)
         .args(["config", "--get", &format!("alias.{name}")])
@@ -223,11 +230,8 @@ mod tests {
 
     #[test]
     fn every_name_of_the_exec_is_a_reading() {
-        let exec = Exec {
-            file: PathBuf::from("/bin/busybox"),
-            argv: vec!["rm".into(), "-rf".into(), "/".into()],
-            cwd: None,
-        };
+        let exec =
+            Exec { file: PathBuf::from("/bin/busybox"), argv: vec!["rm".into(), "-rf".into(), "/".into()], cwd: None };
         let readings = exec.readings(None, &mut Vec::new);
         assert_eq!(readings, vec!["busybox -rf /".to_owned(), "rm -rf /".to_owned()]);
     }

@@ -75,16 +75,17 @@ impl Guard {
     }
 
     fn run_blocked(&self, mut step: Command, forwarded: SigSet) -> Result<i32, Error> {
-        let child = step.spawn().map_err(|source| Error::Spawn {
-            command: step.get_program().to_string_lossy().into_owned(),
-            source,
-        })?;
+        let child = step
+            .spawn()
+            .map_err(|source| Error::Spawn { command: step.get_program().to_string_lossy().into_owned(), source })?;
         let main = Pid::from_raw(child.id() as i32);
         match waitpid(main, Some(WaitPidFlag::__WALL)) {
             Ok(WaitStatus::Stopped(_, Signal::SIGSTOP)) => {}
             // The step refused (its sentence is on stderr) before anything ran.
             Ok(WaitStatus::Exited(_, code)) => return Ok(code),
-            Ok(other) => return Err(Error::Unavailable(format!("the command's first step stopped unexpectedly ({other:?})"))),
+            Ok(other) => {
+                return Err(Error::Unavailable(format!("the command's first step stopped unexpectedly ({other:?})")));
+            }
             Err(e) => return Err(Error::Unavailable(format!("cannot wait for the command's first step ({e})"))),
         }
         relay(forwarded, main);
@@ -149,4 +150,57 @@ fn find_on_path(name: &str) -> Option<PathBuf> {
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt as _;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hook_config::{BuildEnv, TierPaths, load_tiers};
+
+    const RULES: &str = r#"{"hooks": {"PreToolUse": [
+      {"matcher": "Bash(touch:*)", "hooks": [{"type": "deny", "reason": "no touching"}]},
+      {"matcher": "Bash(git push:*)", "hooks": [{"type": "deny", "reason": "pushes are reviewed"}]},
+      {"matcher": "Bash(rm -rf:*)", "hooks": [{"type": "command", "command": "echo not a rule here"}]}
+    ]}}"#;
+
+    fn guard() -> (tempfile::TempDir, Guard) {
+        let project = tempfile::tempdir().expect("project");
+        std::fs::create_dir_all(project.path().join(".aimon")).expect("mkdir");
+        std::fs::write(project.path().join(".aimon/hooks.json"), RULES).expect("rules");
+        let paths = TierPaths::new(None, project.path());
+        let (config, _) = load_tiers(&paths).expect("loads");
+        let hooks = config.into_hooks(&BuildEnv::new(&paths));
+        let guard = Guard { rules: Rules::new(&hooks), git: None };
+        (project, guard)
+    }
+
+    /// (file executed, argv, refused by)
+    const EXECS: &[(&str, &[&str], Option<&str>)] = &[
+        ("/usr/bin/touch", &["touch", "x"], Some("no touching")),
+        ("/usr/bin/git", &["git", "-C", ".", "push", "origin"], Some("pushes are reviewed")),
+        ("/usr/lib/git-core/git-push", &["git-push", "origin"], Some("pushes are reviewed")),
+        ("/bin/busybox", &["touch", "x"], Some("no touching")),
+        ("/usr/bin/env", &["env", "A=1", "touch", "x"], Some("no touching")),
+        ("/usr/bin/git", &["git", "status"], None),
+        ("/usr/bin/echo", &["echo", "touch", "x"], None),
+        ("/bin/bash", &["bash", "-c", "touch x; $(printf tou)ch y"], None),
+        ("/bin/sh", &["sh"], None),
+        ("/usr/bin/rm", &["rm", "-rf", "/"], None),
+        ("/usr/bin/python3", &["python3", "-c", "import os; os.system('touch x')"], Some("no touching")),
+        ("/usr/bin/python3", &["python3", "-c", "import os; os.system('tou' + 'ch x')"], None),
+    ];
+
+    #[test]
+    fn an_exec_is_refused_by_the_deny_rules_read_on_its_argv_and_every_name_it_runs_under() {
+        let (_project, guard) = guard();
+        for (file, argv, refused) in EXECS {
+            let exec =
+                Exec { file: PathBuf::from(file), argv: argv.iter().map(|a| (*a).to_owned()).collect(), cwd: None };
+            let got = guard.denial(&exec, &mut Vec::new);
+            let want = refused.map(|reason| {
+                format!("aimon-hooks: denied by project#0: {reason} ({})", crate::rules::quote_line(argv))
+            });
+            assert_eq!(got, want, "{file} {argv:?}");
+        }
+    }
 }

@@ -57,12 +57,13 @@ impl Rules {
         if self.rules.is_empty() {
             return None;
         }
-        let mut ctx = HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new("Bash", json!({ "command": command })));
+        let mut ctx =
+            HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new("Bash", json!({ "command": command })));
         ctx.cwd = cwd.map(Path::to_path_buf);
-        self.rules.iter().find(|r| r.hook.would_match(&ctx)).map(|r| Denial {
-            source: r.hook.source().to_owned(),
-            reason: r.reason.clone(),
-        })
+        self.rules
+            .iter()
+            .find(|r| r.hook.would_match(&ctx))
+            .map(|r| Denial { source: r.hook.source().to_owned(), reason: r.reason.clone() })
     }
 }
 
@@ -80,7 +81,8 @@ pub(crate) fn quote_line<S: AsRef<str>>(words: &[S]) -> String {
 
 /// Quotes `word`; a program name with `=` is quoted too, or the shell would read an assignment.
 fn quote_into(word: &str, program: bool, out: &mut String) {
-    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ',' | ':' | '@' | '%' | '+' | '=');
+    let plain =
+        |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ',' | ':' | '@' | '%' | '+' | '=');
     if !word.is_empty() && word.chars().all(plain) && !(program && word.contains('=')) {
         out.push_str(word);
         return;

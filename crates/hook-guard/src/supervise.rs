@@ -47,6 +47,8 @@ pub(crate) fn supervise(guard: &Guard, main: Pid) -> Result<i32, crate::Error> {
         return Err(crate::Error::Unavailable(format!("the kernel refuses the ptrace options ({e})")));
     }
     let mut known: HashSet<Pid> = HashSet::from([main]);
+    // The last refusal said, so a PATH search refused in each directory is said once.
+    let mut said: Option<(Pid, String)> = None;
     let mut status = None;
     let _ = ptrace::cont(main, None);
     loop {
@@ -83,7 +85,7 @@ pub(crate) fn supervise(guard: &Guard, main: Pid) -> Result<i32, crate::Error> {
             WaitStatus::PtraceEvent(pid, _, event) => {
                 known.insert(pid);
                 if event == Event::PTRACE_EVENT_SECCOMP as i32 {
-                    at_exec(guard, pid);
+                    at_exec(guard, pid, &mut said);
                 } else if event == Event::PTRACE_EVENT_EXEC as i32 {
                     after_exec(guard, pid);
                 }
@@ -114,7 +116,7 @@ fn exec_args(regs: &libc::user_regs_struct) -> Option<(u64, u64, u64, i64, u64)>
 /// At an exec's trace stop: check it, and skip it with `EPERM` (or the error reading it met)
 /// when it is refused.
 #[cfg(target_arch = "x86_64")]
-fn at_exec(guard: &Guard, pid: Pid) {
+fn at_exec(guard: &Guard, pid: Pid, said: &mut Option<(Pid, String)>) {
     let Ok(mut regs) = ptrace::getregs(pid) else { return };
     let refusal = match exec_args(&regs) {
         // x32 execs are never checked: they are refused.
@@ -128,7 +130,10 @@ fn at_exec(guard: &Guard, pid: Pid) {
                     // goes on to the next directory), without a word: nothing ran either way.
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => Errno::ENOENT,
                     _ => {
-                        eprintln!("{message}");
+                        if said.as_ref().is_none_or(|(p, m)| *p != pid || *m != message) {
+                            eprintln!("{message}");
+                            *said = Some((pid, message));
+                        }
                         Errno::EPERM
                     }
                 })
@@ -146,7 +151,7 @@ fn at_exec(guard: &Guard, pid: Pid) {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn at_exec(_guard: &Guard, pid: Pid) {
+fn at_exec(_guard: &Guard, pid: Pid, _said: &mut Option<(Pid, String)>) {
     let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
 }
 
@@ -180,11 +185,8 @@ fn read_exec(pid: Pid, (path, argv, envp, dirfd, flags): (u64, u64, u64, i64, u6
     let file = if path.starts_with('/') {
         PathBuf::from(&path)
     } else {
-        let base = if dirfd == AT_FDCWD {
-            cwd.clone()
-        } else {
-            std::fs::read_link(format!("/proc/{pid}/fd/{dirfd}")).ok()
-        };
+        let base =
+            if dirfd == AT_FDCWD { cwd.clone() } else { std::fs::read_link(format!("/proc/{pid}/fd/{dirfd}")).ok() };
         match (base, path.is_empty() && flags & AT_EMPTY_PATH != 0) {
             (Some(base), true) => base,
             (Some(base), false) => base.join(&path),
@@ -199,10 +201,7 @@ fn read_env(pid: Pid, envp: u64) -> Vec<(OsString, OsString)> {
     let Ok(mem) = File::open(format!("/proc/{pid}/mem")) else { return Vec::new() };
     let mut budget = MAX_ARG_BYTES;
     let entries = read_strings(&mem, envp, &mut budget).unwrap_or_default();
-    entries
-        .into_iter()
-        .filter_map(|e| e.split_once('=').map(|(k, v)| (OsString::from(k), OsString::from(v))))
-        .collect()
+    entries.into_iter().filter_map(|e| e.split_once('=').map(|(k, v)| (OsString::from(k), OsString::from(v)))).collect()
 }
 
 fn env_pairs(bytes: &[u8]) -> Vec<(OsString, OsString)> {

@@ -9,8 +9,9 @@ use crate::runner::{Route, Scenario};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_touch_built_at_run_time_creates_nothing_and_the_guards_reason_reaches_the_model() {
-    let scenario =
-        Scenario::new(Route::Command).project_hooks(&on("PreToolUse", "Bash(touch:*)", deny("no-touching-here"))).guard_only();
+    let scenario = Scenario::new(Route::Command)
+        .project_hooks(&on("PreToolUse", "Bash(touch:*)", deny("no-touching-here")))
+        .guard_only();
     let project = scenario.project();
     let run = scenario.model(vec![Turn::bash("$(printf 'tou%s' ch) pwned.txt")]).run().await;
     run.check(!project.join("pwned.txt").exists(), "pwned.txt was created");
@@ -23,8 +24,9 @@ async fn a_touch_built_at_run_time_creates_nothing_and_the_guards_reason_reaches
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_cd_in_one_bash_call_still_holds_in_the_next_under_the_guard() {
-    let scenario =
-        Scenario::new(Route::Command).project_hooks(&on("PreToolUse", "Bash(touch:*)", deny("no-touching-here"))).guard_only();
+    let scenario = Scenario::new(Route::Command)
+        .project_hooks(&on("PreToolUse", "Bash(touch:*)", deny("no-touching-here")))
+        .guard_only();
     let project = scenario.project();
     std::fs::create_dir_all(project.join("sub")).expect("sub");
     let run = scenario.model(vec![Turn::bash("cd sub"), Turn::bash("echo \"cwd=$(pwd)\"")]).run().await;

@@ -26,7 +26,13 @@ const GIT_REPO: &str = "git init -q -b main . && git -c user.email=a@b -c user.n
     && git init -q --bare ../remote.git && git remote add origin ../remote.git";
 
 const DENIED: &[Denied] = &[
-    Denied { name: "command substitution", setup: "", line: "$(printf 'tou%s' ch) pwned", reaches: Reach::Stub("touch pwned"), code: 126 },
+    Denied {
+        name: "command substitution",
+        setup: "",
+        line: "$(printf 'tou%s' ch) pwned",
+        reaches: Reach::Stub("touch pwned"),
+        code: 126,
+    },
     Denied {
         name: "a script written, then run",
         setup: "",
@@ -41,7 +47,13 @@ const DENIED: &[Denied] = &[
         reaches: Reach::Stub("touch pwned"),
         code: 2,
     },
-    Denied { name: "xargs", setup: "", line: "echo pwned | xargs \"$(printf tou)ch\"", reaches: Reach::Stub("touch pwned"), code: 126 },
+    Denied {
+        name: "xargs",
+        setup: "",
+        line: "echo pwned | xargs \"$(printf tou)ch\"",
+        reaches: Reach::Stub("touch pwned"),
+        code: 126,
+    },
     Denied {
         name: "find -exec",
         setup: "",
@@ -145,7 +157,11 @@ fn a_denied_argv_built_at_run_time_never_reaches_its_program_and_the_command_exi
 const BENIGN: &[(&str, &str, &[u8])] = &[
     ("output and an exit code", "echo hello; ls -1 /; exit 3", b""),
     ("a pipeline reading stdin", "sort -r | head -2; cat /dev/null", b"b\na\nc\n"),
-    ("stderr and an interpreter's exit code", "/usr/bin/python3 -c 'import sys; sys.stderr.write(\"e\\n\"); print(1); sys.exit(5)'", b""),
+    (
+        "stderr and an interpreter's exit code",
+        "/usr/bin/python3 -c 'import sys; sys.stderr.write(\"e\\n\"); print(1); sys.exit(5)'",
+        b"",
+    ),
     ("a signal death", "echo before; kill -TERM $$", b""),
     ("the environment as the command sees it", "env | grep -v '^_=' | sort", b""),
     ("a background child and wait", "(sleep 0.05; echo late) & echo early; wait", b""),
