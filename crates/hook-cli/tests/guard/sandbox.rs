@@ -51,10 +51,6 @@ impl Sandbox {
         std::fs::read_to_string(self.path("stubs.log")).unwrap_or_default()
     }
 
-    pub(crate) fn clear_log(&self) {
-        let _ = std::fs::remove_file(self.path("stubs.log"));
-    }
-
     /// `bash -c line` in `work/`, under the guard or not, with `stdin`.
     pub(crate) fn run(&self, line: &str, guarded: bool, stdin: &[u8]) -> Output {
         let mut cmd = if guarded {
