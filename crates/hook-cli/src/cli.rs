@@ -88,6 +88,15 @@ pub(crate) enum Command {
     Replay(ReplayArgs),
     /// Show the decision log (~/.aimon/decisions.jsonl, or AIMON_DECISION_LOG).
     Log(LogArgs),
+    /// Run a command with every exec of its process tree checked against the Bash deny rules.
+    ///
+    /// The rules are the effective `deny` hooks of the tiers (PreToolUse); each exec is matched as
+    /// one simple command on its real argv and cwd. A denied exec fails with EPERM and
+    /// `aimon-hooks: denied by <hook source>: <reason> (<argv>)` on stderr. A single argument
+    /// after `--` runs with `bash -c` (as CLAUDE_CODE_SHELL_PREFIX passes it). Exit: the
+    /// command's code (128 + N after signal N); 126 without running anything where the kernel
+    /// refuses ptrace or seccomp (x86_64 Linux only).
+    Guard(GuardArgs),
 }
 
 #[derive(Debug, Args)]
@@ -151,6 +160,18 @@ pub(crate) struct LogArgs {
     pub(crate) home: Option<PathBuf>,
 }
 
+#[derive(Debug, Args)]
+pub(crate) struct GuardArgs {
+    #[command(flatten)]
+    pub(crate) tiers: TierArgs,
+    /// The guarded process's own first step (internal).
+    #[arg(long, hide = true)]
+    pub(crate) exec_step: bool,
+    /// The command and its arguments.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub(crate) command: Vec<std::ffi::OsString>,
+}
+
 /// The client `init` sets up.
 #[derive(Debug, Subcommand)]
 pub(crate) enum InitTarget {
@@ -173,9 +194,12 @@ pub(crate) struct InitClaudeArgs {
     /// The URL the http handlers post to.
     #[arg(long, value_name = "URL", requires = "http", default_value = "http://127.0.0.1:7787/v1/claude")]
     pub(crate) url: String,
-    /// Remove the routing entries instead.
+    /// Remove the routing entries instead (with --guard: only the shell prefix).
     #[arg(long)]
     pub(crate) remove: bool,
+    /// Run every Bash command under `aimon-hooks guard` (settings `env.CLAUDE_CODE_SHELL_PREFIX`).
+    #[arg(long)]
+    pub(crate) guard: bool,
     /// Also route this event (WorktreeCreate, WorktreeRemove and MessageDisplay are routed only when named; repeatable).
     #[arg(long, value_name = "NAME")]
     pub(crate) event: Vec<String>,

@@ -39,10 +39,24 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
         Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
     };
     let original = settings.clone();
-    let edited = if args.remove {
-        hook_wire::claude::remove_routes(&mut settings, &route)
-    } else {
-        hook_wire::claude::add_routes(&mut settings, &hook_wire::claude::routed_events(&named), &route)
+    let prefix = hook_wire::claude::guard_prefix(
+        &std::env::current_exe().context("cannot find the running aimon-hooks binary")?.display().to_string(),
+    );
+    if args.guard
+        && !args.remove
+        && let Some(why) = crate::guard::unavailable()
+    {
+        // Every Bash command would be refused: say so before anything is written.
+        bail!("cannot set up the exec guard, nothing was changed: {why}");
+    }
+    let edited = match (args.remove, args.guard) {
+        (true, true) => hook_wire::claude::remove_shell_prefix(&mut settings, &prefix),
+        (true, false) => hook_wire::claude::remove_routes(&mut settings, &route)
+            .and_then(|()| hook_wire::claude::remove_shell_prefix(&mut settings, &prefix)),
+        (false, guard) => {
+            hook_wire::claude::add_routes(&mut settings, &hook_wire::claude::routed_events(&named), &route)
+                .and_then(|()| if guard { hook_wire::claude::set_shell_prefix(&mut settings, &prefix) } else { Ok(()) })
+        }
     };
     edited.with_context(|| format!("cannot edit {}", file.display()))?;
     if settings == original && before.is_some() {
@@ -58,7 +72,13 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
     }
     let text = serde_json::to_string_pretty(&settings)? + "\n";
     std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
-    eprintln!("{}: {}", file.display(), if args.remove { "routes removed" } else { "events routed to aimon-hooks" });
+    let done = match (args.remove, args.guard) {
+        (true, true) => "the exec guard removed",
+        (true, false) => "routes removed",
+        (false, true) => "events routed to aimon-hooks, every Bash command run under `aimon-hooks guard`",
+        (false, false) => "events routed to aimon-hooks",
+    };
+    eprintln!("{}: {done}", file.display());
     Ok(0)
 }
 

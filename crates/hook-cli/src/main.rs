@@ -2,7 +2,7 @@
 //!
 //! Commands (R-CLI): `run` (one event, one payload, a JSON verdict), `claude` (Claude Code's hook
 //! contract on stdin/stdout), `validate`, `list`, `explain`, `import-claude`, `schema`, `watch`,
-//! `trust`, `rewake`, `init`, `serve` (the daemon, from hook-server; `claude` forwards to it),
+//! `trust`, `rewake`, `init`, `guard` (hook-guard), `serve` (the daemon, from hook-server; `claude` forwards to it),
 //! `test` (policy tests, `policy_test`), `replay` (recorded sessions, `replay`), `log` (the
 //! decision log, `log_cmd`).
 //! The verdict rules are hook-core's ([`hook_core::EventVerdict`]); this crate maps payloads to
@@ -21,6 +21,7 @@ mod agent;
 mod alloc;
 mod cli;
 mod commands;
+mod guard;
 mod import;
 mod init;
 mod load;
@@ -50,6 +51,10 @@ fn main() -> ExitCode {
     if let Some(args) = cli::plain_claude(std::env::args_os().skip(1)) {
         return ExitCode::from(commands::claude(&args, 0));
     }
+    // Claude Code's shell prefix (`init claude --guard`): `aimon-hooks --guard '<snippet>'`.
+    if let Some(args) = guard::prefix_call(std::env::args_os().skip(1)) {
+        return ExitCode::from(guard::run(&args));
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
@@ -63,6 +68,10 @@ fn main() -> ExitCode {
     };
     if let Command::Claude(args) = &cli.command {
         return ExitCode::from(commands::claude(args, cli.verbose));
+    }
+    if let Command::Guard(args) = &cli.command {
+        // Before a runtime or logging: the guard is a tracer, and its step replaces itself.
+        return ExitCode::from(guard::run(args));
     }
     logging::init(cli.verbose);
     let mut builder = match cli.command {
@@ -102,5 +111,6 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::Test(args) => policy_test::command(&args).await,
         Command::Replay(args) => replay::command(&args).await,
         Command::Log(args) => log_cmd::command(&args).await,
+        Command::Guard(_) => unreachable!("guard runs before the runtime is built"),
     }
 }

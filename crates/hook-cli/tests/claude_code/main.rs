@@ -21,11 +21,14 @@
 //!   stop), UserPromptSubmit context and block, SessionStart context;
 //! - `try_policy` — replay of real transcripts against live denies, an audit-mode deny that lets
 //!   the call run and logs "would deny" with its file:line;
+//! - `guard`   — `init claude --guard`: every Bash command under `aimon-hooks guard`, the argv
+//!   built at run time refused at exec with the reason in the tool result, `cd` still holding;
 //! - `rewake`  — a PostToolUse hook's rewake, fired by `aimon-hooks serve`, reaching the model on
 //!   the session's next tool call.
 
 mod continuation;
 mod gates;
+mod guard;
 mod hooks;
 mod install;
 mod model;

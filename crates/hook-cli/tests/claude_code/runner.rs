@@ -184,6 +184,27 @@ impl Scenario {
         self
     }
 
+    /// Every Bash command run under `aimon-hooks guard` (`init claude --project --guard`), with the
+    /// parse-time PreToolUse route taken out again, so only the guard stands between the model's
+    /// commands and the rules (every other event still reaches the daemon).
+    pub(crate) fn guard_only(self) -> Self {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
+            .args(["init", "claude", "--project", "--guard"])
+            .current_dir(self.project())
+            .env("HOME", self.home())
+            .output()
+            .expect("aimon-hooks init claude --guard runs");
+        assert!(out.status.success(), "init claude --guard failed: {}", String::from_utf8_lossy(&out.stderr));
+        let file = self.project().join(".claude/settings.json");
+        let mut settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).expect("settings")).expect("settings JSON");
+        let prefix = settings["env"]["CLAUDE_CODE_SHELL_PREFIX"].as_str().unwrap_or_default().to_owned();
+        assert!(prefix.ends_with("aimon-hooks --guard"), "no guard prefix in {settings}");
+        settings["hooks"].as_object_mut().expect("hooks").remove("PreToolUse");
+        write(&file, &serde_json::to_string_pretty(&settings).expect("json"));
+        self
+    }
+
     /// What the model answers, one [`Turn`] per agent request.
     pub(crate) fn model(mut self, turns: Vec<Turn>) -> Self {
         self.turns = turns;

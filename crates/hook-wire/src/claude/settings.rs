@@ -18,12 +18,7 @@ pub fn routed_events(named: &[HookEventType]) -> Vec<&'static str> {
 
 /// The `command` handler that runs `binary claude`.
 pub fn command_route(binary: &str) -> Value {
-    let quoted = if binary.contains([' ', '\'', '"']) {
-        format!("'{}'", binary.replace('\'', "'\\''"))
-    } else {
-        binary.to_owned()
-    };
-    json!({"type": HandlerKind::Command.config_name(), "command": format!("{quoted} claude")})
+    json!({"type": HandlerKind::Command.config_name(), "command": format!("{} claude", quoted(binary))})
 }
 
 /// The `http` handler that posts to `url` with the daemon's bearer `token` and the project.
@@ -83,6 +78,58 @@ pub fn remove_routes(settings: &mut Value, route: &Value) -> Result<(), Error> {
     Ok(())
 }
 
+/// The settings key of the environment Claude Code sets for its tools, and the variable whose
+/// value it puts in front of every Bash command (with the whole snippet as one argument).
+const ENV: &str = "env";
+const SHELL_PREFIX: &str = "CLAUDE_CODE_SHELL_PREFIX";
+
+/// The shell prefix running every Bash command under the guard (`init claude --guard`):
+/// `binary --guard`. Claude Code (2.1.332) takes everything before the prefix's last ` -` as the
+/// program, quoted as one word, puts the rest after it and then the whole shell snippet as one
+/// argument: the binary's path must come alone, then flags only.
+pub fn guard_prefix(binary: &str) -> String {
+    format!("{binary} --guard")
+}
+
+/// Sets `env.CLAUDE_CODE_SHELL_PREFIX` to `prefix`; the other `env` keys stay.
+pub fn set_shell_prefix(settings: &mut Value, prefix: &str) -> Result<(), Error> {
+    env_object(settings)?.insert(SHELL_PREFIX.to_owned(), Value::String(prefix.to_owned()));
+    Ok(())
+}
+
+/// Removes `env.CLAUDE_CODE_SHELL_PREFIX` when it is `prefix` (another prefix is not ours); an
+/// `env` left empty is removed too.
+pub fn remove_shell_prefix(settings: &mut Value, prefix: &str) -> Result<(), Error> {
+    if settings.get(ENV).is_none() {
+        return Ok(());
+    }
+    let env = env_object(settings)?;
+    if env.get(SHELL_PREFIX).and_then(Value::as_str) == Some(prefix) {
+        env.remove(SHELL_PREFIX);
+    }
+    if env.is_empty()
+        && let Some(root) = settings.as_object_mut()
+    {
+        root.remove(ENV);
+    }
+    Ok(())
+}
+
+fn env_object(settings: &mut Value) -> Result<&mut Map<String, Value>, Error> {
+    let Some(root) = settings.as_object_mut() else {
+        return Err(Error::Settings("the settings file is not a JSON object".to_owned()));
+    };
+    match root.entry(ENV).or_insert_with(|| Value::Object(Map::new())) {
+        Value::Object(env) => Ok(env),
+        _ => Err(Error::Settings("\"env\" in the settings file is not an object".to_owned())),
+    }
+}
+
+/// `binary` single-quoted for a shell when it holds a space or a quote.
+fn quoted(binary: &str) -> String {
+    if binary.contains([' ', '\'', '"']) { format!("'{}'", binary.replace('\'', "'\\''")) } else { binary.to_owned() }
+}
+
 fn hooks_object(settings: &mut Value) -> Result<&mut Map<String, Value>, Error> {
     let Some(root) = settings.as_object_mut() else {
         return Err(Error::Settings("the settings file is not a JSON object".to_owned()));
@@ -96,6 +143,24 @@ fn hooks_object(settings: &mut Value) -> Result<&mut Map<String, Value>, Error> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shell_prefix_is_set_and_removed_and_other_env_keys_stay() {
+        let mut s = json!({"env": {"FOO": "1"}, "model": "x"});
+        let prefix = guard_prefix("/opt/my bin/aimon-hooks");
+        assert_eq!(prefix, "/opt/my bin/aimon-hooks --guard", "Claude Code quotes the program itself");
+        set_shell_prefix(&mut s, &prefix).expect("set");
+        assert_eq!(s, json!({"env": {"FOO": "1", "CLAUDE_CODE_SHELL_PREFIX": prefix}, "model": "x"}));
+        remove_shell_prefix(&mut s, "someone else's").expect("remove");
+        assert_eq!(s["env"]["CLAUDE_CODE_SHELL_PREFIX"], json!(prefix), "another prefix is not ours");
+        remove_shell_prefix(&mut s, &prefix).expect("remove");
+        assert_eq!(s, json!({"env": {"FOO": "1"}, "model": "x"}));
+        let mut alone = json!({});
+        set_shell_prefix(&mut alone, "p").expect("set");
+        remove_shell_prefix(&mut alone, "p").expect("remove");
+        assert_eq!(alone, json!({}));
+        assert!(set_shell_prefix(&mut json!({"env": []}), "p").is_err());
+    }
 
     fn settings() -> Value {
         json!({

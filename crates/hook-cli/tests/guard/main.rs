@@ -1,0 +1,12 @@
+//! `aimon-hooks guard` end to end: the real binary tracing real processes, with stub programs on
+//! `PATH` that record the argv they receive.
+//!
+//! - `table` — commands that build a denied argv at run time: the stub never receives it, and
+//!   the command exits as its own program decides; benign commands run byte-identical with and
+//!   without the guard;
+//! - `unavailable` — where the kernel refuses the mechanism the guard runs nothing and exits 126
+//!   with a sentence.
+
+mod sandbox;
+mod table;
+mod unavailable;

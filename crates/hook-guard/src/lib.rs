@@ -1,0 +1,206 @@
+//! hook-guard: the exec-time guard of aimon-hooks (`aimon-hooks guard -- COMMAND…`).
+//!
+//! A parse-time reading of a command line is not the argv that runs; this crate checks the argv
+//! that does, at `execve`. [`Guard`] holds the effective Bash deny rules (the `deny` hooks on
+//! PreToolUse, from hook-config's [`DeclarativeHook`]s) and runs a command with every exec of its
+//! process tree checked: [`Guard::run`] starts the command through a re-exec of the caller's own
+//! binary whose first step is [`exec_step`] (ask to be traced, stop, install a seccomp filter
+//! that makes `execve`/`execveat` stop for the tracer, exec the command), then follows the tree
+//! with ptrace. A denied exec fails with `EPERM` and
+//! `aimon-hooks: denied by <hook source>: <reason> (<argv>)` on stderr; everything else runs
+//! untouched. Where the kernel refuses ptrace or seccomp the command is not run
+//! ([`Error::Unavailable`], exit 126); [`probe`] asks that question up front.
+//!
+//! The exec is matched as one simple command (program basename and arguments, every name it may
+//! run under: the `exec` module) through the same predicates as the parse-time rules. The crate
+//! knows nothing of Claude Code or of the CLI's arguments; it needs no `unsafe` (nix, seccompiler).
+//! Unit tests sit beside the code; the end-to-end tests need the `aimon-hooks` binary (the step is
+//! a re-exec of it) and live in hook-cli: `tests/guard/` (the table of commands that build a
+//! denied argv at run time, with stub programs on `PATH`; the fail-closed test) and
+//! `tests/claude_code/guard.rs` (the real Claude Code); the bench is hook-cli's `benches/guard.rs`.
+
+mod error;
+mod exec;
+mod filter;
+mod rules;
+mod step;
+mod supervise;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use hook_config::DeclarativeHook;
+use hook_core::HookEventType;
+use nix::sys::signal::{SigSet, Signal};
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+use nix::unistd::Pid;
+
+pub use crate::error::Error;
+pub use crate::step::{REFUSED, exec_step};
+
+use crate::exec::Exec;
+use crate::rules::Rules;
+
+/// The rules and what checking an exec needs.
+#[derive(Debug)]
+pub struct Guard {
+    rules: Rules,
+    /// The git that looks aliases up (found on `PATH` when the guard starts).
+    git: Option<PathBuf>,
+}
+
+impl Guard {
+    /// A guard enforcing the `deny` hooks on PreToolUse among `hooks` (the effective hooks of
+    /// the tiers, as hook-config builds them).
+    pub fn new<'a>(hooks: impl IntoIterator<Item = &'a (HookEventType, Arc<DeclarativeHook>)>) -> Self {
+        Guard { rules: Rules::new(hooks), git: find_on_path("git") }
+    }
+
+    /// Runs `step` — the caller's own binary with arguments that make it call [`exec_step`] for
+    /// the command — with every exec of its process tree checked; returns the command's exit code
+    /// (128 + N when a signal ended it). Signals the guard receives (HUP, INT, QUIT, TERM) are
+    /// passed on to the command.
+    pub fn run(&self, step: Command) -> Result<i32, Error> {
+        filter::arch().map_err(Error::Unavailable)?;
+        let forwarded = forwarded_signals();
+        // Blocked here and taken by the relay thread; the step unblocks them before the exec.
+        let before = forwarded.thread_swap_mask(nix::sys::signal::SigmaskHow::SIG_BLOCK).ok();
+        let result = self.run_blocked(step, forwarded);
+        if let Some(mask) = before {
+            let _ = mask.thread_set_mask();
+        }
+        result
+    }
+
+    fn run_blocked(&self, mut step: Command, forwarded: SigSet) -> Result<i32, Error> {
+        let child = step
+            .spawn()
+            .map_err(|source| Error::Spawn { command: step.get_program().to_string_lossy().into_owned(), source })?;
+        let main = Pid::from_raw(child.id() as i32);
+        match waitpid(main, Some(WaitPidFlag::__WALL)) {
+            Ok(WaitStatus::Stopped(_, Signal::SIGSTOP)) => {}
+            // The step refused (its sentence is on stderr) before anything ran.
+            Ok(WaitStatus::Exited(_, code)) => return Ok(code),
+            Ok(other) => {
+                return Err(Error::Unavailable(format!("the command's first step stopped unexpectedly ({other:?})")));
+            }
+            Err(e) => return Err(Error::Unavailable(format!("cannot wait for the command's first step ({e})"))),
+        }
+        relay(forwarded, main);
+        supervise::supervise(self, main)
+    }
+
+    /// The message refusing `exec`, if a rule refuses it.
+    fn denial(&self, exec: &Exec, env: &mut dyn FnMut() -> Vec<(OsString, OsString)>) -> Option<String> {
+        if self.rules.is_empty() {
+            return None;
+        }
+        exec.readings(self.git.as_deref(), env)
+            .iter()
+            .find_map(|line| self.rules.check(line, exec.cwd.as_deref()))
+            .map(|d| supervise::message(&d.source, &d.reason, &exec.argv))
+    }
+}
+
+/// Whether the guard can run here: `Err` with the sentence `guard` would refuse with. Runs
+/// `step` (a guarded `true`) to find out.
+pub fn probe(step: Command) -> Result<(), Error> {
+    let guard = Guard { rules: Rules::default(), git: None };
+    let mut step = step;
+    step.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    match guard.run(step)? {
+        0 => Ok(()),
+        REFUSED => Err(Error::Unavailable(String::from("the kernel refuses ptrace or seccomp to this process"))),
+        code => Err(Error::Unavailable(format!("a guarded `true` exited with {code}"))),
+    }
+}
+
+/// The signals the guard relays to the command (HUP, INT, QUIT, TERM).
+fn forwarded_signals() -> SigSet {
+    let mut set = SigSet::empty();
+    for sig in [Signal::SIGHUP, Signal::SIGINT, Signal::SIGQUIT, Signal::SIGTERM] {
+        set.add(sig);
+    }
+    set
+}
+
+/// A thread passing the signals of `set` sent to the guard on to `main`; a signal the terminal
+/// sent (the whole foreground group got it already) is not sent twice.
+fn relay(set: SigSet, main: Pid) {
+    let Ok(fd) = nix::sys::signalfd::SignalFd::new(&set) else { return };
+    std::thread::spawn(move || {
+        while let Ok(Some(info)) = fd.read_signal() {
+            if info.ssi_code == libc::SI_KERNEL {
+                continue;
+            }
+            if let Ok(sig) = Signal::try_from(info.ssi_signo as i32) {
+                let _ = nix::sys::signal::kill(main, sig);
+            }
+        }
+    });
+}
+
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|p| is_executable(p))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hook_config::{BuildEnv, TierPaths, load_tiers};
+
+    const RULES: &str = r#"{"hooks": {"PreToolUse": [
+      {"matcher": "Bash(touch:*)", "hooks": [{"type": "deny", "reason": "no touching"}]},
+      {"matcher": "Bash(git push:*)", "hooks": [{"type": "deny", "reason": "pushes are reviewed"}]},
+      {"matcher": "Bash(rm -rf:*)", "hooks": [{"type": "command", "command": "echo not a rule here"}]}
+    ]}}"#;
+
+    fn guard() -> (tempfile::TempDir, Guard) {
+        let project = tempfile::tempdir().expect("project");
+        std::fs::create_dir_all(project.path().join(".aimon")).expect("mkdir");
+        std::fs::write(project.path().join(".aimon/hooks.json"), RULES).expect("rules");
+        let paths = TierPaths::new(None, project.path());
+        let (config, _) = load_tiers(&paths).expect("loads");
+        let hooks = config.into_hooks(&BuildEnv::new(&paths));
+        let guard = Guard { rules: Rules::new(&hooks), git: None };
+        (project, guard)
+    }
+
+    /// (file executed, argv, refused by)
+    const EXECS: &[(&str, &[&str], Option<&str>)] = &[
+        ("/usr/bin/touch", &["touch", "x"], Some("no touching")),
+        ("/usr/bin/git", &["git", "-C", ".", "push", "origin"], Some("pushes are reviewed")),
+        ("/usr/lib/git-core/git-push", &["git-push", "origin"], Some("pushes are reviewed")),
+        ("/bin/busybox", &["touch", "x"], Some("no touching")),
+        ("/usr/bin/env", &["env", "A=1", "touch", "x"], Some("no touching")),
+        ("/usr/bin/git", &["git", "status"], None),
+        ("/usr/bin/echo", &["echo", "touch", "x"], None),
+        ("/bin/bash", &["bash", "-c", "touch x; $(printf tou)ch y"], None),
+        ("/bin/sh", &["sh"], None),
+        ("/usr/bin/rm", &["rm", "-rf", "/"], None),
+        ("/usr/bin/python3", &["python3", "-c", "import os; os.system('touch x')"], Some("no touching")),
+        ("/usr/bin/python3", &["python3", "-c", "import os; os.system('tou' + 'ch x')"], None),
+    ];
+
+    #[test]
+    fn an_exec_is_refused_by_the_deny_rules_read_on_its_argv_and_every_name_it_runs_under() {
+        let (_project, guard) = guard();
+        for (file, argv, refused) in EXECS {
+            let exec =
+                Exec { file: PathBuf::from(file), argv: argv.iter().map(|a| (*a).to_owned()).collect(), cwd: None };
+            let got = guard.denial(&exec, &mut Vec::new);
+            let want = refused.map(|reason| {
+                format!("aimon-hooks: denied by project#0: {reason} ({})", crate::rules::quote_line(argv))
+            });
+            assert_eq!(got, want, "{file} {argv:?}");
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! The rules an exec is checked against: the effective `deny` hooks on PreToolUse whose matcher
+//! (and `if`) take a Bash call, asked about the exec read as one simple command.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use hook_config::{DeclarativeHook, HandlerAction};
+use hook_core::{ExecutionHook, HookContext, HookEventType, ToolCall};
+use serde_json::json;
+
+/// One deny rule: the hook and what it says.
+#[derive(Debug)]
+struct Rule {
+    hook: Arc<DeclarativeHook>,
+    reason: String,
+}
+
+/// Why an exec is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Denial {
+    /// The hook's source (`project#0`).
+    pub(crate) source: String,
+    /// The hook's reason.
+    pub(crate) reason: String,
+}
+
+/// The effective deny rules of the tiers.
+#[derive(Debug, Default)]
+pub(crate) struct Rules {
+    rules: Vec<Rule>,
+}
+
+impl Rules {
+    /// The `deny` hooks of PreToolUse among `hooks` (a hook built from an untrusted file counts:
+    /// a restricting hook is never withheld). Command, http and mcp hooks are not rules here:
+    /// they answer at parse time, and running one per exec is not what an exec can wait for.
+    pub(crate) fn new<'a>(hooks: impl IntoIterator<Item = &'a (HookEventType, Arc<DeclarativeHook>)>) -> Self {
+        let rules = hooks
+            .into_iter()
+            .filter(|(event, _)| *event == HookEventType::PRE_TOOL)
+            .filter_map(|(_, hook)| match &hook.handler().action {
+                HandlerAction::Deny(spec) => Some(Rule { hook: hook.clone(), reason: spec.reason.clone() }),
+                _ => None,
+            })
+            .collect();
+        Rules { rules }
+    }
+
+    /// Whether there are no rules at all.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The first rule that a Bash call of `command` (one simple command, its words quoted) run in
+    /// `cwd` would meet. An uncertain match is a match.
+    pub(crate) fn check(&self, command: &str, cwd: Option<&Path>) -> Option<Denial> {
+        if self.rules.is_empty() {
+            return None;
+        }
+        let mut ctx =
+            HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new("Bash", json!({ "command": command })));
+        ctx.cwd = cwd.map(Path::to_path_buf);
+        self.rules
+            .iter()
+            .find(|r| r.hook.would_match(&ctx))
+            .map(|r| Denial { source: r.hook.source().to_owned(), reason: r.reason.clone() })
+    }
+}
+
+/// `words` as one shell command line: each word single-quoted unless it is plainly safe.
+pub(crate) fn quote_line<S: AsRef<str>>(words: &[S]) -> String {
+    let mut out = String::new();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        quote_into(w.as_ref(), i == 0, &mut out);
+    }
+    out
+}
+
+/// Quotes `word`; a program name with `=` is quoted too, or the shell would read an assignment.
+fn quote_into(word: &str, program: bool, out: &mut String) {
+    let plain =
+        |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ',' | ':' | '@' | '%' | '+' | '=');
+    if !word.is_empty() && word.chars().all(plain) && !(program && word.contains('=')) {
+        out.push_str(word);
+        return;
+    }
+    out.push('\'');
+    for c in word.chars() {
+        if c == '\'' {
+            out.push_str("'\\''");
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_is_quoted_unless_it_is_plainly_safe() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["git", "push"], "git push"),
+            (&["touch", "a b"], "touch 'a b'"),
+            (&["echo", "it's"], "echo 'it'\\''s'"),
+            (&["echo", ""], "echo ''"),
+            (&["echo", "$(x)"], "echo '$(x)'"),
+            (&["a=b"], "'a=b'"),
+            (&["env", "a=b"], "env a=b"),
+            (&["echo", "~"], "echo '~'"),
+        ];
+        for (words, line) in cases {
+            assert_eq!(quote_line(words), *line);
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! The tracer: every process and thread of the guarded tree is followed (fork, vfork, clone); it
+//! stops only at `execve`/`execveat` (the filter's trace stops) and right after an exec
+//! succeeded. At the first stop the exec's file, argv, cwd and environment are read from the
+//! process and checked: a denied exec is skipped with `EPERM`. At the second the new program's
+//! argv and file are read again from `/proc` and checked again before it runs a single
+//! instruction — another thread may have rewritten the argv between the check and the kernel's
+//! own read, and a process whose exec was let through on such a changed argv is killed.
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::fs::File;
+use std::os::unix::ffi::OsStringExt as _;
+use std::os::unix::fs::FileExt as _;
+use std::path::PathBuf;
+
+use nix::errno::Errno;
+use nix::sys::ptrace::{self, Event};
+use nix::sys::signal::Signal;
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+use nix::unistd::Pid;
+
+use crate::Guard;
+use crate::exec::Exec;
+use crate::rules::quote_line;
+
+/// The most argument bytes read from an exec (the kernel's own limit is lower): beyond it the
+/// exec fails with `E2BIG`.
+const MAX_ARG_BYTES: usize = 8 << 20;
+/// The most arguments (or environment entries) read.
+const MAX_ARGS: usize = 1 << 20;
+
+/// `execveat`'s `AT_FDCWD` and `AT_EMPTY_PATH`.
+const AT_FDCWD: i64 = -100;
+const AT_EMPTY_PATH: u64 = 0x1000;
+
+/// Follows the tree under `main` (stopped, options not yet set) until every process of it is
+/// gone; returns the exit code of `main` (128 + N for a signal).
+pub(crate) fn supervise(guard: &Guard, main: Pid) -> Result<i32, crate::Error> {
+    let options = ptrace::Options::PTRACE_O_TRACESECCOMP
+        | ptrace::Options::PTRACE_O_TRACEEXEC
+        | ptrace::Options::PTRACE_O_TRACEFORK
+        | ptrace::Options::PTRACE_O_TRACEVFORK
+        | ptrace::Options::PTRACE_O_TRACECLONE
+        | ptrace::Options::PTRACE_O_EXITKILL;
+    if let Err(e) = ptrace::setoptions(main, options) {
+        let _ = nix::sys::signal::kill(main, Signal::SIGKILL);
+        return Err(crate::Error::Unavailable(format!("the kernel refuses the ptrace options ({e})")));
+    }
+    let mut known: HashSet<Pid> = HashSet::from([main]);
+    // The last refusal said, so a PATH search refused in each directory is said once.
+    let mut said: Option<(Pid, String)> = None;
+    let mut status = None;
+    let _ = ptrace::cont(main, None);
+    loop {
+        let event = match waitpid(None, Some(WaitPidFlag::__WALL)) {
+            Ok(event) => event,
+            Err(Errno::EINTR) => continue,
+            Err(Errno::ECHILD) => break,
+            Err(e) => return Err(crate::Error::Supervise(e.to_string())),
+        };
+        match event {
+            WaitStatus::Exited(pid, code) => {
+                known.remove(&pid);
+                if pid == main {
+                    status = Some(code);
+                }
+            }
+            WaitStatus::Signaled(pid, sig, _) => {
+                known.remove(&pid);
+                if pid == main {
+                    status = Some(128 + sig as i32);
+                }
+            }
+            WaitStatus::Stopped(pid, sig) => {
+                if known.insert(pid) && sig == Signal::SIGSTOP {
+                    // A new process or thread's first stop, not a signal to deliver.
+                    let _ = ptrace::cont(pid, None);
+                } else if is_group_stop(pid, sig) {
+                    // Job control cannot be relayed under PTRACE_TRACEME: the process goes on.
+                    let _ = ptrace::cont(pid, None);
+                } else {
+                    let _ = ptrace::cont(pid, sig);
+                }
+            }
+            WaitStatus::PtraceEvent(pid, _, event) => {
+                known.insert(pid);
+                if event == Event::PTRACE_EVENT_SECCOMP as i32 {
+                    at_exec(guard, pid, &mut said);
+                } else if event == Event::PTRACE_EVENT_EXEC as i32 {
+                    after_exec(guard, pid);
+                }
+                let _ = ptrace::cont(pid, None);
+            }
+            _ => {}
+        }
+    }
+    Ok(status.unwrap_or(128 + Signal::SIGKILL as i32))
+}
+
+/// Whether a stop with a stopping signal is a group-stop (no signal info), not its delivery.
+fn is_group_stop(pid: Pid, sig: Signal) -> bool {
+    matches!(sig, Signal::SIGSTOP | Signal::SIGTSTP | Signal::SIGTTIN | Signal::SIGTTOU)
+        && ptrace::getsiginfo(pid) == Err(Errno::EINVAL)
+}
+
+/// The syscall's registers as an exec's arguments: (path, argv, envp, dirfd, flags).
+#[cfg(target_arch = "x86_64")]
+fn exec_args(regs: &libc::user_regs_struct) -> Option<(u64, u64, u64, i64, u64)> {
+    match regs.orig_rax {
+        59 => Some((regs.rdi, regs.rsi, regs.rdx, AT_FDCWD, 0)),
+        322 => Some((regs.rsi, regs.rdx, regs.r10, regs.rdi as i32 as i64, regs.r8)),
+        _ => None,
+    }
+}
+
+/// At an exec's trace stop: check it, and skip it with `EPERM` (or the error reading it met)
+/// when it is refused.
+#[cfg(target_arch = "x86_64")]
+fn at_exec(guard: &Guard, pid: Pid, said: &mut Option<(Pid, String)>) {
+    let Ok(mut regs) = ptrace::getregs(pid) else { return };
+    let refusal = match exec_args(&regs) {
+        // x32 execs are never checked: they are refused.
+        None => Some(Errno::EPERM),
+        Some(args) => match read_exec(pid, args) {
+            Err(errno) => Some(errno),
+            Ok((exec, envp)) => {
+                let mut env = || read_env(pid, envp);
+                guard.denial(&exec, &mut env).map(|message| match std::fs::metadata(&exec.file) {
+                    // A file that is not there fails as the kernel would fail it (a PATH search
+                    // goes on to the next directory), without a word: nothing ran either way.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Errno::ENOENT,
+                    _ => {
+                        if said.as_ref().is_none_or(|(p, m)| *p != pid || *m != message) {
+                            eprintln!("{message}");
+                            *said = Some((pid, message));
+                        }
+                        Errno::EPERM
+                    }
+                })
+            }
+        },
+    };
+    if let Some(errno) = refusal {
+        regs.orig_rax = u64::MAX;
+        regs.rax = (-(errno as i64)) as u64;
+        if ptrace::setregs(pid, regs).is_err() {
+            // The exec must not go ahead unchecked.
+            let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn at_exec(_guard: &Guard, pid: Pid, _said: &mut Option<(Pid, String)>) {
+    let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+}
+
+/// Right after an exec succeeded: the new program's argv and file, read again; a refusal kills it
+/// before it runs.
+fn after_exec(guard: &Guard, pid: Pid) {
+    let proc = PathBuf::from(format!("/proc/{pid}"));
+    let argv = match std::fs::read(proc.join("cmdline")) {
+        Ok(bytes) => split_nul(&bytes),
+        Err(_) => {
+            let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+            return;
+        }
+    };
+    let file = std::fs::read_link(proc.join("exe")).unwrap_or_default();
+    let exec = Exec { file, argv, cwd: std::fs::read_link(proc.join("cwd")).ok() };
+    let mut env = || std::fs::read(proc.join("environ")).map(|b| env_pairs(&b)).unwrap_or_default();
+    if let Some(message) = guard.denial(&exec, &mut env) {
+        eprintln!("{message}");
+        let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+    }
+}
+
+/// Reads an exec's file, argv and cwd from the stopped process.
+fn read_exec(pid: Pid, (path, argv, envp, dirfd, flags): (u64, u64, u64, i64, u64)) -> Result<(Exec, u64), Errno> {
+    let mem = File::open(format!("/proc/{pid}/mem")).map_err(|_| Errno::EPERM)?;
+    let mut budget = MAX_ARG_BYTES;
+    let path = read_cstr(&mem, path, &mut budget)?;
+    let argv = read_strings(&mem, argv, &mut budget)?;
+    let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).ok();
+    let file = if path.starts_with('/') {
+        PathBuf::from(&path)
+    } else {
+        let base =
+            if dirfd == AT_FDCWD { cwd.clone() } else { std::fs::read_link(format!("/proc/{pid}/fd/{dirfd}")).ok() };
+        match (base, path.is_empty() && flags & AT_EMPTY_PATH != 0) {
+            (Some(base), true) => base,
+            (Some(base), false) => base.join(&path),
+            (None, _) => PathBuf::from(&path),
+        }
+    };
+    Ok((Exec { file, argv, cwd }, envp))
+}
+
+/// The environment an exec passes (`envp`), as pairs.
+fn read_env(pid: Pid, envp: u64) -> Vec<(OsString, OsString)> {
+    let Ok(mem) = File::open(format!("/proc/{pid}/mem")) else { return Vec::new() };
+    let mut budget = MAX_ARG_BYTES;
+    let entries = read_strings(&mem, envp, &mut budget).unwrap_or_default();
+    entries.into_iter().filter_map(|e| e.split_once('=').map(|(k, v)| (OsString::from(k), OsString::from(v)))).collect()
+}
+
+fn env_pairs(bytes: &[u8]) -> Vec<(OsString, OsString)> {
+    bytes
+        .split(|b| *b == 0)
+        .filter_map(|e| {
+            let at = e.iter().position(|b| *b == b'=')?;
+            Some((OsString::from_vec(e[..at].to_vec()), OsString::from_vec(e[at + 1..].to_vec())))
+        })
+        .collect()
+}
+
+fn split_nul(bytes: &[u8]) -> Vec<String> {
+    let bytes = bytes.strip_suffix(&[0]).unwrap_or(bytes);
+    if bytes.is_empty() {
+        return Vec::new();
+    }
+    bytes.split(|b| *b == 0).map(|w| String::from_utf8_lossy(w).into_owned()).collect()
+}
+
+/// A NUL-terminated string at `addr`.
+fn read_cstr(mem: &File, addr: u64, budget: &mut usize) -> Result<String, Errno> {
+    if addr == 0 {
+        return Err(Errno::EFAULT);
+    }
+    let mut out = Vec::new();
+    let mut buf = [0u8; 256];
+    let mut at = addr;
+    loop {
+        // Never read across a page boundary in one go: the next page may be unmapped.
+        let to_page = 4096 - (at % 4096) as usize;
+        let want = buf.len().min(to_page);
+        let n = mem.read_at(&mut buf[..want], at).map_err(|_| Errno::EFAULT)?;
+        if n == 0 {
+            return Err(Errno::EFAULT);
+        }
+        if let Some(end) = buf[..n].iter().position(|b| *b == 0) {
+            out.extend_from_slice(&buf[..end]);
+            *budget = budget.saturating_sub(out.len() + 1);
+            return Ok(String::from_utf8_lossy(&out).into_owned());
+        }
+        out.extend_from_slice(&buf[..n]);
+        if out.len() > *budget {
+            return Err(Errno::E2BIG);
+        }
+        at += n as u64;
+    }
+}
+
+/// A NULL-terminated array of string pointers at `addr` (NULL itself: no strings).
+fn read_strings(mem: &File, addr: u64, budget: &mut usize) -> Result<Vec<String>, Errno> {
+    let mut out = Vec::new();
+    if addr == 0 {
+        return Ok(out);
+    }
+    let mut at = addr;
+    loop {
+        let mut word = [0u8; 8];
+        if mem.read_at(&mut word, at).map_err(|_| Errno::EFAULT)? != 8 {
+            return Err(Errno::EFAULT);
+        }
+        let ptr = u64::from_ne_bytes(word);
+        if ptr == 0 {
+            return Ok(out);
+        }
+        if out.len() >= MAX_ARGS {
+            return Err(Errno::E2BIG);
+        }
+        out.push(read_cstr(mem, ptr, budget)?);
+        at += 8;
+    }
+}
+
+/// The message of a refused exec.
+pub(crate) fn message(source: &str, reason: &str, argv: &[String]) -> String {
+    format!("aimon-hooks: denied by {source}: {reason} ({})", quote_line(argv))
+}
