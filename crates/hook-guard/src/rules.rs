@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use hook_config::{DeclarativeHook, HandlerAction};
-use hook_core::{ExecutionHook, HookContext, HookEventType, ToolCall};
+use hook_core::{AnswerChannel, ExecutionHook, HookContext, HookEventType, MatchSubject, ToolCall};
 use serde_json::json;
 
 /// One deny rule: the hook and what it says.
@@ -31,13 +31,19 @@ pub(crate) struct Rules {
 }
 
 impl Rules {
-    /// The `deny` hooks of PreToolUse among `hooks` (a hook built from an untrusted file counts:
+    /// The `deny` hooks among `hooks` of the events that decide a tool call's permission
+    /// (PreToolUse, PermissionRequest: a tool-matched event whose answer is a permission), so a
+    /// denied tool call is a denied exec (a hook built from an untrusted file counts:
     /// a restricting hook is never withheld). Command, http and mcp hooks are not rules here:
     /// they answer at parse time, and running one per exec is not what an exec can wait for.
     pub(crate) fn new<'a>(hooks: impl IntoIterator<Item = &'a (HookEventType, Arc<DeclarativeHook>)>) -> Self {
         let rules = hooks
             .into_iter()
-            .filter(|(event, _)| *event == HookEventType::PRE_TOOL)
+            .filter(|(event, _)| {
+                let spec = event.spec();
+                spec.matcher == MatchSubject::Tool
+                    && matches!(spec.answer, AnswerChannel::PermissionDecision | AnswerChannel::PermissionBehavior)
+            })
             .filter_map(|(_, hook)| match &hook.handler().action {
                 HandlerAction::Deny(spec) => Some(Rule { hook: hook.clone(), reason: spec.reason.clone() }),
                 _ => None,
