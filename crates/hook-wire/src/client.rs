@@ -130,6 +130,40 @@ impl Client {
     }
 }
 
+impl Client {
+    /// The settings file `init <client>` edits, relative to the home directory (user) or the
+    /// project (`--project`); `None` for Claude Code, whose `init claude` has its own options.
+    pub fn settings_file(self) -> Option<&'static str> {
+        match self {
+            Client::Claude => None,
+            Client::Gemini => Some(crate::gemini::SETTINGS_FILE),
+            Client::Qwen => Some(crate::qwen::SETTINGS_FILE),
+        }
+    }
+
+    /// The events `init <client>` routes, in the client's names: those the events table routes
+    /// on init that the client fires.
+    pub fn init_events(self) -> Vec<&'static str> {
+        let ours = crate::claude::routed_events(&[]);
+        match self {
+            Client::Claude => ours,
+            Client::Gemini => crate::gemini::init_events(&ours),
+            Client::Qwen => crate::qwen::init_events(&ours),
+        }
+    }
+
+    /// Routes the client's events to `binary <client>` in its parsed settings (our earlier entries
+    /// replaced, everything else kept), or removes the routes.
+    pub fn edit_settings(self, settings: &mut Value, binary: &str, remove: bool) -> Result<(), Error> {
+        let route = crate::claude::command_route_for(binary, self.name());
+        if remove {
+            crate::claude::remove_routes(settings, &route)
+        } else {
+            crate::claude::add_routes(settings, &self.init_events(), &route)
+        }
+    }
+}
+
 impl std::fmt::Display for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

@@ -37,6 +37,14 @@ const EVENTS: &[(&str, &str)] = &[
     ("Notification", "Notification"),
 ];
 
+/// The settings file `init gemini` edits (under the home directory or the project).
+pub(crate) const SETTINGS_FILE: &str = ".gemini/settings.json";
+
+/// Gemini's names of the events `ours` (Claude Code names) that Gemini fires.
+pub(crate) fn init_events(ours: &[&str]) -> Vec<&'static str> {
+    EVENTS.iter().filter(|(_, c)| ours.contains(c)).map(|(g, _)| *g).collect()
+}
+
 /// The runtime tool ids of Gemini CLI and Qwen Code beside the matcher vocabulary's names.
 const TOOLS: &[(&str, &str)] = &[
     ("run_shell_command", "Bash"),
@@ -270,7 +278,10 @@ mod tests {
     #[test]
     fn each_verdict_answers_in_geminis_top_level_decision() {
         let cases = [
-            (verdict(Verdict::Denied, Some("pushes go through review"), false), json!({"decision": "deny", "reason": "pushes go through review"})),
+            (
+                verdict(Verdict::Denied, Some("pushes go through review"), false),
+                json!({"decision": "deny", "reason": "pushes go through review"}),
+            ),
             (
                 verdict(Verdict::Ask, Some("check it"), false),
                 json!({"decision": "deny", "reason": "check it (a person must approve this call; Gemini CLI cannot ask, so it is denied)"}),
@@ -283,7 +294,8 @@ mod tests {
             assert_eq!(got, want);
             assert_eq!(answer.http, None, "Gemini has no http hooks");
         }
-        let (silent, _) = answer(HookEventType::PRE_TOOL, Ok(&verdict(Verdict::Proceed, None, false)), &Extras::default());
+        let (silent, _) =
+            answer(HookEventType::PRE_TOOL, Ok(&verdict(Verdict::Proceed, None, false)), &Extras::default());
         assert!(silent.is_silent(), "an unmatched call says nothing: {silent:?}");
     }
 }

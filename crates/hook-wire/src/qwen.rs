@@ -14,6 +14,34 @@ use crate::error::Error;
 /// The environment variable naming the project of a command hook's call.
 pub(crate) const PROJECT_DIR_ENV: &str = "QWEN_PROJECT_DIR";
 
+/// The settings file `init qwen` edits (under the home directory or the project).
+pub(crate) const SETTINGS_FILE: &str = ".qwen/settings.json";
+
+/// The Claude Code event names Qwen Code 0.24 fires (its own `PostToolBatch`, `SessionDelete`,
+/// `MessageDisplay`, `Todo*` and `InstructionsLoaded` are not routed by `init qwen`).
+const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "UserPromptSubmit",
+    "SessionStart",
+    "SessionEnd",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "Notification",
+    "PermissionRequest",
+    "PermissionDenied",
+];
+
+/// The events of `ours` (Claude Code names) that Qwen Code fires.
+pub(crate) fn init_events(ours: &[&'static str]) -> Vec<&'static str> {
+    ours.iter().copied().filter(|e| EVENTS.contains(e)).collect()
+}
+
 /// Reads a payload and renames its tool onto the matcher vocabulary (keeping Qwen's own name as
 /// `client_tool_name`).
 pub(crate) fn parse(bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {

@@ -18,12 +18,18 @@ pub fn routed_events(named: &[HookEventType]) -> Vec<&'static str> {
 
 /// The `command` handler that runs `binary claude`.
 pub fn command_route(binary: &str) -> Value {
+    command_route_for(binary, "claude")
+}
+
+/// The `command` handler that runs `binary subcommand` (every client with Claude Code's settings
+/// shape: Gemini CLI, Qwen Code).
+pub(crate) fn command_route_for(binary: &str, subcommand: &str) -> Value {
     let quoted = if binary.contains([' ', '\'', '"']) {
         format!("'{}'", binary.replace('\'', "'\\''"))
     } else {
         binary.to_owned()
     };
-    json!({"type": HandlerKind::Command.config_name(), "command": format!("{quoted} claude")})
+    json!({"type": HandlerKind::Command.config_name(), "command": format!("{quoted} {subcommand}")})
 }
 
 /// The `http` handler that posts to `url` with the daemon's bearer `token` and the project.
