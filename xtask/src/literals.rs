@@ -3,7 +3,8 @@
 //! plain word: with a capital letter, `hookSpecificOutput`) and of the payload (with an
 //! underscore, `tool_input`, `hook_event_name`; the wire module's tables `Key::ALL` and
 //! `PayloadKey::ALL` list them) — is
-//! spelled only under `crates/hook-wire/src/claude/`. And no crate but hook-core decides behaviour
+//! spelled only in the wire crate, `crates/hook-wire/src/` (Claude Code's module, and the other
+//! clients' modules whose own wire shares a key: Gemini's `decision`, Qwen's `tool_input`). And no crate but hook-core decides behaviour
 //! by comparing or matching an event constant (`== HookEventType::PRE_TOOL`, a match arm): what an
 //! event does is a column of the events table. Test code (`tests/`, `benches/`, and
 //! `#[cfg(test)]` modules at the end of a file) and comments do not count.
@@ -107,7 +108,7 @@ pub(crate) fn check_event_literals(root: &Path) -> Result<Vec<String>> {
 }
 
 fn key_sentences(hits: &[String]) -> Vec<String> {
-    const WIRE: &str = "crates/hook-wire/src/claude/";
+    const WIRE: &str = "crates/hook-wire/src/";
     const TABLES: [&str; 2] = ["crates/hook-wire/src/claude/keys.rs", "crates/hook-wire/src/claude/fields.rs"];
     let mut problems: Vec<String> = hits
         .iter()

@@ -3,8 +3,8 @@
 //! one shell call, then a text), alternately with the recording hook on all six events and with
 //! no hooks at all, in the same run. Prints, per client, the median session wall time each way,
 //! the hook calls per session, and the per-call cost: the difference of the medians divided by
-//! the calls. The recording hook is a `sh` script (save stdin, answer); part 2 swaps it for
-//! `aimon-hooks <client>`.
+//! the calls. The recording hook is a `sh` script (save stdin, answer); Gemini CLI and Qwen Code
+//! also run sessions behind `aimon-hooks <client>` (settings by `init <client> --project`).
 //!
 //! `cargo bench -p hook-cli --bench clients [-- <client>…] [--sessions N]` (default: all four,
 //! 5 sessions each way). Wall times on a shared machine are noisy: read the ratios.
@@ -21,6 +21,8 @@ mod gemini;
 mod model;
 #[path = "../tests/common/npm.rs"]
 mod npm;
+#[path = "../tests/clients/policy.rs"]
+mod policy;
 #[path = "../tests/clients/qwen.rs"]
 mod qwen;
 #[path = "../tests/clients/rows.rs"]
@@ -49,6 +51,17 @@ async fn measure(client: &'static Client, sessions: usize) {
         run.check(run.code == Some(0) && run.tool_ran(), "a session without hooks failed");
         without.push(run.elapsed);
     }
+    let mut behind = Vec::new();
+    if client.name == "gemini" || client.name == "qwen" {
+        for _ in 0..sessions {
+            // Every event `init <client> --project` routes, answered by `aimon-hooks <client>`
+            // in process under a one-rule policy that the call does not match.
+            let policy = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash(git push:*)", "hooks": [{"type": "deny", "reason": "r"}]}]}});
+            let run = Scenario::new(client).aimon(policy).run().await;
+            run.check(run.code == Some(0) && run.tool_ran(), "a session behind aimon-hooks failed");
+            behind.push(run.elapsed);
+        }
+    }
     let (with, without) = (median(with), median(without));
     let calls = calls.iter().sum::<usize>() as f64 / sessions as f64;
     let per_call = (with.as_secs_f64() - without.as_secs_f64()) / calls;
@@ -60,6 +73,17 @@ async fn measure(client: &'static Client, sessions: usize) {
         with.as_secs_f64() / without.as_secs_f64(),
         per_call * 1000.0
     );
+    if !behind.is_empty() {
+        let behind = median(behind);
+        println!(
+            "{:<8} behind aimon-hooks {}: {:>7.3} s ({:.2}x no hooks) | {:>+7.1} ms per call at the recording hook's {calls:.1} calls",
+            client.name,
+            client.name,
+            behind.as_secs_f64(),
+            behind.as_secs_f64() / without.as_secs_f64(),
+            (behind.as_secs_f64() - without.as_secs_f64()) / calls * 1000.0
+        );
+    }
 }
 
 #[tokio::main(flavor = "multi_thread")]

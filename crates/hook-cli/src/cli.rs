@@ -43,6 +43,14 @@ pub(crate) enum Command {
     /// A project's own hooks run their command, http and mcp handlers only once trusted with
     /// `aimon-hooks trust`; until then only their deny handlers apply.
     Claude(ClaudeArgs),
+    /// Answer a Google Gemini CLI hook call: payload on stdin, Gemini's answer on stdout.
+    ///
+    /// `init gemini` routes Gemini's events here; same policy, trust and daemon as `claude`.
+    Gemini(ClaudeArgs),
+    /// Answer a Qwen Code hook call: payload on stdin, Qwen's answer on stdout.
+    ///
+    /// `init qwen` routes Qwen's events here; same policy, trust and daemon as `claude`.
+    Qwen(ClaudeArgs),
     /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors.
     Validate(ValidateArgs),
     /// List the effective hooks: tier, event, matcher, handler, id.
@@ -178,6 +186,21 @@ pub(crate) enum InitTarget {
     /// Route every Claude Code event to aimon-hooks in Claude Code's settings (a backup of the
     /// previous file is kept as <file>.aimon-backup; a second run changes nothing).
     Claude(InitClaudeArgs),
+    /// Route Google Gemini CLI's events to `aimon-hooks gemini` in .gemini/settings.json.
+    Gemini(InitClientArgs),
+    /// Route Qwen Code's events to `aimon-hooks qwen` in .qwen/settings.json.
+    Qwen(InitClientArgs),
+}
+
+/// The options of `init` for a client whose settings file has Claude Code's `hooks` shape.
+#[derive(Debug, Args)]
+pub(crate) struct InitClientArgs {
+    /// Edit the file in the current directory instead of the home directory.
+    #[arg(long)]
+    pub(crate) project: bool,
+    /// Remove the routing entries instead.
+    #[arg(long)]
+    pub(crate) remove: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,4 +1,5 @@
-//! `init claude` (R-CLI-10): the file side of hook-wire's Claude Code settings editing.
+//! `init claude` (R-CLI-10) and `init gemini`/`init qwen`: the file side of hook-wire's
+//! settings editing.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -104,4 +105,45 @@ fn token(home: &Path) -> anyhow::Result<String> {
     let mut out = options.open(&path).with_context(|| format!("cannot create {}", path.display()))?;
     writeln!(out, "{token}").with_context(|| format!("cannot write {}", path.display()))?;
     Ok(token)
+}
+
+/// Routes a client's events to `aimon-hooks <client>` in its settings file (home or project), or
+/// removes the routes; a second run changes nothing, everything else in the file is kept.
+pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArgs) -> anyhow::Result<u8> {
+    let relative = client.settings_file().context("this client has its own init command")?;
+    let base = if args.project {
+        std::env::current_dir().context("cannot read the current directory")?
+    } else {
+        TierArgs::default().home_dir().context("no home directory: set HOME")?
+    };
+    let file = base.join(relative);
+    let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
+    let before = match std::fs::read_to_string(&file) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => bail!("cannot read {}: {e}", file.display()),
+    };
+    let mut settings: Value = match before.as_deref().map(str::trim) {
+        None | Some("") => Value::Object(serde_json::Map::new()),
+        Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
+    };
+    let original = settings.clone();
+    client
+        .edit_settings(&mut settings, &binary.display().to_string(), args.remove)
+        .with_context(|| format!("cannot edit {}", file.display()))?;
+    if settings == original && before.is_some() {
+        eprintln!("{}: already up to date", file.display());
+        return Ok(0);
+    }
+    if let Some(text) = &before {
+        let backup = PathBuf::from(format!("{}.aimon-backup", file.display()));
+        std::fs::write(&backup, text).with_context(|| format!("cannot write {}", backup.display()))?;
+    }
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(&settings)? + "\n";
+    std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
+    eprintln!("{}: {}", file.display(), if args.remove { "routes removed" } else { "events routed to aimon-hooks" });
+    Ok(0)
 }

@@ -39,6 +39,8 @@ use std::process::ExitCode;
 use clap::Parser as _;
 use clap::error::ErrorKind;
 
+use hook_wire::Client;
+
 use crate::cli::{Cli, Command};
 
 /// jemalloc for `serve`, the system's allocator for every one-shot command (`alloc`).
@@ -73,6 +75,10 @@ fn main() -> ExitCode {
         // Before a runtime or logging: the guard is a tracer, and its step replaces itself.
         return ExitCode::from(guard::run(args));
     }
+    if let Command::Gemini(args) | Command::Qwen(args) = &cli.command {
+        let client = if matches!(cli.command, Command::Gemini(_)) { Client::Gemini } else { Client::Qwen };
+        return ExitCode::from(agent::answer(client, args.no_serve, args.socket.clone(), cli.verbose));
+    }
     logging::init(cli.verbose);
     let mut builder = match cli.command {
         Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
@@ -97,7 +103,9 @@ fn main() -> ExitCode {
 async fn dispatch(command: Command) -> anyhow::Result<u8> {
     match command {
         Command::Run(args) => signals::or_terminated(commands::run(args)).await,
-        Command::Claude(_) => unreachable!("claude is answered before the runtime is built"),
+        Command::Claude(_) | Command::Gemini(_) | Command::Qwen(_) => {
+            unreachable!("a client's call is answered before the runtime is built")
+        }
         Command::Validate(args) => commands::validate(&args),
         Command::List(args) => commands::list(&args),
         Command::Explain(args) => commands::explain(&args),
@@ -107,6 +115,8 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::Trust(args) => trust::command(&args),
         Command::Serve(args) => commands::serve(args).await,
         Command::Init(crate::cli::InitTarget::Claude(args)) => init::claude(&args),
+        Command::Init(crate::cli::InitTarget::Gemini(args)) => init::client(Client::Gemini, &args),
+        Command::Init(crate::cli::InitTarget::Qwen(args)) => init::client(Client::Qwen, &args),
         Command::Rewake(command) => rewake::command(command),
         Command::Test(args) => policy_test::command(&args).await,
         Command::Replay(args) => replay::command(&args).await,

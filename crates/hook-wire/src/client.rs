@@ -28,16 +28,22 @@ use crate::error::Error;
 pub enum Client {
     /// Claude Code (`@anthropic-ai/claude-code`).
     Claude,
+    /// Google Gemini CLI (`@google/gemini-cli`).
+    Gemini,
+    /// Qwen Code (`@qwen-code/qwen-code`).
+    Qwen,
 }
 
 impl Client {
     /// Every client, in the order the docs list them.
-    pub const ALL: &'static [Client] = &[Client::Claude];
+    pub const ALL: &'static [Client] = &[Client::Claude, Client::Gemini, Client::Qwen];
 
     /// Its name: the CLI subcommand (`aimon-hooks claude`) and the route (`/v1/claude`).
     pub fn name(self) -> &'static str {
         match self {
             Client::Claude => "claude",
+            Client::Gemini => "gemini",
+            Client::Qwen => "qwen",
         }
     }
 
@@ -51,6 +57,8 @@ impl Client {
     pub fn project_dir_env(self) -> &'static str {
         match self {
             Client::Claude => crate::claude::PROJECT_DIR_ENV,
+            Client::Gemini => crate::gemini::PROJECT_DIR_ENV,
+            Client::Qwen => crate::qwen::PROJECT_DIR_ENV,
         }
     }
 
@@ -59,13 +67,16 @@ impl Client {
     pub fn parse(self, bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {
         match self {
             Client::Claude => crate::read::parse_payload(bytes, source),
+            Client::Gemini => crate::gemini::parse(bytes, source),
+            Client::Qwen => crate::qwen::parse(bytes, source),
         }
     }
 
     /// The event named in bytes that could not be read (all of them, or the prefix that was read).
     pub fn sniff(self, bytes: &[u8]) -> Option<HookEventType> {
         match self {
-            Client::Claude => crate::claude::sniff(bytes),
+            Client::Claude | Client::Qwen => crate::claude::sniff(bytes),
+            Client::Gemini => crate::gemini::sniff(bytes),
         }
     }
 
@@ -73,14 +84,16 @@ impl Client {
     /// `Err` with the client's refusal when it names none (the call may be one that vetoes).
     pub fn event(self, payload: &Map<String, Value>) -> Result<Option<HookEventType>, Answer> {
         match self {
-            Client::Claude => crate::claude::event(payload),
+            // Gemini's payload names our event once parsed (`gemini::parse` renames it).
+            Client::Claude | Client::Gemini | Client::Qwen => crate::claude::event(payload),
         }
     }
 
     /// The working directory a payload names (a hint for the project of the call).
     pub fn cwd(self, payload: &Map<String, Value>) -> Option<&Path> {
         match self {
-            Client::Claude => crate::claude::cwd(payload),
+            Client::Claude | Client::Gemini => crate::claude::cwd(payload),
+            Client::Qwen => crate::qwen::cwd(payload),
         }
     }
 
@@ -92,7 +105,8 @@ impl Client {
         project: &Path,
     ) -> Result<HookContext, Error> {
         match self {
-            Client::Claude => crate::claude::context(event, payload, project),
+            Client::Claude | Client::Qwen => crate::claude::context(event, payload, project),
+            Client::Gemini => crate::gemini::context(event, payload, project),
         }
     }
 
@@ -101,7 +115,8 @@ impl Client {
     /// them. Never fails. The flag says whether the answer carries `extras.mail`.
     pub fn answer(self, event: HookEventType, outcome: Result<&EventVerdict, &str>, extras: &Extras) -> (Answer, bool) {
         match self {
-            Client::Claude => crate::claude::answer(event, outcome, extras),
+            Client::Claude | Client::Qwen => crate::claude::answer(event, outcome, extras),
+            Client::Gemini => crate::gemini::answer(event, outcome, extras),
         }
     }
 
@@ -109,7 +124,42 @@ impl Client {
     /// not): refused where the event can veto, in the client's explicit form.
     pub fn unreadable(self, event: Option<HookEventType>, error: &str) -> Answer {
         match self {
-            Client::Claude => crate::claude::unreadable(event, error),
+            Client::Claude | Client::Qwen => crate::claude::unreadable(event, error),
+            Client::Gemini => crate::gemini::unreadable(event, error),
+        }
+    }
+}
+
+impl Client {
+    /// The settings file `init <client>` edits, relative to the home directory (user) or the
+    /// project (`--project`); `None` for Claude Code, whose `init claude` has its own options.
+    pub fn settings_file(self) -> Option<&'static str> {
+        match self {
+            Client::Claude => None,
+            Client::Gemini => Some(crate::gemini::SETTINGS_FILE),
+            Client::Qwen => Some(crate::qwen::SETTINGS_FILE),
+        }
+    }
+
+    /// The events `init <client>` routes, in the client's names: those the events table routes
+    /// on init that the client fires.
+    pub fn init_events(self) -> Vec<&'static str> {
+        let ours = crate::claude::routed_events(&[]);
+        match self {
+            Client::Claude => ours,
+            Client::Gemini => crate::gemini::init_events(&ours),
+            Client::Qwen => crate::qwen::init_events(&ours),
+        }
+    }
+
+    /// Routes the client's events to `binary <client>` in its parsed settings (our earlier entries
+    /// replaced, everything else kept), or removes the routes.
+    pub fn edit_settings(self, settings: &mut Value, binary: &str, remove: bool) -> Result<(), Error> {
+        let route = crate::claude::command_route_for(binary, self.name());
+        if remove {
+            crate::claude::remove_routes(settings, &route)
+        } else {
+            crate::claude::add_routes(settings, &self.init_events(), &route)
         }
     }
 }

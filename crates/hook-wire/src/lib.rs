@@ -4,7 +4,7 @@
 //! exit code (a command hook) or a response body (an http hook). Each client's module holds both
 //! directions of its contract; [`Client`] is the seam the one pipeline (hook-host) calls:
 //!
-//! - [`Client`]: one variant per client (`claude` now), with `parse`, `sniff`, `event`, `cwd`,
+//! - [`Client`]: one variant per client (`claude`, `gemini`, `qwen`), with `parse`, `sniff`, `event`, `cwd`,
 //!   `context`, `answer` and `unreadable`; its doc says how to add a client;
 //! - [`Answer`]: the client-neutral answer (stdout, stderr, exit code, http body); [`Extras`]:
 //!   what the pipeline adds (the trust notice, rewake mail);
@@ -23,7 +23,9 @@ mod answer;
 pub mod claude;
 mod client;
 mod error;
+mod gemini;
 mod project;
+mod qwen;
 mod read;
 
 pub use crate::{

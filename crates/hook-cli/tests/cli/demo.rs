@@ -14,7 +14,8 @@ fn demo(event: &str, payload: &str, with_home: bool) -> Outcome {
     cmd.current_dir(workspace()).args(["run", event, "--project", "examples/demo", "--payload"]);
     cmd.arg(format!("examples/demo/payloads/{payload}.json"));
     if with_home {
-        cmd.args(["--home", "examples/demo/home"]);
+        // The demo's home is in the repository: its decisions are logged in the sandbox instead.
+        cmd.args(["--home", "examples/demo/home"]).env("AIMON_DECISION_LOG", sandbox.home().join("decisions.jsonl"));
     }
     Outcome::of(&mut cmd)
 }

@@ -20,6 +20,7 @@ mod gemini;
 mod model;
 #[path = "../common/npm.rs"]
 mod npm;
+mod policy;
 mod qwen;
 mod rows;
 mod runner;

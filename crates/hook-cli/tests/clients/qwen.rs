@@ -82,3 +82,4 @@ fn invocation(sandbox: &Sandbox) -> Invocation {
 }
 
 crate::rows::client_rows!(CLIENT);
+crate::policy::policy_rows!(CLIENT);

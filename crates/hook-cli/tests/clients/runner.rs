@@ -129,6 +129,9 @@ pub(crate) struct Scenario {
     turns: Vec<Turn>,
     trusted: bool,
     hooks: bool,
+    /// Instead of the recording hook: this `.aimon/hooks.json`, behind `aimon-hooks <client>` as
+    /// `aimon-hooks init <client> --project` routes it.
+    aimon: Option<Value>,
 }
 
 impl Scenario {
@@ -140,7 +143,7 @@ impl Scenario {
             std::fs::create_dir_all(root.join(sub)).expect("sandbox dirs");
         }
         let turns = vec![Turn::Shell(marker_command(&root)), Turn::text("scripted-model: done")];
-        Scenario { client, dir, sandbox: Sandbox { root }, turns, trusted: true, hooks: true }
+        Scenario { client, dir, sandbox: Sandbox { root }, turns, trusted: true, hooks: true, aimon: None }
     }
 
     /// The sandbox root (the marker file and the hook's records live there).
@@ -164,6 +167,14 @@ impl Scenario {
     /// Leave the project's hooks untrusted (no trust recipe applied).
     pub(crate) fn untrusted(mut self) -> Self {
         self.trusted = false;
+        self
+    }
+
+    /// The project's `.aimon/hooks.json` is `hooks`, run by `aimon-hooks <client>` in the settings
+    /// `aimon-hooks init <client> --project` writes (the recording hook is not installed).
+    #[allow(dead_code, reason = "only the clients with an aimon-hooks subcommand use it")]
+    pub(crate) fn aimon(mut self, hooks: Value) -> Self {
+        self.aimon = Some(hooks);
         self
     }
 
@@ -192,12 +203,16 @@ impl Scenario {
         let root = self.sandbox.root.clone();
         let hook = root.join("hook.sh");
         write(&hook, &recording_hook(&root));
-        let hooks: Vec<(&'static str, String)> = if self.hooks {
+        let hooks: Vec<(&'static str, String)> = if self.hooks && self.aimon.is_none() {
             client.events.all().into_iter().map(|event| (event, format!("sh {} {event}", hook.display()))).collect()
         } else {
             Vec::new()
         };
-        (client.configure)(&self.sandbox, &hooks, self.trusted);
+        // Behind aimon-hooks the client always trusts the folder; `untrusted` is then our own gate.
+        (client.configure)(&self.sandbox, &hooks, self.trusted || self.aimon.is_some());
+        if let Some(policy) = &self.aimon {
+            init_aimon(client.name, &self.sandbox, policy, self.trusted);
+        }
         let invocation = (client.invocation)(&self.sandbox);
         let launcher = root.join("netns-launch.js");
         write(&launcher, LAUNCHER);
@@ -347,6 +362,26 @@ impl Run {
             }
         }
         out
+    }
+}
+
+/// Writes the project's `.aimon/hooks.json` and runs `aimon-hooks init <client> --project` in it.
+/// With `trusted`, `aimon-hooks trust --project` trusts its hooks.
+fn init_aimon(client: &str, sandbox: &Sandbox, policy: &Value, trusted: bool) {
+    let project = sandbox.project();
+    write(&project.join(".aimon/hooks.json"), &serde_json::to_string_pretty(policy).expect("json"));
+    let mut commands = vec![vec!["init", client, "--project"]];
+    if trusted {
+        commands.push(vec!["trust", "--project", "."]);
+    }
+    for args in commands {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
+            .args(&args)
+            .current_dir(&project)
+            .env("HOME", sandbox.home())
+            .output()
+            .expect("aimon-hooks runs");
+        assert!(out.status.success(), "aimon-hooks {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
 

@@ -29,13 +29,18 @@ pub(crate) fn event(payload: &Map<String, Value>) -> Result<Option<HookEventType
 /// The event a payload that could not be read names, found by looking for
 /// `"hook_event_name": "…"` in the bytes (all of them, or the prefix that was read).
 pub(crate) fn sniff_event(bytes: &[u8]) -> Option<HookEventType> {
+    HookEventType::resolve(&sniff_name(bytes)?).ok()
+}
+
+/// The event name found by looking for `"hook_event_name": "…"` in the bytes (a client whose
+/// payloads share this key but not Claude Code's event names resolves it itself).
+pub(crate) fn sniff_name(bytes: &[u8]) -> Option<String> {
     let key = format!("\"{EVENT_KEY}\"");
     let key = key.as_bytes();
     let at = bytes.windows(key.len()).position(|w| w == key)? + key.len();
     let rest = String::from_utf8_lossy(&bytes[at..]);
     let rest = rest.trim_start().strip_prefix(':')?.trim_start().strip_prefix('"')?;
-    let name = &rest[..rest.find('"')?];
-    HookEventType::resolve(name).ok()
+    Some(rest[..rest.find('"')?].to_owned())
 }
 
 #[cfg(test)]

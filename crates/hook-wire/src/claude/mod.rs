@@ -34,7 +34,8 @@ use crate::error::Error;
 /// The environment variable naming the project of a command hook's call.
 pub(crate) const PROJECT_DIR_ENV: &str = "CLAUDE_PROJECT_DIR";
 
-pub(crate) use self::event::sniff_event as sniff;
+pub(crate) use self::event::{sniff_event as sniff, sniff_name};
+pub(crate) use self::settings::command_route_for;
 
 /// The event `payload` names; `Err` is the refusal of a payload that names none.
 pub(crate) fn event(payload: &Map<String, Value>) -> Result<Option<HookEventType>, Answer> {

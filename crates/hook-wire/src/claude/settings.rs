@@ -18,7 +18,13 @@ pub fn routed_events(named: &[HookEventType]) -> Vec<&'static str> {
 
 /// The `command` handler that runs `binary claude`.
 pub fn command_route(binary: &str) -> Value {
-    json!({"type": HandlerKind::Command.config_name(), "command": format!("{} claude", quoted(binary))})
+    command_route_for(binary, "claude")
+}
+
+/// The `command` handler that runs `binary subcommand` (every client with Claude Code's settings
+/// shape: Gemini CLI, Qwen Code).
+pub(crate) fn command_route_for(binary: &str, subcommand: &str) -> Value {
+    json!({"type": HandlerKind::Command.config_name(), "command": format!("{} {subcommand}", quoted(binary))})
 }
 
 /// The `http` handler that posts to `url` with the daemon's bearer `token` and the project.
