@@ -2,8 +2,8 @@
 //! that ties the watcher, the debounce and the reloader together.
 
 use std::path::PathBuf;
-use std::sync::{Arc, PoisonError, RwLock};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
 use hook_core::{HookEngine, HookRegistry};

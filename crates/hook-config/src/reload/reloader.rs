@@ -11,8 +11,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::io::ErrorKind;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, PoisonError, RwLock};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use hook_core::{CancellationToken, ExecutionHook, HookContext, HookEngine, HookEventType, HookRegistry};
 use hook_rewake::RewakeService;
