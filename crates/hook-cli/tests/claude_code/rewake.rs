@@ -51,8 +51,10 @@ async fn a_rewake_answer_reaches_the_model_with_the_sessions_next_failed_tool_ca
 /// session ended waits in its mailbox, and the person's next prompt in that session (`claude -p
 /// --resume`) brings it to the model as that prompt's context. The woken hook answers only once
 /// the first session is over (the `go` file), so the first session's Stop cannot take the mail.
+/// SessionStart is not routed: on the command route the resumed session's SessionStart would take
+/// the mail first (R-RW-11 lists it too), and this row is about UserPromptSubmit.
 async fn a_rewake_answer_reaches_the_model_with_the_sessions_next_prompt(route: Route) {
-    let scenario = Scenario::new(route);
+    let scenario = Scenario::new(route).unrouted("SessionStart");
     let go = scenario.home().join("go");
     let woken = format!(
         r#"if [ -n "$AIMON_REWAKE_ID" ]; then while [ ! -e '{}' ]; do sleep 0.1; done; echo '{{"hookSpecificOutput":{{"hookEventName":"PostToolUse","additionalContext":"ci-green-by-next-prompt-marker"}}}}'; fi"#,

@@ -205,6 +205,19 @@ impl Scenario {
         self
     }
 
+    /// The project's Claude Code settings without their route for `event` (the one `init claude`
+    /// wrote), so Claude Code never calls aimon-hooks on it.
+    pub(crate) fn unrouted(self, event: &str) -> Self {
+        let name = if self.route == Route::Http { "settings.local.json" } else { "settings.json" };
+        let file = self.project().join(".claude").join(name);
+        let mut settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).expect("settings")).expect("settings JSON");
+        let removed = settings["hooks"].as_object_mut().and_then(|hooks| hooks.remove(event));
+        assert!(removed.is_some(), "init claude routed no {event} in {settings}");
+        write(&file, &serde_json::to_string_pretty(&settings).expect("json"));
+        self
+    }
+
     /// What the model answers, one [`Turn`] per agent request.
     pub(crate) fn model(mut self, turns: Vec<Turn>) -> Self {
         self.turns = turns;
