@@ -99,7 +99,7 @@ pub(crate) fn load(
 
 /// A configuration error as one sentence: `file:line:col: message` when it has a place.
 pub(crate) fn config_error(err: ConfigError) -> anyhow::Error {
-    anyhow::anyhow!(hook_server::config_error_sentence(&err))
+    anyhow::anyhow!(err.sentence())
 }
 
 /// The files of the tiers, for messages.

@@ -43,4 +43,13 @@ impl Error {
             _ => None,
         }
     }
+
+    /// The error as one sentence for a person: `file:line:column: message` for a configuration
+    /// error, else its message.
+    pub fn sentence(&self) -> String {
+        match self.diagnostic() {
+            Some(d) => format!("{}:{}:{}: {}", d.file.display(), d.line, d.column, d.message),
+            None => self.to_string(),
+        }
+    }
 }

@@ -4,6 +4,7 @@
 //! - `edits_of_every_kind_each_fire_on_config_reload`: in-place edit, rename-save, a tier that
 //!   did not exist, a deleted tier, invalid JSON (R-HOT-1/2/3/4/5, R-REG-3);
 //! - `a_failing_bootstrap_warns_and_later_reloads_still_happen` (R-HOT-5);
+//! - `the_handle_tells_why_the_last_load_failed_until_one_succeeds`;
 //! - `a_panicking_listener_does_not_stop_reloads` (R-HOT-7);
 //! - `removed_hooks_lose_their_pending_rewake_envelopes` (R-HOT-8);
 //! - `a_storm_of_edits_never_shows_a_mix_and_ends_on_the_last_valid_file` (R-HOT-4/6, REL-3);
@@ -94,6 +95,35 @@ fn rename_save(path: &Path, text: &str) {
     let tmp = path.with_extension("json.tmp~");
     std::fs::write(&tmp, text).expect("write temp");
     std::fs::rename(&tmp, path).expect("rename");
+}
+
+/// A host asks the handle whether the files on disk load, and why not, instead of parsing them
+/// again: the initial load's failure, then each reload's, in the words `onConfigReload` carries.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_handle_tells_why_the_last_load_failed_until_one_succeeds() {
+    let (_home, _project, paths) = setup();
+    std::fs::write(paths.project_file(), "{ \"hooks\": ").expect("write");
+    let registry = Arc::new(HookRegistry::new());
+    let mut reloads = listen(&registry);
+    let handle = start(&paths, &registry);
+    let at_start = handle.last_failure().unwrap_or_default();
+    assert!(at_start.starts_with(&format!("{}:1:", paths.project_file().display())), "{at_start:?}");
+
+    std::fs::write(paths.project_file(), deny_config(&["good"])).expect("write");
+    let r = next(&mut reloads).await;
+    assert!(r.successful, "{r:?}");
+    assert_eq!(handle.last_failure(), None, "a good reload clears the failure");
+
+    std::fs::write(paths.project_file(), "{ \"hooks\": [").expect("write");
+    let r = next(&mut reloads).await;
+    assert!(!r.successful, "{r:?}");
+    assert_eq!(handle.last_failure().as_deref(), Some(r.failure_reason.as_str()), "the reload's own reason");
+
+    std::fs::write(paths.local_file(), deny_config(&["local"])).expect("write");
+    let r = next(&mut reloads).await;
+    assert!(!r.successful, "the project tier is still broken: {r:?}");
+    let still = handle.last_failure().unwrap_or_default();
+    assert!(still.starts_with(&format!("{}:1:", paths.project_file().display())), "{still:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -39,7 +39,6 @@ pub use crate::{
     delivery::MAIL_HEADER,
     error::Error,
     listen::{DEFAULT_LISTEN, ServeOptions, ShutdownSignals, default_socket, ensure_token, serve, token_path},
-    projects::config_error_sentence,
     routes::{
         BASE_HEADER, BODY_LIMIT, EXIT_HEADER, FORM_HEADER, HookService, PROJECT_HEADER, ServiceOptions, hook_row,
     },

@@ -2,31 +2,23 @@
 //!
 //! A project's engine is its registry, kept current by hook-config's hot reload (the three tier
 //! files), its MCP servers (sessions stay open between calls: the warm sessions), its current
-//! configuration error (a project whose files do not load refuses where the `claude` command
-//! would) and its slots for hook work. Each use compares the stamps of the two `mcp.json` files and
+//! configuration error as hot reload reports it (a project whose files do not load refuses where
+//! the `claude` command would) and its slots for hook work. Each use compares the stamps of the two `mcp.json` files and
 //! of the person's trust store with those the engine was built from, and rebuilds the engine when
 //! one changed: new servers start, and `aimon-hooks trust` takes effect on the next call.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use hook_config::{BuildEnv, HookHotReloadBootstrap, HotReloadHandle, TierPaths, TrustGate, TrustStore, load_tiers};
+use hook_config::{BuildEnv, HookHotReloadBootstrap, HotReloadHandle, TierPaths, TrustGate, TrustStore};
 use hook_core::{ExecutionHook, FnHook, HookContext, HookEngine, HookEventType, HookRegistry, HookResult};
 use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::error::Error;
 use crate::metrics::Metrics;
-
-/// A configuration error as one sentence: `file:line:col: message` when it has a place.
-pub fn config_error_sentence(err: &hook_config::Error) -> String {
-    match err.diagnostic() {
-        Some(d) => format!("{}:{}:{}: {}", d.file.display(), d.line, d.column, d.message),
-        None => err.to_string(),
-    }
-}
 
 /// `(mtime, len)` of a file, `None` when it is missing.
 type Stamp = Option<(SystemTime, u64)>;
@@ -35,24 +27,18 @@ fn stamp(path: &Path) -> Stamp {
     std::fs::metadata(path).ok().map(|m| (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len()))
 }
 
-/// The configuration error of the tiers as they are on disk now, if any.
-fn current_error(paths: &TierPaths) -> Option<String> {
-    load_tiers(paths).err().map(|e| config_error_sentence(&e))
-}
-
 /// One project's engine.
 #[derive(Debug)]
 pub(crate) struct Project {
     pub(crate) dir: PathBuf,
     pub(crate) registry: Arc<HookRegistry>,
-    error: Arc<RwLock<Option<String>>>,
     /// The files the engine was built from beyond the tiers (`mcp.json`, the trust store), and their stamps then.
     stamped_files: Vec<PathBuf>,
     stamps: Vec<Stamp>,
     slots: Arc<Semaphore>,
     /// Dropping it stops hot reload; the registry's hooks (and so the MCP sessions) go with the
-    /// last request that still holds this project.
-    _reload: HotReloadHandle,
+    /// last request that still holds this project. It knows why the last load failed.
+    reload: HotReloadHandle,
 }
 
 impl Project {
@@ -61,14 +47,13 @@ impl Project {
         let mut stamped_files = paths.mcp_files();
         stamped_files.extend(home.map(|h| TrustStore::in_home(h).path().to_owned()));
         let stamps = stamped_files.iter().map(|p| stamp(p)).collect();
-        let error = Arc::new(RwLock::new(current_error(&paths)));
         // The project comes from an agent's call: its untrusted files run only their deny
         // handlers. The gate is the store as it was when the project loaded; a change to the
         // store rebuilds the engine (`current`).
         let env = BuildEnv::gated(&paths, TrustGate::for_agent(home, dir));
         let registry = Arc::new(HookRegistry::new());
         let listeners = Arc::new(HookRegistry::new());
-        listeners.register(HookEventType::ON_CONFIG_RELOAD, reload_listener(paths.clone(), error.clone(), metrics));
+        listeners.register(HookEventType::ON_CONFIG_RELOAD, reload_listener(metrics));
         let reload = HookHotReloadBootstrap::builder()
             .paths(paths)
             .registry(registry.clone())
@@ -78,17 +63,17 @@ impl Project {
         Ok(Project {
             dir: dir.to_owned(),
             registry,
-            error,
             stamped_files,
             stamps,
             slots: Arc::new(Semaphore::new(slots)),
-            _reload: reload,
+            reload,
         })
     }
 
-    /// The configuration error that stops this project from answering, if any.
+    /// The configuration error that stops this project from answering, if any: why hot reload's
+    /// last load of its files failed (the hooks live then are the last good ones, or none).
     pub(crate) fn config_error(&self) -> Option<String> {
-        self.error.read().map(|e| e.clone()).unwrap_or_else(|p| p.into_inner().clone())
+        self.reload.last_failure()
     }
 
     /// Whether the MCP server registries and the trust store are as they were at load time.
@@ -102,21 +87,12 @@ impl Project {
     }
 }
 
-/// Records each reload and re-reads the error state of the tiers.
-fn reload_listener(
-    paths: TierPaths,
-    error: Arc<RwLock<Option<String>>>,
-    metrics: &Arc<Metrics>,
-) -> Arc<dyn ExecutionHook> {
+/// Counts each reload, successful or not, in the metrics.
+fn reload_listener(metrics: &Arc<Metrics>) -> Arc<dyn ExecutionHook> {
     let metrics = metrics.clone();
     FnHook::new("hook-server-reload", move |ctx: HookContext| {
         let successful = ctx.fields.get("successful").and_then(Value::as_bool).unwrap_or(false);
         metrics.reload(successful);
-        let now = current_error(&paths);
-        match error.write() {
-            Ok(mut slot) => *slot = now,
-            Err(poisoned) => *poisoned.into_inner() = now,
-        }
         async { Ok(HookResult::allow()) }
     })
 }

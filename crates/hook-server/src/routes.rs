@@ -41,7 +41,7 @@ use crate::client::CommandForm;
 use crate::delivery::{AckOnWritten, MAIL_HEADER, Receipts};
 use crate::error::Error;
 use crate::metrics::Metrics;
-use crate::projects::{Project, Projects, config_error_sentence};
+use crate::projects::{Project, Projects};
 
 /// The largest request body, in bytes (1 MiB).
 pub const BODY_LIMIT: usize = 1 << 20;
@@ -442,7 +442,7 @@ async fn hooks(State(service): State<HookService>, headers: HeaderMap, uri: Uri)
     let paths = TierPaths::new(service.inner.projects.home().map(Path::to_owned), dir);
     let config = match load_tiers(&paths) {
         Ok((config, _)) => config,
-        Err(e) => return with_exit(error(StatusCode::INTERNAL_SERVER_ERROR, config_error_sentence(&e)), 1),
+        Err(e) => return with_exit(error(StatusCode::INTERNAL_SERVER_ERROR, e.sentence()), 1),
     };
     let rows: Vec<Value> = config
         .into_hooks(&BuildEnv::gated(&paths, TrustGate::for_agent(paths.home.as_deref(), &paths.project)))

@@ -12,7 +12,7 @@
 //! - `model`   — the scripted Messages API (streaming SSE), recording every request;
 //! - `runner`  — the routes, the daemon, the sandbox (temp HOME, project routed by
 //!   `aimon-hooks init claude --project [--http]`, fake `git` on PATH), one `claude -p` session
-//!   with a timeout, and what it saw;
+//!   with a timeout (and its `--resume`), and what it saw;
 //! - `hooks`   — hooks.json building blocks;
 //! - `gates`   — today's behaviour, one session per table row: deny, chained deny, an unmatched
 //!   call, updatedInput, exit 2, failClosed, a path rule on Write, the USER tier, a broken
@@ -24,7 +24,7 @@
 //! - `guard`   — `init claude --guard`: every Bash command under `aimon-hooks guard`, the argv
 //!   built at run time refused at exec with the reason in the tool result, `cd` still holding;
 //! - `rewake`  — a PostToolUse hook's rewake, fired by `aimon-hooks serve`, reaching the model on
-//!   the session's next tool call.
+//!   the session's next tool call, its next failed tool call, and its next prompt after a resume.
 
 mod continuation;
 mod gates;

@@ -205,6 +205,19 @@ impl Scenario {
         self
     }
 
+    /// The project's Claude Code settings without their route for `event` (the one `init claude`
+    /// wrote), so Claude Code never calls aimon-hooks on it.
+    pub(crate) fn unrouted(self, event: &str) -> Self {
+        let name = if self.route == Route::Http { "settings.local.json" } else { "settings.json" };
+        let file = self.project().join(".claude").join(name);
+        let mut settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).expect("settings")).expect("settings JSON");
+        let removed = settings["hooks"].as_object_mut().and_then(|hooks| hooks.remove(event));
+        assert!(removed.is_some(), "init claude routed no {event} in {settings}");
+        write(&file, &serde_json::to_string_pretty(&settings).expect("json"));
+        self
+    }
+
     /// What the model answers, one [`Turn`] per agent request.
     pub(crate) fn model(mut self, turns: Vec<Turn>) -> Self {
         self.turns = turns;
@@ -217,16 +230,38 @@ impl Scenario {
     /// JSON result.
     pub(crate) async fn run(self) -> Run {
         let daemon = Daemon::start(&self.home(), &self.project(), self.port);
+        let sandbox = Sandbox { root: self.root, route: self.route, daemon, dir: self.dir };
+        sandbox.session("do the task", None, self.turns).await
+    }
+}
+
+/// What outlives one `claude -p` session: the temp dirs, the route, the running daemon.
+#[derive(Debug)]
+struct Sandbox {
+    root: PathBuf,
+    route: Route,
+    daemon: Daemon,
+    dir: TempDir,
+}
+
+impl Sandbox {
+    /// One `claude -p PROMPT` in the project (`--resume ID` when given), its model answering
+    /// `turns`.
+    async fn session(self, prompt: &str, resume: Option<&str>, turns: Vec<Turn>) -> Run {
         let claude = tokio::task::spawn_blocking(claude_code)
             .await
             .unwrap_or_else(|failed| std::panic::resume_unwind(failed.into_panic()));
-        let model = ScriptedModel::start(self.turns.clone()).await;
+        let model = ScriptedModel::start(turns).await;
+        let served_before = self.daemon.claude_calls();
         let path = std::env::var_os("PATH").unwrap_or_default();
         let path = std::env::join_paths(std::iter::once(self.root.join("bin")).chain(std::env::split_paths(&path)))
             .expect("PATH");
         let mut cmd = Command::new(claude);
-        cmd.args(["-p", "do the task", "--output-format", "json", "--allowedTools", "Bash", "Write"])
-            .current_dir(self.project())
+        cmd.args(["-p", prompt, "--output-format", "json", "--allowedTools", "Bash", "Write"]);
+        if let Some(id) = resume {
+            cmd.args(["--resume", id]);
+        }
+        cmd.current_dir(self.root.join("project"))
             .env_clear()
             .env("PATH", path)
             .env("HOME", self.root.join("home"))
@@ -258,9 +293,9 @@ impl Scenario {
             requests: model.requests(),
             result: Value::Null,
             route: self.route,
-            served: daemon.claude_calls(),
-            _daemon: daemon,
-            _dir: self.dir,
+            served: self.daemon.claude_calls().saturating_sub(served_before),
+            daemon: self.daemon,
+            dir: self.dir,
         };
         run.check(!timed_out, format_args!("Claude Code did not finish within {RUN_TIMEOUT:?}"));
         run.check(run.code == Some(0), "Claude Code exited with a failure");
@@ -289,13 +324,44 @@ pub(crate) struct Run {
     pub(crate) result: Value,
     /// The route the hooks were reached by.
     pub(crate) route: Route,
-    /// How many `/v1/claude` calls the daemon answered (forwarded or posted).
+    /// How many `/v1/claude` calls the daemon answered (forwarded or posted) in this session.
     pub(crate) served: u64,
-    _daemon: Daemon,
-    _dir: TempDir,
+    daemon: Daemon,
+    dir: TempDir,
 }
 
 impl Run {
+    /// Continues this session the way a person does the next day: `claude -p PROMPT --resume
+    /// <its session_id>` in the same sandbox, with the same daemon still running, a new model
+    /// answering `turns`.
+    pub(crate) async fn resume(self, prompt: &str, turns: Vec<Turn>) -> Run {
+        let id = self.result["session_id"].as_str().map(str::to_owned);
+        self.check(id.is_some(), "Claude Code's result names no session_id to resume");
+        let sandbox = Sandbox { root: self.root, route: self.route, daemon: self.daemon, dir: self.dir };
+        sandbox.session(prompt, id.as_deref(), turns).await
+    }
+
+    /// Waits (at most `within`) until the store holds no pending rewake envelope
+    /// (`aimon-hooks rewake list --json` prints none): every rewake of the sandbox has fired and
+    /// its answer has been posted to the session's mailbox.
+    pub(crate) fn wait_until_no_rewake_is_pending(&self, within: Duration) {
+        let pending = || {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
+                .args(["rewake", "list", "--json"])
+                .current_dir(self.project())
+                .env("HOME", self.home())
+                .output()
+                .expect("aimon-hooks rewake list runs");
+            let rows: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+            rows.as_array().map_or(usize::MAX, Vec::len)
+        };
+        let started = Instant::now();
+        while pending() != 0 {
+            self.check(started.elapsed() < within, format_args!("a rewake was still pending after {within:?}"));
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
     /// The sandbox's project (its transcripts are under [`Run::home`]'s `.claude/projects/`).
     pub(crate) fn project(&self) -> PathBuf {
         self.root.join("project")

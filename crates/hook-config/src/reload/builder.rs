@@ -2,8 +2,8 @@
 //! that ties the watcher, the debounce and the reloader together.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
 use hook_core::{HookEngine, HookRegistry};
@@ -134,15 +134,24 @@ impl HotReloadBuilder {
 
         let (tx, rx) = mpsc::unbounded_channel();
         let stats = FileStats::take(&files);
-        let mut reloader =
-            Reloader { paths, registry, engine, rewake: self.rewake, env, last: None, counter: counter.clone() };
+        let failure = Arc::new(RwLock::new(None));
+        let mut reloader = Reloader {
+            paths,
+            registry,
+            engine,
+            rewake: self.rewake,
+            env,
+            last: None,
+            counter: counter.clone(),
+            failure: failure.clone(),
+        };
         reloader.initial_load();
 
         let watch = if self.file_events { DirWatch::new(&files, tx.clone(), events_active.clone()) } else { None };
         let debounce = Debounce { quiet: self.debounce, max_wait: self.max_wait };
         let poller = runtime.spawn(poll(files, stats, self.poll_interval, tx));
         let worker = runtime.spawn(run(reloader, rx, debounce, watch));
-        Ok(HotReloadHandle { tasks: vec![worker, poller], counter, events_active })
+        Ok(HotReloadHandle { tasks: vec![worker, poller], counter, events_active, failure })
     }
 }
 
@@ -152,12 +161,21 @@ pub struct HotReloadHandle {
     tasks: Vec<JoinHandle<()>>,
     counter: Arc<AtomicU64>,
     events_active: Arc<AtomicBool>,
+    failure: Arc<RwLock<Option<String>>>,
 }
 
 impl HotReloadHandle {
     /// How many reloads have fired `onConfigReload` so far.
     pub fn reload_counter(&self) -> u64 {
         self.counter.load(Ordering::SeqCst)
+    }
+
+    /// Why the hooks on disk could not be loaded, as one sentence (`file:line:column: message`
+    /// for a configuration error), or `None` when the last load or reload that read a change
+    /// succeeded. Set by the initial load in [`HotReloadBuilder::start`] and by every reload,
+    /// before `onConfigReload` fires; the hooks live meanwhile are the last good ones.
+    pub fn last_failure(&self) -> Option<String> {
+        self.failure.read().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// Whether file-system events are in use for at least one tier directory.

@@ -11,8 +11,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::io::ErrorKind;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use hook_core::{CancellationToken, ExecutionHook, HookContext, HookEngine, HookEventType, HookRegistry};
 use hook_rewake::RewakeService;
@@ -32,6 +32,8 @@ pub(super) struct Reloader {
     /// What the last attempt read (successful or not).
     pub(super) last: Option<Snapshot>,
     pub(super) counter: Arc<AtomicU64>,
+    /// Why the last attempt that read something new failed; `None` once one succeeds.
+    pub(super) failure: Arc<RwLock<Option<String>>>,
 }
 
 /// What one attempt produced.
@@ -46,7 +48,7 @@ enum Attempt {
 
 impl Reloader {
     pub(super) fn initial_load(&mut self) {
-        match self.attempt() {
+        match self.attempt_and_record() {
             Attempt::Failed { reason, .. } => {
                 tracing::warn!("hooks: initial load failed, hot reload continues: {reason}")
             }
@@ -55,7 +57,7 @@ impl Reloader {
     }
 
     pub(super) async fn reload(&mut self) {
-        let (successful, failure_reason, source) = match self.attempt() {
+        let (successful, failure_reason, source) = match self.attempt_and_record() {
             Attempt::Unchanged => return,
             Attempt::Failed { reason, source } => {
                 tracing::warn!("hooks: reload failed, previous hooks stay live: {reason}");
@@ -77,10 +79,24 @@ impl Reloader {
         }
     }
 
+    /// [`Reloader::attempt`], keeping why it failed (or that it did not) for
+    /// [`HotReloadHandle::last_failure`](super::HotReloadHandle::last_failure), before any
+    /// `onConfigReload` listener runs.
+    fn attempt_and_record(&mut self) -> Attempt {
+        let attempt = self.attempt();
+        let now = match &attempt {
+            Attempt::Unchanged => return attempt,
+            Attempt::Failed { reason, .. } => Some(reason.clone()),
+            Attempt::Swapped { .. } => None,
+        };
+        *self.failure.write().unwrap_or_else(PoisonError::into_inner) = now;
+        attempt
+    }
+
     fn attempt(&mut self) -> Attempt {
         let tiers = match TierTexts::read(&self.paths) {
             Ok(t) => t,
-            Err(e) => return Attempt::Failed { reason: e.to_string(), source: self.all_sources() },
+            Err(e) => return Attempt::Failed { reason: e.sentence(), source: self.all_sources() },
         };
         let mcp = match read_mcp(&self.paths) {
             Ok(m) => m,
@@ -103,7 +119,7 @@ impl Reloader {
         }
         let (config, diagnostics) = match snapshot.tiers.parse(&self.paths) {
             Ok(parsed) => parsed,
-            Err(e) => return Attempt::Failed { reason: e.to_string(), source },
+            Err(e) => return Attempt::Failed { reason: e.sentence(), source },
         };
         for d in &diagnostics {
             d.log();
