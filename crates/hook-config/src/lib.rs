@@ -59,6 +59,36 @@
 //! actions, `tests/decision_log.rs` the log's lines, rotation, drops and audit mode, `tests/hot_reload.rs` the end-to-end, storm and `mcp.json` tests on real files;
 //! `benches/reload.rs` measures reload latency and the 1 MB load against serde_json; the fuzz
 //! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.
+//!
+//! Loading a project's tiers into an engine once (hot reload: [`HookHotReloadBootstrap`]):
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use hook_config::{BuildEnv, CONFIG_GROUP, TierPaths, load_tiers};
+//! use hook_core::{CancellationToken, HookContext, HookEngine, HookEventType, HookRegistry, ToolCall};
+//! use hook_core::{ExecutionHook, PreToolOutcome};
+//! use serde_json::json;
+//! use std::sync::Arc;
+//!
+//! let project = tempfile::tempdir()?;
+//! std::fs::create_dir_all(project.path().join(".aimon"))?;
+//! std::fs::write(
+//!     project.path().join(".aimon/hooks.json"),
+//!     r#"{"hooks":{"PreToolUse":[{"matcher":"Edit(*.lock)","hooks":[{"type":"deny","reason":"generated file"}]}]}}"#,
+//! )?;
+//! let paths = TierPaths::new(None, project.path());
+//! let (config, warnings) = load_tiers(&paths)?;
+//! assert!(warnings.is_empty());
+//! let registry = Arc::new(HookRegistry::new());
+//! let hooks = config.into_hooks(&BuildEnv::new(&paths));
+//! registry.replace_managed(CONFIG_GROUP, hooks.into_iter().map(|(e, h)| (e, h as Arc<dyn ExecutionHook>)).collect());
+//!
+//! let edit = ToolCall::new("Edit", json!({"file_path": project.path().join("Cargo.lock")}));
+//! let ctx = HookContext::new(HookEventType::PRE_TOOL).with_tool(edit);
+//! let outcome = HookEngine::new(registry).pre_tool(&ctx, &CancellationToken::new()).await.outcome;
+//! assert!(matches!(outcome, PreToolOutcome::Cancelled { ref reason, .. } if reason == "generated file"), "{outcome:?}");
+//! # Ok(()) }
+//! ```
 
 mod decision_log;
 mod declarative;

@@ -17,6 +17,29 @@
 //! depend on reqwest, rmcp, notify, croner, globset, serde-saphyr or rusqlite (`cargo xtask
 //! check-layers` enforces this). Unit tests sit next to the code; `tests/` holds the chain and
 //! executor specs; `benches/dispatch.rs` measures dispatch overhead.
+//!
+//! An agent loop registers hooks and asks the pre-tool chain before every tool call:
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! use hook_core::{CancellationToken, FnHook, HookContext, HookEngine, HookEventType, HookRegistry};
+//! use hook_core::{HookResult, PreToolOutcome, ToolCall};
+//! use serde_json::json;
+//! use std::sync::Arc;
+//!
+//! let registry = Arc::new(HookRegistry::new());
+//! registry.register(HookEventType::PRE_TOOL, FnHook::new("no-curl", |ctx: HookContext| async move {
+//!     let curl = ctx.tool.as_ref().is_some_and(|t| t.input["command"].as_str() == Some("curl"));
+//!     Ok(if curl { HookResult::deny("no network") } else { HookResult::allow() })
+//! }));
+//! let engine = HookEngine::new(registry);
+//! let ctx = HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new("Bash", json!({"command": "curl"})));
+//! match engine.pre_tool(&ctx, &CancellationToken::new()).await.outcome {
+//!     PreToolOutcome::Cancelled { reason, .. } => assert_eq!(reason, "no network"),
+//!     other => panic!("not denied: {other:?}"),
+//! }
+//! # }
+//! ```
 #![deny(missing_docs)]
 
 mod chains;

@@ -26,6 +26,23 @@
 //! knows nothing of configuration files (a [`Host`] brings the engine) or the network. Tests:
 //! unit tests next to the code, `tests/host.rs` (a fire reaching the next call of its session,
 //! through the pipeline, in process).
+//!
+//! Picking and opening a process's rewake store, and taking a session's mail from it:
+//!
+//! ```
+//! use hook_core::{HookContext, HookEventType};
+//! use hook_host::{StoreLocation, take_mail};
+//!
+//! let home = tempfile::tempdir()?;
+//! // No `AIMON_REWAKE_STORE`: the SQLite file under the home directory.
+//! let location = StoreLocation::select(None, Some(home.path()))?;
+//! assert!(matches!(&location, StoreLocation::Sqlite(path) if path.ends_with(".aimon/rewake.db")));
+//! let store = location.open()?;
+//! let mut ctx = HookContext::new(HookEventType::ON_START);
+//! ctx.session_id = Some("s1".to_owned());
+//! assert!(take_mail(&store, &ctx)?.is_none(), "nothing was mailed to s1");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod enqueue;
 mod error;

@@ -227,6 +227,21 @@
 //! back-references (such a pattern does not parse and falls back, R-PRED-5), `\d`, `\w` and `\s` are
 //! Unicode-aware, and matching takes linear time. Ordinary matchers (`^Edit$`, `mcp__.*`, `\s+`,
 //! character classes, alternation) mean the same in both.
+//!
+//! A rule in use:
+//!
+//! ```
+//! use hook_predicate::{PathAnchors, ToolInputPredicate, parse};
+//! use serde_json::json;
+//!
+//! let rule = parse(r"Bash(command=^rm\s+-rf)", &PathAnchors::new("/work/project"))?;
+//! assert!(rule.test("Bash", &json!({"command": "rm -rf /"})));
+//! // Every subcommand is searched: chaining does not hide it.
+//! assert!(rule.test("Bash", &json!({"command": "ls && rm -rf build"})));
+//! assert!(!rule.test("Bash", &json!({"command": "ls -l"})));
+//! assert!(!rule.test("Edit", &json!({"command": "rm -rf /"})));
+//! # Ok::<(), hook_predicate::Error>(())
+//! ```
 
 mod anchors;
 mod bash;

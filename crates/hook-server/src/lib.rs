@@ -22,6 +22,28 @@
 //! hook-config and hook-skill, below hook-cli; the crates below must not pull axum, tower-http or
 //! prometheus-client. Tests: unit tests next to the code; `tests/` drive a real daemon over its
 //! socket and TCP; `benches/` holds the load benchmark and the soak test.
+//!
+//! Mounting the routes in an app of your own, behind your own authentication (the runnable
+//! version is `examples/embed-server`):
+//!
+//! ```no_run
+//! # #[tokio::main] async fn main() -> std::io::Result<()> {
+//! use axum::{Router, extract::Request, http::StatusCode, middleware::{self, Next}, response::Response};
+//! use hook_server::{HookService, ServiceOptions};
+//!
+//! async fn api_key(request: Request, next: Next) -> Result<Response, StatusCode> {
+//!     match request.headers().get("x-api-key") {
+//!         Some(key) if key == "secret" => Ok(next.run(request).await),
+//!         _ => Err(StatusCode::UNAUTHORIZED),
+//!     }
+//! }
+//!
+//! let hooks = HookService::new(ServiceOptions::new(std::env::var_os("HOME").map(Into::into), std::env::current_dir()?));
+//! let app = Router::new().nest("/hooks", hooks.router().layer(middleware::from_fn(api_key)));
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! axum::serve(listener, app).await
+//! # }
+//! ```
 
 mod auth;
 mod client;
