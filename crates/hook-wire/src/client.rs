@@ -28,16 +28,19 @@ use crate::error::Error;
 pub enum Client {
     /// Claude Code (`@anthropic-ai/claude-code`).
     Claude,
+    /// OpenAI Codex CLI (`@openai/codex`).
+    Codex,
 }
 
 impl Client {
     /// Every client, in the order the docs list them.
-    pub const ALL: &'static [Client] = &[Client::Claude];
+    pub const ALL: &'static [Client] = &[Client::Claude, Client::Codex];
 
     /// Its name: the CLI subcommand (`aimon-hooks claude`) and the route (`/v1/claude`).
     pub fn name(self) -> &'static str {
         match self {
             Client::Claude => "claude",
+            Client::Codex => "codex",
         }
     }
 
@@ -47,10 +50,12 @@ impl Client {
     }
 
     /// The environment variable in which the client tells a command hook its project directory
-    /// (sent to the daemon as a header by a forwarding command).
-    pub fn project_dir_env(self) -> &'static str {
+    /// (sent to the daemon as a header by a forwarding command); `None` where it sets none (the
+    /// payload's `cwd` names the project).
+    pub fn project_dir_env(self) -> Option<&'static str> {
         match self {
-            Client::Claude => crate::claude::PROJECT_DIR_ENV,
+            Client::Claude => Some(crate::claude::PROJECT_DIR_ENV),
+            Client::Codex => None,
         }
     }
 
@@ -58,14 +63,14 @@ impl Client {
     /// says where it came from, for the error sentence.
     pub fn parse(self, bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {
         match self {
-            Client::Claude => crate::read::parse_payload(bytes, source),
+            Client::Claude | Client::Codex => crate::read::parse_payload(bytes, source),
         }
     }
 
     /// The event named in bytes that could not be read (all of them, or the prefix that was read).
     pub fn sniff(self, bytes: &[u8]) -> Option<HookEventType> {
         match self {
-            Client::Claude => crate::claude::sniff(bytes),
+            Client::Claude | Client::Codex => crate::claude::sniff(bytes),
         }
     }
 
@@ -74,6 +79,7 @@ impl Client {
     pub fn event(self, payload: &Map<String, Value>) -> Result<Option<HookEventType>, Answer> {
         match self {
             Client::Claude => crate::claude::event(payload),
+            Client::Codex => crate::codex::event(payload),
         }
     }
 
@@ -81,6 +87,7 @@ impl Client {
     pub fn cwd(self, payload: &Map<String, Value>) -> Option<&Path> {
         match self {
             Client::Claude => crate::claude::cwd(payload),
+            Client::Codex => crate::codex::cwd(payload),
         }
     }
 
@@ -93,6 +100,7 @@ impl Client {
     ) -> Result<HookContext, Error> {
         match self {
             Client::Claude => crate::claude::context(event, payload, project),
+            Client::Codex => crate::codex::context(event, payload, project),
         }
     }
 
@@ -102,6 +110,7 @@ impl Client {
     pub fn answer(self, event: HookEventType, outcome: Result<&EventVerdict, &str>, extras: &Extras) -> (Answer, bool) {
         match self {
             Client::Claude => crate::claude::answer(event, outcome, extras),
+            Client::Codex => crate::codex::answer(event, outcome, extras),
         }
     }
 
@@ -110,6 +119,7 @@ impl Client {
     pub fn unreadable(self, event: Option<HookEventType>, error: &str) -> Answer {
         match self {
             Client::Claude => crate::claude::unreadable(event, error),
+            Client::Codex => crate::codex::unreadable(event, error),
         }
     }
 }
