@@ -43,6 +43,12 @@ pub(crate) enum Command {
     /// A project's own hooks run their command, http and mcp handlers only once trusted with
     /// `aimon-hooks trust`; until then only their deny handlers apply.
     Claude(ClaudeArgs),
+    /// Answer an OpenAI Codex CLI hook call: payload on stdin, Codex's answer on stdout.
+    ///
+    /// `init codex` routes Codex's events to it and writes the trusted hashes Codex runs hooks by.
+    /// Answers Codex cannot take (ask, a rewritten input without an allow) are given as a deny
+    /// with a reason.
+    Codex(ClaudeArgs),
     /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors.
     Validate(ValidateArgs),
     /// List the effective hooks: tier, event, matcher, handler, id.
@@ -84,6 +90,19 @@ pub(crate) enum InitTarget {
     /// Route every Claude Code event to aimon-hooks in Claude Code's settings (a backup of the
     /// previous file is kept as <file>.aimon-backup; a second run changes nothing).
     Claude(InitClaudeArgs),
+    /// Route OpenAI Codex CLI's events to `aimon-hooks codex` in ~/.codex/hooks.json (or the
+    /// project's .codex/hooks.json) and trust those handlers in $CODEX_HOME/config.toml.
+    Codex(InitCodexArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InitCodexArgs {
+    /// Edit <project>/.codex/hooks.json instead of ~/.codex/hooks.json.
+    #[arg(long)]
+    pub(crate) project: bool,
+    /// Remove the routing entries (and their trusted hashes) instead.
+    #[arg(long)]
+    pub(crate) remove: bool,
 }
 
 #[derive(Debug, Args)]
