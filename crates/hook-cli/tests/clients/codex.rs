@@ -163,6 +163,11 @@ fn invocation(sandbox: &Sandbox) -> Invocation {
 
 crate::rows::client_rows!(CLIENT);
 
+/// The rows with `aimon-hooks codex` behind Codex (set up by `aimon-hooks init codex --project`).
+mod aimon {
+    crate::policy::policy_rows!(super::CLIENT);
+}
+
 /// `codex app-server`'s `hooks/list` for the sandbox's project: one entry per configured hook.
 fn listed_hooks(sandbox: &Sandbox, bin: &Path) -> Vec<Value> {
     use std::io::{BufRead as _, BufReader, Write as _};

@@ -129,6 +129,9 @@ pub(crate) struct Scenario {
     turns: Vec<Turn>,
     trusted: bool,
     hooks: bool,
+    /// Hooks routed to `aimon-hooks <client>` by `aimon-hooks init <client> --project`, with the
+    /// project's own `.aimon/hooks.json` (trusted by `aimon-hooks trust` unless `untrusted`).
+    aimon: bool,
 }
 
 impl Scenario {
@@ -140,7 +143,7 @@ impl Scenario {
             std::fs::create_dir_all(root.join(sub)).expect("sandbox dirs");
         }
         let turns = vec![Turn::Shell(marker_command(&root)), Turn::text("scripted-model: done")];
-        Scenario { client, dir, sandbox: Sandbox { root }, turns, trusted: true, hooks: true }
+        Scenario { client, dir, sandbox: Sandbox { root }, turns, trusted: true, hooks: true, aimon: false }
     }
 
     /// The sandbox root (the marker file and the hook's records live there).
@@ -167,6 +170,15 @@ impl Scenario {
         self
     }
 
+    /// `aimon-hooks <client>` behind every event, set up by `aimon-hooks init <client> --project`;
+    /// the policy is the project's `.aimon/hooks.json`, written by the test. `untrusted` then
+    /// leaves it untrusted by aimon-hooks (the client's own trust is init's).
+    #[allow(dead_code, reason = "used by the clients whose wire is built on this branch")]
+    pub(crate) fn aimon(mut self) -> Self {
+        self.aimon = true;
+        self
+    }
+
     /// No hooks at all (the baseline of the cost measurement).
     #[allow(dead_code, reason = "benches/clients.rs uses it, the suite does not")]
     pub(crate) fn without_hooks(mut self) -> Self {
@@ -181,6 +193,32 @@ impl Scenario {
         self
     }
 
+    /// `aimon-hooks init <client> --project` in the project, with the session's environment (the
+    /// client's home variables), then `aimon-hooks trust --project` unless untrusted.
+    fn aimon_setup(&self, invocation: &Invocation) {
+        let mut steps = vec![vec!["init", self.client.name, "--project"]];
+        if self.trusted {
+            steps.push(vec!["trust", "--project", "."]);
+        }
+        for args in steps {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
+                .args(&args)
+                .current_dir(self.sandbox.project())
+                .env_clear()
+                .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+                .env("HOME", self.sandbox.home())
+                .envs(invocation.env.iter().map(|(k, v)| (k, v)))
+                .output()
+                .expect("aimon-hooks runs");
+            assert!(
+                out.status.success(),
+                "aimon-hooks {args:?} failed: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+
     /// Writes the settings, starts the model, runs the client once in its own network namespace
     /// and returns what happened. Panics, showing everything seen, when the client does not
     /// finish within [`RUN_TIMEOUT`].
@@ -192,13 +230,18 @@ impl Scenario {
         let root = self.sandbox.root.clone();
         let hook = root.join("hook.sh");
         write(&hook, &recording_hook(&root));
-        let hooks: Vec<(&'static str, String)> = if self.hooks {
+        let hooks: Vec<(&'static str, String)> = if self.hooks && !self.aimon {
             client.events.all().into_iter().map(|event| (event, format!("sh {} {event}", hook.display()))).collect()
         } else {
             Vec::new()
         };
-        (client.configure)(&self.sandbox, &hooks, self.trusted);
         let invocation = (client.invocation)(&self.sandbox);
+        if self.aimon {
+            (client.configure)(&self.sandbox, &hooks, true);
+            self.aimon_setup(&invocation);
+        } else {
+            (client.configure)(&self.sandbox, &hooks, self.trusted);
+        }
         let launcher = root.join("netns-launch.js");
         write(&launcher, LAUNCHER);
         let model = ScriptedModel::start(&root.join("model.sock"), self.turns.clone()).await;
