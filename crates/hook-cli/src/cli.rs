@@ -49,6 +49,9 @@ pub(crate) enum Command {
     /// Answers Codex cannot take (ask, a rewritten input without an allow) are given as a deny
     /// with a reason.
     Codex(ClaudeArgs),
+    /// Answer a GitHub Copilot CLI hook call (its PascalCase events): payload on stdin, the answer
+    /// on stdout (Claude Code's form, with the decision also at the top level).
+    Copilot(ClaudeArgs),
     /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors.
     Validate(ValidateArgs),
     /// List the effective hooks: tier, event, matcher, handler, id.
@@ -93,6 +96,19 @@ pub(crate) enum InitTarget {
     /// Route OpenAI Codex CLI's events to `aimon-hooks codex` in ~/.codex/hooks.json (or the
     /// project's .codex/hooks.json) and trust those handlers in $CODEX_HOME/config.toml.
     Codex(InitCodexArgs),
+    /// Route GitHub Copilot CLI's events to `aimon-hooks copilot` in the project's
+    /// .github/hooks/aimon.json (Copilot reads repository hooks only; trust the folder in Copilot).
+    Copilot(InitCopilotArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InitCopilotArgs {
+    /// Accepted for symmetry: Copilot's hooks file is always the project's.
+    #[arg(long)]
+    pub(crate) project: bool,
+    /// Remove the routing entries instead.
+    #[arg(long)]
+    pub(crate) remove: bool,
 }
 
 #[derive(Debug, Args)]

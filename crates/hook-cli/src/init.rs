@@ -7,7 +7,7 @@ use anyhow::{Context as _, bail};
 use hook_core::HookEventType;
 use serde_json::Value;
 
-use crate::cli::{InitClaudeArgs, InitCodexArgs, TierArgs};
+use crate::cli::{InitClaudeArgs, InitCodexArgs, InitCopilotArgs, TierArgs};
 
 /// Routes Claude Code's events to this binary (or to `serve`), or removes the routes.
 pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
@@ -174,4 +174,27 @@ fn write_with_backup(file: &Path, before: Option<&str>, text: &str) -> anyhow::R
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     std::fs::write(file, text).with_context(|| format!("cannot write {}", file.display()))
+}
+
+/// Routes Copilot's PascalCase events to `aimon-hooks copilot` in the project's
+/// `.github/hooks/aimon.json`, or removes them; other handlers in the file are kept.
+pub(crate) fn copilot(args: &InitCopilotArgs) -> anyhow::Result<u8> {
+    let file = std::env::current_dir().context("cannot read the current directory")?.join(".github/hooks/aimon.json");
+    let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
+    let route = hook_wire::copilot::command_route(&binary.display().to_string());
+    let before = read_optional(&file)?;
+    let mut hooks: Value = match before.as_deref().map(str::trim) {
+        None | Some("") => Value::Object(serde_json::Map::new()),
+        Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
+    };
+    let original = hooks.clone();
+    hook_wire::copilot::edit_routes(&mut hooks, &route, args.remove)
+        .with_context(|| format!("cannot edit {}", file.display()))?;
+    if hooks == original && before.is_some() {
+        eprintln!("{}: already up to date", file.display());
+        return Ok(0);
+    }
+    write_with_backup(&file, before.as_deref(), &(serde_json::to_string_pretty(&hooks)? + "\n"))?;
+    eprintln!("{}: {}", file.display(), if args.remove { "routes removed" } else { "events routed to aimon-hooks copilot" });
+    Ok(0)
 }

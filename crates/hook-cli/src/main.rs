@@ -62,6 +62,9 @@ fn main() -> ExitCode {
     if let Command::Codex(args) = &cli.command {
         return ExitCode::from(commands::agent(hook_wire::Client::Codex, args, cli.verbose));
     }
+    if let Command::Copilot(args) = &cli.command {
+        return ExitCode::from(commands::agent(hook_wire::Client::Copilot, args, cli.verbose));
+    }
     logging::init(cli.verbose);
     let mut builder = match cli.command {
         Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
@@ -86,7 +89,7 @@ fn main() -> ExitCode {
 async fn dispatch(command: Command) -> anyhow::Result<u8> {
     match command {
         Command::Run(args) => signals::or_terminated(commands::run(args)).await,
-        Command::Claude(_) | Command::Codex(_) => unreachable!("agent calls are answered before the runtime is built"),
+        Command::Claude(_) | Command::Codex(_) | Command::Copilot(_) => unreachable!("agent calls are answered before the runtime is built"),
         Command::Validate(args) => commands::validate(&args),
         Command::List(args) => commands::list(&args),
         Command::Explain(args) => commands::explain(&args),
@@ -97,6 +100,7 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::Serve(args) => commands::serve(args).await,
         Command::Init(crate::cli::InitTarget::Claude(args)) => init::claude(&args),
         Command::Init(crate::cli::InitTarget::Codex(args)) => init::codex(&args),
+        Command::Init(crate::cli::InitTarget::Copilot(args)) => init::copilot(&args),
         Command::Rewake(command) => rewake::command(command),
     }
 }

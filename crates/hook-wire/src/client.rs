@@ -30,17 +30,20 @@ pub enum Client {
     Claude,
     /// OpenAI Codex CLI (`@openai/codex`).
     Codex,
+    /// GitHub Copilot CLI (`@github/copilot`), its PascalCase dialect.
+    Copilot,
 }
 
 impl Client {
     /// Every client, in the order the docs list them.
-    pub const ALL: &'static [Client] = &[Client::Claude, Client::Codex];
+    pub const ALL: &'static [Client] = &[Client::Claude, Client::Codex, Client::Copilot];
 
     /// Its name: the CLI subcommand (`aimon-hooks claude`) and the route (`/v1/claude`).
     pub fn name(self) -> &'static str {
         match self {
             Client::Claude => "claude",
             Client::Codex => "codex",
+            Client::Copilot => "copilot",
         }
     }
 
@@ -56,6 +59,7 @@ impl Client {
         match self {
             Client::Claude => Some(crate::claude::PROJECT_DIR_ENV),
             Client::Codex => None,
+            Client::Copilot => Some(crate::copilot::PROJECT_DIR_ENV),
         }
     }
 
@@ -63,14 +67,14 @@ impl Client {
     /// says where it came from, for the error sentence.
     pub fn parse(self, bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {
         match self {
-            Client::Claude | Client::Codex => crate::read::parse_payload(bytes, source),
+            Client::Claude | Client::Codex | Client::Copilot => crate::read::parse_payload(bytes, source),
         }
     }
 
     /// The event named in bytes that could not be read (all of them, or the prefix that was read).
     pub fn sniff(self, bytes: &[u8]) -> Option<HookEventType> {
         match self {
-            Client::Claude | Client::Codex => crate::claude::sniff(bytes),
+            Client::Claude | Client::Codex | Client::Copilot => crate::claude::sniff(bytes),
         }
     }
 
@@ -80,6 +84,7 @@ impl Client {
         match self {
             Client::Claude => crate::claude::event(payload),
             Client::Codex => crate::codex::event(payload),
+            Client::Copilot => crate::copilot::event(payload),
         }
     }
 
@@ -88,6 +93,7 @@ impl Client {
         match self {
             Client::Claude => crate::claude::cwd(payload),
             Client::Codex => crate::codex::cwd(payload),
+            Client::Copilot => crate::copilot::cwd(payload),
         }
     }
 
@@ -101,6 +107,7 @@ impl Client {
         match self {
             Client::Claude => crate::claude::context(event, payload, project),
             Client::Codex => crate::codex::context(event, payload, project),
+            Client::Copilot => crate::copilot::context(event, payload, project),
         }
     }
 
@@ -111,6 +118,7 @@ impl Client {
         match self {
             Client::Claude => crate::claude::answer(event, outcome, extras),
             Client::Codex => crate::codex::answer(event, outcome, extras),
+            Client::Copilot => crate::copilot::answer(event, outcome, extras),
         }
     }
 
@@ -120,6 +128,7 @@ impl Client {
         match self {
             Client::Claude => crate::claude::unreadable(event, error),
             Client::Codex => crate::codex::unreadable(event, error),
+            Client::Copilot => crate::copilot::unreadable(event, error),
         }
     }
 }

@@ -137,3 +137,8 @@ fn invocation(sandbox: &Sandbox) -> Invocation {
 }
 
 crate::rows::client_rows!(CLIENT);
+
+/// The rows with `aimon-hooks copilot` behind Copilot (set up by `aimon-hooks init copilot --project`).
+mod aimon {
+    crate::policy::policy_rows!(super::CLIENT);
+}

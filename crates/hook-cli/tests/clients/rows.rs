@@ -58,7 +58,9 @@ pub(crate) use client_rows;
 /// `crates/hook-wire/tests/fixtures/<client>/` once that crate exists on this branch: a directory
 /// under `crates/` without a `Cargo.toml` breaks the workspace's `crates/*` members.)
 fn fixtures_dir(client: &Client) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clients").join(client.name)
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let wire = manifest.join("../hook-wire/tests/fixtures").join(client.name);
+    if wire.is_dir() { wire } else { manifest.join("tests/fixtures/clients").join(client.name) }
 }
 
 fn assert_finished(run: &Run) {
