@@ -195,6 +195,10 @@ pub(crate) fn copilot(args: &InitCopilotArgs) -> anyhow::Result<u8> {
         return Ok(0);
     }
     write_with_backup(&file, before.as_deref(), &(serde_json::to_string_pretty(&hooks)? + "\n"))?;
-    eprintln!("{}: {}", file.display(), if args.remove { "routes removed" } else { "events routed to aimon-hooks copilot" });
+    eprintln!(
+        "{}: {}",
+        file.display(),
+        if args.remove { "routes removed" } else { "events routed to aimon-hooks copilot" }
+    );
     Ok(0)
 }

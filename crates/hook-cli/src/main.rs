@@ -89,7 +89,9 @@ fn main() -> ExitCode {
 async fn dispatch(command: Command) -> anyhow::Result<u8> {
     match command {
         Command::Run(args) => signals::or_terminated(commands::run(args)).await,
-        Command::Claude(_) | Command::Codex(_) | Command::Copilot(_) => unreachable!("agent calls are answered before the runtime is built"),
+        Command::Claude(_) | Command::Codex(_) | Command::Copilot(_) => {
+            unreachable!("agent calls are answered before the runtime is built")
+        }
         Command::Validate(args) => commands::validate(&args),
         Command::List(args) => commands::list(&args),
         Command::Explain(args) => commands::explain(&args),

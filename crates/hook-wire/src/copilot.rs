@@ -24,7 +24,8 @@ use crate::error::Error;
 pub(crate) const PROJECT_DIR_ENV: &str = "COPILOT_PROJECT_DIR";
 
 /// The PascalCase events `init copilot` routes (those Copilot fires in this dialect).
-pub const ROUTED_EVENTS: &[&str] = &["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"];
+pub const ROUTED_EVENTS: &[&str] =
+    &["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"];
 
 /// The event `payload` names.
 pub(crate) fn event(payload: &Map<String, Value>) -> Result<Option<HookEventType>, Answer> {
@@ -137,7 +138,10 @@ mod tests {
             ..Answer::default()
         };
         let out: Value = serde_json::from_str(&lifted(claude).stdout).expect("json");
-        assert_eq!((out["permissionDecision"].as_str(), out["permissionDecisionReason"].as_str()), (Some("deny"), Some("no")));
+        assert_eq!(
+            (out["permissionDecision"].as_str(), out["permissionDecisionReason"].as_str()),
+            (Some("deny"), Some("no"))
+        );
         assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
         assert_eq!(unreadable(Some(HookEventType::PRE_TOOL), "bad").exit, 2);
     }

@@ -103,7 +103,11 @@ pub(crate) async fn a_crashing_hook_blocks_only_with_fail_closed(client: &'stati
     assert_finished(&run);
     run.check(
         run.tool_ran() != fail_closed,
-        format_args!("after a crash {} failClosed the call should {}", if fail_closed { "with" } else { "without" }, if fail_closed { "be blocked" } else { "run" }),
+        format_args!(
+            "after a crash {} failClosed the call should {}",
+            if fail_closed { "with" } else { "without" },
+            if fail_closed { "be blocked" } else { "run" }
+        ),
     );
 }
 

@@ -88,7 +88,8 @@ fn an_unreadable_pre_tool_payload_and_a_failed_evaluation_refuse() {
 #[test]
 fn the_trust_entries_name_our_handlers_where_codex_looks_for_them() {
     let route = command_route("/bin/aimon-hooks");
-    let mut settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine"}]}]}});
+    let mut settings =
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine"}]}]}});
     crate::claude::add_routes(&mut settings, ROUTED_EVENTS, &route).expect("object");
     let hooks_json = Path::new("/p/.codex/hooks.json");
     let entries = trusted_hashes(&settings, hooks_json, &route);
