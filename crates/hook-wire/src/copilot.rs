@@ -120,7 +120,7 @@ mod tests {
             ("UserPromptSubmit.json", HookEventType::USER_PROMPT_SUBMIT),
             ("Stop.json", HookEventType::ON_STOP),
         ] {
-            let payload = crate::parse_payload(&fixture(file), file).expect(file);
+            let payload = crate::parse_payload(fixture(file), file).expect(file);
             assert_eq!(event(&payload), Ok(Some(want)), "{file}");
             let ctx = context(want, payload, Path::new("/p")).expect(file);
             if want.spec().matcher == hook_core::MatchSubject::Tool {

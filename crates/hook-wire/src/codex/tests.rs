@@ -39,7 +39,7 @@ fn every_captured_codex_payload_names_its_event_and_gives_a_context() {
         ("UserPromptSubmit.json", HookEventType::USER_PROMPT_SUBMIT),
         ("Stop.json", HookEventType::ON_STOP),
     ] {
-        let payload = crate::parse_payload(&fixture(file), file).expect(file);
+        let payload = crate::parse_payload(fixture(file), file).expect(file);
         assert_eq!(crate::Client::Codex.event(&payload), Ok(Some(event)), "{file}");
         let ctx = context(event, payload, Path::new("/p")).expect(file);
         if event.spec().matcher == hook_core::MatchSubject::Tool {
