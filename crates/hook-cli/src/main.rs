@@ -16,6 +16,10 @@
 //! Tests: `tests/cli/` (assert_cmd against the real binary, snapshots in `tests/snapshots/`);
 //! `benches/run_wall_time.rs` measures `run` against `true`.
 
+// The command-line help is written as clap doc comments, where `<project>` and `<file>` are the
+// placeholders a user reads in `--help`, not HTML.
+#![allow(rustdoc::invalid_html_tags)]
+
 mod agent;
 #[expect(unsafe_code, reason = "the allocator switch: the one place the workspace allows unsafe code")]
 mod alloc;
