@@ -82,7 +82,7 @@ pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, ve
         Ok(cwd) => cwd,
         Err(e) => return emit(&failed(&format!("cannot read the current directory: {e}"))),
     };
-    let client_project_dir = std::env::var_os(client.project_dir_env()).map(PathBuf::from);
+    let client_project_dir = client.project_dir_env().and_then(std::env::var_os).map(PathBuf::from);
     let home = crate::cli::TierArgs::default().home_dir();
     let no_serve = no_serve || std::env::var_os("AIMON_NO_SERVE").is_some_and(|v| !v.is_empty() && v != "0");
     let socket = socket.or_else(|| home.as_deref().map(hook_server::default_socket));

@@ -51,6 +51,15 @@ pub(crate) enum Command {
     ///
     /// `init qwen` routes Qwen's events here; same policy, trust and daemon as `claude`.
     Qwen(ClaudeArgs),
+    /// Answer an OpenAI Codex CLI hook call: payload on stdin, Codex's answer on stdout.
+    ///
+    /// `init codex` routes Codex's events to it and writes the trusted hashes Codex runs hooks by.
+    /// Answers Codex cannot take (ask, a rewritten input without an allow) are given as a deny
+    /// with a reason.
+    Codex(ClaudeArgs),
+    /// Answer a GitHub Copilot CLI hook call (its PascalCase events): payload on stdin, the answer
+    /// on stdout (Claude Code's form, with the decision also at the top level).
+    Copilot(ClaudeArgs),
     /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors.
     Validate(ValidateArgs),
     /// List the effective hooks: tier, event, matcher, handler, id.
@@ -190,6 +199,12 @@ pub(crate) enum InitTarget {
     Gemini(InitClientArgs),
     /// Route Qwen Code's events to `aimon-hooks qwen` in .qwen/settings.json.
     Qwen(InitClientArgs),
+    /// Route OpenAI Codex CLI's events to `aimon-hooks codex` in ~/.codex/hooks.json (or the
+    /// project's .codex/hooks.json) and trust those handlers in $CODEX_HOME/config.toml.
+    Codex(InitCodexArgs),
+    /// Route GitHub Copilot CLI's events to `aimon-hooks copilot` in the project's
+    /// .github/hooks/aimon.json (Copilot reads repository hooks only; trust the folder in Copilot).
+    Copilot(InitCopilotArgs),
 }
 
 /// The options of `init` for a client whose settings file has Claude Code's `hooks` shape.
@@ -199,6 +214,26 @@ pub(crate) struct InitClientArgs {
     #[arg(long)]
     pub(crate) project: bool,
     /// Remove the routing entries instead.
+    #[arg(long)]
+    pub(crate) remove: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InitCopilotArgs {
+    /// Accepted for symmetry: Copilot's hooks file is always the project's.
+    #[arg(long)]
+    pub(crate) project: bool,
+    /// Remove the routing entries instead.
+    #[arg(long)]
+    pub(crate) remove: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InitCodexArgs {
+    /// Edit <project>/.codex/hooks.json instead of ~/.codex/hooks.json.
+    #[arg(long)]
+    pub(crate) project: bool,
+    /// Remove the routing entries (and their trusted hashes) instead.
     #[arg(long)]
     pub(crate) remove: bool,
 }

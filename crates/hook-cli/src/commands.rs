@@ -58,7 +58,12 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
 
 /// `claude` (R-CLI-2): Claude Code's call, answered by [`crate::agent::answer`].
 pub(crate) fn claude(args: &ClaudeArgs, verbose: u8) -> u8 {
-    crate::agent::answer(Client::Claude, args.no_serve, args.socket.clone(), verbose)
+    agent(Client::Claude, args, verbose)
+}
+
+/// `codex` and every other client's call, answered by [`crate::agent::answer`].
+pub(crate) fn agent(client: Client, args: &ClaudeArgs, verbose: u8) -> u8 {
+    crate::agent::answer(client, args.no_serve, args.socket.clone(), verbose)
 }
 
 /// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist; `mcp` handlers are

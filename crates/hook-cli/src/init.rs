@@ -1,4 +1,4 @@
-//! `init claude` (R-CLI-10) and `init gemini`/`init qwen`: the file side of hook-wire's
+//! `init claude` (R-CLI-10), `init gemini`/`init qwen`, `init codex` and `init copilot`: the file side of hook-wire's
 //! settings editing.
 
 use std::io::Write as _;
@@ -8,7 +8,7 @@ use anyhow::{Context as _, bail};
 use hook_core::HookEventType;
 use serde_json::Value;
 
-use crate::cli::{InitClaudeArgs, TierArgs};
+use crate::cli::{InitClaudeArgs, InitCodexArgs, InitCopilotArgs, TierArgs};
 
 /// Routes Claude Code's events to this binary (or to `serve`), or removes the routes.
 pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
@@ -145,5 +145,122 @@ pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArg
     let text = serde_json::to_string_pretty(&settings)? + "\n";
     std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
     eprintln!("{}: {}", file.display(), if args.remove { "routes removed" } else { "events routed to aimon-hooks" });
+    Ok(0)
+}
+
+/// Routes Codex's events to `aimon-hooks codex` in its `hooks.json` and trusts those handlers in
+/// `$CODEX_HOME/config.toml` (Codex runs no non-managed hook without its trusted hash), or
+/// removes both. Everything else in both files is kept; a second run changes nothing.
+pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
+    let home = TierArgs::default().home_dir().context("no home directory: set HOME")?;
+    let codex_home = std::env::var_os("CODEX_HOME").map_or_else(|| home.join(".codex"), PathBuf::from);
+    let file = if args.project {
+        std::env::current_dir().context("cannot read the current directory")?.join(".codex/hooks.json")
+    } else {
+        codex_home.join("hooks.json")
+    };
+    let config_file = codex_home.join("config.toml");
+    let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
+    let route = hook_wire::codex::command_route(&binary.display().to_string());
+    let before = read_optional(&file)?;
+    let mut settings: Value = match before.as_deref().map(str::trim) {
+        None | Some("") => Value::Object(serde_json::Map::new()),
+        Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
+    };
+    let config_before = read_optional(&config_file)?.unwrap_or_default();
+    let mut config: toml_edit::DocumentMut =
+        config_before.parse().with_context(|| format!("{} is not valid TOML", config_file.display()))?;
+    let old = hook_wire::codex::trusted_hashes(&settings, &file, &route);
+    let edited = if args.remove {
+        hook_wire::claude::remove_routes(&mut settings, &route)
+    } else {
+        hook_wire::claude::add_routes(&mut settings, hook_wire::codex::ROUTED_EVENTS, &route)
+    };
+    edited.with_context(|| format!("cannot edit {}", file.display()))?;
+    let state = trust_table(&mut config).with_context(|| format!("cannot edit {}", config_file.display()))?;
+    for (key, _) in &old {
+        state.remove(key);
+    }
+    for (key, hash) in hook_wire::codex::trusted_hashes(&settings, &file, &route) {
+        let mut entry = toml_edit::Table::new();
+        entry.insert("trusted_hash", toml_edit::value(hash));
+        state.insert(&key, toml_edit::Item::Table(entry));
+    }
+    let hooks_text = serde_json::to_string_pretty(&settings)? + "\n";
+    let config_text = config.to_string();
+    let mut changed = false;
+    if before.as_deref().map(|b| serde_json::from_str::<Value>(b).ok()) != Some(Some(settings.clone())) {
+        write_with_backup(&file, before.as_deref(), &hooks_text)?;
+        changed = true;
+    }
+    if config_text != config_before {
+        write_with_backup(&config_file, (!config_before.is_empty()).then_some(config_before.as_str()), &config_text)?;
+        changed = true;
+    }
+    let what = match (changed, args.remove) {
+        (false, _) => "already up to date",
+        (true, true) => "routes and their trust removed",
+        (true, false) => "events routed to aimon-hooks codex and trusted",
+    };
+    eprintln!("{} ({}): {what}", file.display(), config_file.display());
+    Ok(0)
+}
+
+/// The `[hooks.state]` table of Codex's config, made if missing.
+fn trust_table(config: &mut toml_edit::DocumentMut) -> anyhow::Result<&mut toml_edit::Table> {
+    let hooks = config.entry("hooks").or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()));
+    let Some(hooks) = hooks.as_table_mut() else { bail!("\"hooks\" is not a table") };
+    hooks.set_implicit(true);
+    let state = hooks.entry("state").or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()));
+    let Some(state) = state.as_table_mut() else { bail!("\"hooks.state\" is not a table") };
+    state.set_implicit(true);
+    Ok(state)
+}
+
+/// The text of `file`, `None` when it does not exist.
+fn read_optional(file: &Path) -> anyhow::Result<Option<String>> {
+    match std::fs::read_to_string(file) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => bail!("cannot read {}: {e}", file.display()),
+    }
+}
+
+/// Writes `text` to `file`, keeping the previous text (if any) as `<file>.aimon-backup`.
+fn write_with_backup(file: &Path, before: Option<&str>, text: &str) -> anyhow::Result<()> {
+    if let Some(before) = before {
+        let backup = PathBuf::from(format!("{}.aimon-backup", file.display()));
+        std::fs::write(&backup, before).with_context(|| format!("cannot write {}", backup.display()))?;
+    }
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(file, text).with_context(|| format!("cannot write {}", file.display()))
+}
+
+/// Routes Copilot's PascalCase events to `aimon-hooks copilot` in the project's
+/// `.github/hooks/aimon.json`, or removes them; other handlers in the file are kept.
+pub(crate) fn copilot(args: &InitCopilotArgs) -> anyhow::Result<u8> {
+    let file = std::env::current_dir().context("cannot read the current directory")?.join(".github/hooks/aimon.json");
+    let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
+    let route = hook_wire::copilot::command_route(&binary.display().to_string());
+    let before = read_optional(&file)?;
+    let mut hooks: Value = match before.as_deref().map(str::trim) {
+        None | Some("") => Value::Object(serde_json::Map::new()),
+        Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
+    };
+    let original = hooks.clone();
+    hook_wire::copilot::edit_routes(&mut hooks, &route, args.remove)
+        .with_context(|| format!("cannot edit {}", file.display()))?;
+    if hooks == original && before.is_some() {
+        eprintln!("{}: already up to date", file.display());
+        return Ok(0);
+    }
+    write_with_backup(&file, before.as_deref(), &(serde_json::to_string_pretty(&hooks)? + "\n"))?;
+    eprintln!(
+        "{}: {}",
+        file.display(),
+        if args.remove { "routes removed" } else { "events routed to aimon-hooks copilot" }
+    );
     Ok(0)
 }

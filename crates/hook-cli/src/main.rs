@@ -83,6 +83,12 @@ fn main() -> ExitCode {
         let client = if matches!(cli.command, Command::Gemini(_)) { Client::Gemini } else { Client::Qwen };
         return ExitCode::from(agent::answer(client, args.no_serve, args.socket.clone(), cli.verbose));
     }
+    if let Command::Codex(args) = &cli.command {
+        return ExitCode::from(commands::agent(hook_wire::Client::Codex, args, cli.verbose));
+    }
+    if let Command::Copilot(args) = &cli.command {
+        return ExitCode::from(commands::agent(hook_wire::Client::Copilot, args, cli.verbose));
+    }
     logging::init(cli.verbose);
     let mut builder = match cli.command {
         Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
@@ -107,7 +113,7 @@ fn main() -> ExitCode {
 async fn dispatch(command: Command) -> anyhow::Result<u8> {
     match command {
         Command::Run(args) => signals::or_terminated(commands::run(args)).await,
-        Command::Claude(_) | Command::Gemini(_) | Command::Qwen(_) => {
+        Command::Claude(_) | Command::Gemini(_) | Command::Qwen(_) | Command::Codex(_) | Command::Copilot(_) => {
             unreachable!("a client's call is answered before the runtime is built")
         }
         Command::Validate(args) => commands::validate(&args),
@@ -121,6 +127,8 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         Command::Init(crate::cli::InitTarget::Claude(args)) => init::claude(&args),
         Command::Init(crate::cli::InitTarget::Gemini(args)) => init::client(Client::Gemini, &args),
         Command::Init(crate::cli::InitTarget::Qwen(args)) => init::client(Client::Qwen, &args),
+        Command::Init(crate::cli::InitTarget::Codex(args)) => init::codex(&args),
+        Command::Init(crate::cli::InitTarget::Copilot(args)) => init::copilot(&args),
         Command::Rewake(command) => rewake::command(command),
         Command::Test(args) => policy_test::command(&args).await,
         Command::Replay(args) => replay::command(&args).await,

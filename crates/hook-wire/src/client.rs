@@ -32,11 +32,15 @@ pub enum Client {
     Gemini,
     /// Qwen Code (`@qwen-code/qwen-code`).
     Qwen,
+    /// OpenAI Codex CLI (`@openai/codex`).
+    Codex,
+    /// GitHub Copilot CLI (`@github/copilot`), its PascalCase dialect.
+    Copilot,
 }
 
 impl Client {
     /// Every client, in the order the docs list them.
-    pub const ALL: &'static [Client] = &[Client::Claude, Client::Gemini, Client::Qwen];
+    pub const ALL: &'static [Client] = &[Client::Claude, Client::Gemini, Client::Qwen, Client::Codex, Client::Copilot];
 
     /// Its name: the CLI subcommand (`aimon-hooks claude`) and the route (`/v1/claude`).
     pub fn name(self) -> &'static str {
@@ -44,6 +48,8 @@ impl Client {
             Client::Claude => "claude",
             Client::Gemini => "gemini",
             Client::Qwen => "qwen",
+            Client::Codex => "codex",
+            Client::Copilot => "copilot",
         }
     }
 
@@ -53,12 +59,15 @@ impl Client {
     }
 
     /// The environment variable in which the client tells a command hook its project directory
-    /// (sent to the daemon as a header by a forwarding command).
-    pub fn project_dir_env(self) -> &'static str {
+    /// (sent to the daemon as a header by a forwarding command); `None` where it sets none (the
+    /// payload's `cwd` names the project).
+    pub fn project_dir_env(self) -> Option<&'static str> {
         match self {
-            Client::Claude => crate::claude::PROJECT_DIR_ENV,
-            Client::Gemini => crate::gemini::PROJECT_DIR_ENV,
-            Client::Qwen => crate::qwen::PROJECT_DIR_ENV,
+            Client::Claude => Some(crate::claude::PROJECT_DIR_ENV),
+            Client::Gemini => Some(crate::gemini::PROJECT_DIR_ENV),
+            Client::Qwen => Some(crate::qwen::PROJECT_DIR_ENV),
+            Client::Codex => None,
+            Client::Copilot => Some(crate::copilot::PROJECT_DIR_ENV),
         }
     }
 
@@ -69,6 +78,7 @@ impl Client {
             Client::Claude => crate::read::parse_payload(bytes, source),
             Client::Gemini => crate::gemini::parse(bytes, source),
             Client::Qwen => crate::qwen::parse(bytes, source),
+            Client::Codex | Client::Copilot => crate::read::parse_payload(bytes, source),
         }
     }
 
@@ -77,6 +87,7 @@ impl Client {
         match self {
             Client::Claude | Client::Qwen => crate::claude::sniff(bytes),
             Client::Gemini => crate::gemini::sniff(bytes),
+            Client::Codex | Client::Copilot => crate::claude::sniff(bytes),
         }
     }
 
@@ -86,6 +97,8 @@ impl Client {
         match self {
             // Gemini's payload names our event once parsed (`gemini::parse` renames it).
             Client::Claude | Client::Gemini | Client::Qwen => crate::claude::event(payload),
+            Client::Codex => crate::codex::event(payload),
+            Client::Copilot => crate::copilot::event(payload),
         }
     }
 
@@ -94,6 +107,8 @@ impl Client {
         match self {
             Client::Claude | Client::Gemini => crate::claude::cwd(payload),
             Client::Qwen => crate::qwen::cwd(payload),
+            Client::Codex => crate::codex::cwd(payload),
+            Client::Copilot => crate::copilot::cwd(payload),
         }
     }
 
@@ -107,6 +122,8 @@ impl Client {
         match self {
             Client::Claude | Client::Qwen => crate::claude::context(event, payload, project),
             Client::Gemini => crate::gemini::context(event, payload, project),
+            Client::Codex => crate::codex::context(event, payload, project),
+            Client::Copilot => crate::copilot::context(event, payload, project),
         }
     }
 
@@ -117,6 +134,8 @@ impl Client {
         match self {
             Client::Claude | Client::Qwen => crate::claude::answer(event, outcome, extras),
             Client::Gemini => crate::gemini::answer(event, outcome, extras),
+            Client::Codex => crate::codex::answer(event, outcome, extras),
+            Client::Copilot => crate::copilot::answer(event, outcome, extras),
         }
     }
 
@@ -126,6 +145,8 @@ impl Client {
         match self {
             Client::Claude | Client::Qwen => crate::claude::unreadable(event, error),
             Client::Gemini => crate::gemini::unreadable(event, error),
+            Client::Codex => crate::codex::unreadable(event, error),
+            Client::Copilot => crate::copilot::unreadable(event, error),
         }
     }
 }
@@ -135,7 +156,7 @@ impl Client {
     /// project (`--project`); `None` for Claude Code, whose `init claude` has its own options.
     pub fn settings_file(self) -> Option<&'static str> {
         match self {
-            Client::Claude => None,
+            Client::Claude | Client::Codex | Client::Copilot => None,
             Client::Gemini => Some(crate::gemini::SETTINGS_FILE),
             Client::Qwen => Some(crate::qwen::SETTINGS_FILE),
         }
@@ -149,6 +170,8 @@ impl Client {
             Client::Claude => ours,
             Client::Gemini => crate::gemini::init_events(&ours),
             Client::Qwen => crate::qwen::init_events(&ours),
+            Client::Codex => crate::codex::ROUTED_EVENTS.to_vec(),
+            Client::Copilot => ours,
         }
     }
 

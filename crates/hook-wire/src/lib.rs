@@ -4,10 +4,14 @@
 //! exit code (a command hook) or a response body (an http hook). Each client's module holds both
 //! directions of its contract; [`Client`] is the seam the one pipeline (hook-host) calls:
 //!
-//! - [`Client`]: one variant per client (`claude`, `gemini`, `qwen`), with `parse`, `sniff`, `event`, `cwd`,
+//! - [`Client`]: one variant per client (`claude`, `gemini`, `qwen`, `codex`, `copilot`), with `parse`, `sniff`, `event`, `cwd`,
 //!   `context`, `answer` and `unreadable`; its doc says how to add a client;
 //! - [`Answer`]: the client-neutral answer (stdout, stderr, exit code, http body); [`Extras`]:
 //!   what the pipeline adds (the trust notice, rewake mail);
+//! - [`codex`]: OpenAI Codex CLI's wire (Claude Code's, with the safe readings of the answers
+//!   Codex refuses, and the trusted hashes `init codex` writes);
+//! - [`copilot`]: GitHub Copilot CLI's PascalCase wire (Claude Code's, with the decision also at
+//!   the top level) and its hooks file for `init copilot`;
 //! - [`claude`]: Claude Code's wire, all of it, including its settings editing for `init claude`
 //!   and the output keys ([`claude::Key`], [`claude::Word`]) hook-actions reads a hook's answer
 //!   with;
@@ -22,6 +26,8 @@
 mod answer;
 pub mod claude;
 mod client;
+pub mod codex;
+pub mod copilot;
 mod error;
 mod gemini;
 mod project;

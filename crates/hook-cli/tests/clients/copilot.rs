@@ -137,3 +137,5 @@ fn invocation(sandbox: &Sandbox) -> Invocation {
 }
 
 crate::rows::client_rows!(CLIENT);
+
+crate::policy::policy_rows!(CLIENT);

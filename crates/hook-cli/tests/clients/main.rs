@@ -11,6 +11,7 @@
 //! - `runner`  — the sandbox (temp HOME and project), the recording hook, the network
 //!   namespace, one headless session with a timeout, and what it saw;
 //! - `rows`    — the rows every client runs;
+//! - `policy`  — the rows every client runs with `aimon-hooks <client>` and one `.aimon/hooks.json`;
 //! - `codex`, `gemini`, `copilot`, `qwen` — per client: install, settings, trust, invocation,
 //!   answer forms, documented failure behaviour, and its rows.
 

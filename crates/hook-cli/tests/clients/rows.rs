@@ -59,11 +59,8 @@ pub(crate) use client_rows;
 /// under `crates/` without a `Cargo.toml` breaks the workspace's `crates/*` members.)
 fn fixtures_dir(client: &Client) -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    match client.name {
-        // Read by their wire modules' unit tests.
-        "gemini" | "qwen" => manifest.join("../hook-wire/tests/fixtures").join(client.name),
-        _ => manifest.join("tests/fixtures/clients").join(client.name),
-    }
+    let wire = manifest.join("../hook-wire/tests/fixtures").join(client.name);
+    if wire.is_dir() { wire } else { manifest.join("tests/fixtures/clients").join(client.name) }
 }
 
 fn assert_finished(run: &Run) {

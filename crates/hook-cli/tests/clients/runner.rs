@@ -210,10 +210,10 @@ impl Scenario {
         };
         // Behind aimon-hooks the client always trusts the folder; `untrusted` is then our own gate.
         (client.configure)(&self.sandbox, &hooks, self.trusted || self.aimon.is_some());
-        if let Some(policy) = &self.aimon {
-            init_aimon(client.name, &self.sandbox, policy, self.trusted);
-        }
         let invocation = (client.invocation)(&self.sandbox);
+        if let Some(policy) = &self.aimon {
+            init_aimon(client.name, &self.sandbox, policy, self.trusted, &invocation);
+        }
         let launcher = root.join("netns-launch.js");
         write(&launcher, LAUNCHER);
         let model = ScriptedModel::start(&root.join("model.sock"), self.turns.clone()).await;
@@ -367,7 +367,7 @@ impl Run {
 
 /// Writes the project's `.aimon/hooks.json` and runs `aimon-hooks init <client> --project` in it.
 /// With `trusted`, `aimon-hooks trust --project` trusts its hooks.
-fn init_aimon(client: &str, sandbox: &Sandbox, policy: &Value, trusted: bool) {
+fn init_aimon(client: &str, sandbox: &Sandbox, policy: &Value, trusted: bool, invocation: &Invocation) {
     let project = sandbox.project();
     write(&project.join(".aimon/hooks.json"), &serde_json::to_string_pretty(policy).expect("json"));
     let mut commands = vec![vec!["init", client, "--project"]];
@@ -379,6 +379,7 @@ fn init_aimon(client: &str, sandbox: &Sandbox, policy: &Value, trusted: bool) {
             .args(&args)
             .current_dir(&project)
             .env("HOME", sandbox.home())
+            .envs(invocation.env.iter().map(|(k, v)| (k, v)))
             .output()
             .expect("aimon-hooks runs");
         assert!(out.status.success(), "aimon-hooks {args:?}: {}", String::from_utf8_lossy(&out.stderr));
