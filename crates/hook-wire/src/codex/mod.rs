@@ -57,7 +57,9 @@ pub(crate) fn unreadable(event: Option<HookEventType>, error: &str) -> Answer {
 /// `verdict` in the forms Codex accepts on PreToolUse (see the module doc); other events as they are.
 pub(crate) fn codex_verdict(verdict: &EventVerdict) -> EventVerdict {
     let mut out = verdict.clone();
-    if verdict.event != HookEventType::PRE_TOOL {
+    // Only the events answered with a permission decision (PreToolUse among Codex's) can ask or
+    // rewrite the call's input.
+    if verdict.event.spec().answer != hook_core::AnswerChannel::PermissionDecision {
         return out;
     }
     let merged = &mut out.report.merged;
