@@ -10,7 +10,7 @@
 //!   allowed); a stop → deny with the stop reason; every deny carries a non-empty reason;
 //! - no project-directory variable (Codex sets none): the payload's `cwd` names the project;
 //! - its settings: `hooks.json` (Claude Code's shape) and the trusted hashes in `config.toml`
-//!   without which Codex runs no non-managed hook ([`settings`]).
+//!   without which Codex runs no non-managed hook (its `settings` module).
 //!
 //! [`crate::Client::Codex`] calls into it.
 
