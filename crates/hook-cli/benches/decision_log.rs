@@ -1,8 +1,10 @@
 //! The decision log keeps up with `serve`: decisions per second of a deciding `/v1/claude` call
 //! (one `deny` hook runs, so every request writes one log line) with the log on and with
 //! `AIMON_DECISION_LOG=off`, measured in the same run by `wrk` over loopback TCP at 64
-//! connections, rounds interleaved so machine noise hits both alike. Then the log's own count:
-//! lines written against decisions made (a dropped line is a line the channel could not take).
+//! connections, rounds interleaved so machine noise hits both alike; and serve's CPU time per
+//! decision each way (`/proc/<pid>/stat`, which other load on the machine moves less). Then the
+//! log's own count: lines written against the answers wrk counted, each round in a log of its
+//! own (a dropped line is a line the channel could not take; the bench fails on one).
 //!
 //! `cargo bench -p hook-cli --bench decision_log` (wrk must be installed: `apt-get install wrk`).
 //! `AIMON_BENCH_ROUNDS` (default 3) and `AIMON_BENCH_SECONDS` (default 5) set the work.
@@ -96,30 +98,37 @@ fn main() {
         format!("wrk.method = \"POST\"\nwrk.body = [[{payload}]]\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.headers[\"Authorization\"] = \"Bearer {token}\"\n"),
     )
     .expect("script");
-    let log: PathBuf = root.path().join("decisions.jsonl");
     let (mut off, mut on) = (Vec::new(), Vec::new());
-    let mut logged_requests = 0;
-    for _ in 0..rounds {
+    let mut cpu_per_request = [Vec::new(), Vec::new()];
+    let (mut logged_requests, mut lines, mut bytes, mut rotated) = (0, 0, 0, 0);
+    for round in 0..rounds {
+        // A log of its own per round, so the three files kept always hold every line of it.
+        let log = root.path().join(format!("decisions-{round}.jsonl"));
         for with_log in [false, true] {
             let port = free_port();
             let daemon = serve(&home, &project, port, if with_log { log.to_str().expect("utf-8") } else { "off" });
-            let _warm = wrk(&script, port, 1);
+            let (_, warm) = wrk(&script, port, 1);
             let (rate, requests) = wrk(&script, port, seconds);
+            let cpu = cpu_seconds(daemon.id());
             stop(daemon);
+            cpu_per_request[usize::from(with_log)].push(cpu * 1e6 / (warm + requests).max(1) as f64);
             if with_log {
                 on.push(rate);
-                logged_requests += requests;
+                logged_requests += warm + requests;
             } else {
                 off.push(rate);
             }
         }
+        for file in
+            [log.clone(), PathBuf::from(format!("{}.1", log.display())), PathBuf::from(format!("{}.2", log.display()))]
+        {
+            if let Ok(text) = std::fs::read_to_string(&file) {
+                rotated += u64::from(file != log);
+                lines += text.lines().count() as u64;
+                bytes += text.len() as u64;
+            }
+        }
     }
-    let lines: u64 =
-        [log.clone(), PathBuf::from(format!("{}.1", log.display())), PathBuf::from(format!("{}.2", log.display()))]
-            .iter()
-            .filter_map(|f| std::fs::read_to_string(f).ok())
-            .map(|t| t.lines().count() as u64)
-            .sum();
     let (off_rate, on_rate) = (median(off.clone()), median(on.clone()));
     println!(
         "deciding PreToolUse (one deny hook), POST /v1/claude, wrk 64 connections, {rounds} interleaved rounds of {seconds} s"
@@ -131,9 +140,27 @@ fn main() {
         on_rate / off_rate,
         if on_rate >= 0.9 * off_rate { "meets" } else { "MISSES" }
     );
+    let [cpu_off, cpu_on] = cpu_per_request.map(median);
     println!(
-        "  lines in the log: {lines} (including warm-ups) for ≥ {logged_requests} measured decisions with the log on"
+        "  serve's CPU time per decision (user + system, median): log off {cpu_off:.1} µs, log on {cpu_on:.1} µs, ratio {:.3}",
+        cpu_on / cpu_off
     );
+    println!(
+        "  lines in the logs ({} MB; {rotated} file(s) rotated out at 50 MB): {lines} for the {logged_requests} answers wrk counted with the log on \
+         (a request in flight when wrk stops is decided and logged but not counted): {}",
+        bytes / 1_000_000,
+        if lines >= logged_requests { "no line lost" } else { "LINES LOST" }
+    );
+    assert!(lines >= logged_requests, "the log lost lines: {lines} < {logged_requests}");
+}
+
+/// The CPU time (user + system) process `pid` has used so far, from `/proc/<pid>/stat`.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc/<pid>/stat");
+    // The fields after the command name (which may hold spaces) start at its closing parenthesis.
+    let fields: Vec<&str> = stat[stat.rfind(')').expect("stat") + 2..].split(' ').collect();
+    let ticks: f64 = fields[11].parse::<f64>().expect("utime") + fields[12].parse::<f64>().expect("stime");
+    ticks / 100.0 // USER_HZ, 100 on every Linux
 }
 
 fn free_port() -> u16 {

@@ -5,7 +5,8 @@
 //! elapsed, `audit` or `enforced`) to the process's [`DecisionLog`], when one is installed
 //! ([`DecisionLog::install`]; the front ends `run`, `claude` and `serve` do it). Recording never
 //! waits and never fails a decision: the record goes through a bounded channel to a writer
-//! thread; a full channel or a failed write is counted ([`LogStats`]) and the record dropped.
+//! thread, which gathers the lines of 10 ms and writes them at once; a full channel or a failed
+//! write is counted ([`LogStats`]) and the record dropped.
 //! The writer appends with mode 0600 and rotates at [`LogOptions::max_bytes`] (50 MB), keeping
 //! three files (`decisions.jsonl`, `.1`, `.2`); a rotation happens between two lines, so it loses
 //! none.

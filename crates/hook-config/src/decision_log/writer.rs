@@ -61,12 +61,22 @@ impl Located {
     }
 }
 
+/// How long the writer gathers lines after the first of a batch before it writes them: a line
+/// reaches the file at most this late, and a busy daemon's senders rarely have to wake the writer.
+const LINGER: std::time::Duration = std::time::Duration::from_millis(10);
+
 /// Starts the writer thread of `options`.
 pub(super) fn spawn(options: LogOptions, rx: Receiver<Msg>, stats: Arc<LogStats>) -> std::io::Result<()> {
     std::thread::Builder::new().name("aimon-decision-log".into()).spawn(move || {
         let mut writer = Writer { options, out: None, size: 0, stats };
         while let Ok(msg) = rx.recv() {
+            // Wait a little for more lines unless somebody waits for this one: the lines of a
+            // busy moment then cost one write and no wake-up each.
+            let waited_for = matches!(msg, Msg::Flush(_));
             writer.handle(msg);
+            if !waited_for {
+                std::thread::sleep(LINGER);
+            }
             while let Ok(msg) = rx.try_recv() {
                 writer.handle(msg);
             }
