@@ -9,7 +9,9 @@
 //! `target/npm-cache/claude-code-<version>` (Node.js and npm must be installed).
 //!
 //! - `install` — the pinned Claude Code, installed once under a lock;
-//! - `model`   — the scripted Messages API (streaming SSE), recording every request;
+//! - `model`   — the scripted model the clients suite drives its clients with
+//!   (`tests/clients/model/`), here speaking the Messages API (streaming SSE) on a port of
+//!   127.0.0.1, recording every request;
 //! - `runner`  — the routes, the daemon, the sandbox (temp HOME, project routed by
 //!   `aimon-hooks init claude --project [--http]`, fake `git` on PATH), one `claude -p` session
 //!   with a timeout (and its `--resume`), and what it saw;
@@ -31,6 +33,8 @@ mod gates;
 mod guard;
 mod hooks;
 mod install;
+#[path = "../clients/model/mod.rs"]
+#[allow(dead_code, reason = "the clients suite uses the other wire APIs and the Unix socket")]
 mod model;
 #[path = "../common/npm.rs"]
 mod npm;

@@ -251,7 +251,7 @@ impl Sandbox {
         let claude = tokio::task::spawn_blocking(claude_code)
             .await
             .unwrap_or_else(|failed| std::panic::resume_unwind(failed.into_panic()));
-        let model = ScriptedModel::start(turns).await;
+        let model = ScriptedModel::start_tcp(turns).await;
         let served_before = self.daemon.claude_calls();
         let path = std::env::var_os("PATH").unwrap_or_default();
         let path = std::env::join_paths(std::iter::once(self.root.join("bin")).chain(std::env::split_paths(&path)))

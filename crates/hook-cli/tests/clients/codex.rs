@@ -163,8 +163,6 @@ fn invocation(sandbox: &Sandbox) -> Invocation {
 
 crate::rows::client_rows!(CLIENT);
 
-crate::policy::policy_rows!(CLIENT);
-
 /// `codex app-server`'s `hooks/list` for the sandbox's project: one entry per configured hook.
 fn listed_hooks(sandbox: &Sandbox, bin: &Path) -> Vec<Value> {
     use std::io::{BufRead as _, BufReader, Write as _};

@@ -1,7 +1,8 @@
-//! The rows every client runs behind `aimon-hooks <client>`: the settings written by
+//! The one table all five clients run behind `aimon-hooks <client>`: the settings written by
 //! `aimon-hooks init <client> --project`, a real `.aimon/hooks.json` in the project, trusted with
-//! `aimon-hooks trust` unless the row says otherwise. `policy_rows!(CLIENT)` makes one
-//! `#[tokio::test]` per row in the client's module.
+//! `aimon-hooks trust` unless the row says otherwise. Each row is an `async fn` taking the
+//! client; [`policy_table!`] below makes one `#[tokio::test]` per row and client, named
+//! `policy::<row>::<client>`.
 
 use serde_json::{Value, json};
 
@@ -11,48 +12,34 @@ use crate::runner::{Client, Run, Scenario, TOOL_OUTPUT};
 /// The reason the policy's deny gives; it must reach the model.
 const PUSH_REASON: &str = "aimon-policy: pushes go through review";
 
-/// One `#[tokio::test]` per row for `$client`.
-macro_rules! policy_rows {
-    ($client:ident) => {
-        mod policy {
-            #[tokio::test(flavor = "multi_thread")]
-            async fn a_git_push_deny_stops_the_shell_call_and_its_reason_reaches_the_model() {
-                $crate::policy::a_git_push_deny_stops_the_shell_call_and_its_reason_reaches_the_model(&super::$client)
-                    .await;
-            }
-
-            #[tokio::test(flavor = "multi_thread")]
-            async fn an_unmatched_call_runs() {
-                $crate::policy::an_unmatched_call_runs(&super::$client).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread")]
-            async fn a_denied_call_holding_a_lone_surrogate_never_runs() {
-                $crate::policy::a_denied_call_holding_a_lone_surrogate_never_runs(&super::$client).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread")]
-            async fn an_untrusted_projects_command_hook_does_not_run_and_its_deny_still_denies() {
-                $crate::policy::an_untrusted_projects_command_hook_does_not_run_and_its_deny_still_denies(
-                    &super::$client,
-                )
-                .await;
-            }
-
-            #[tokio::test(flavor = "multi_thread")]
-            async fn a_crashing_hook_with_fail_closed_blocks_and_without_it_the_call_runs() {
-                $crate::policy::a_crashing_hook_with_fail_closed_blocks_and_without_it_the_call_runs(&super::$client)
-                    .await;
-            }
-
-            #[tokio::test(flavor = "multi_thread")]
-            async fn post_tool_context_reaches_the_model() {
-                $crate::policy::post_tool_context_reaches_the_model(&super::$client).await;
-            }
+/// One `#[tokio::test]` per row × client: `mod <row> { async fn <client>() }`.
+macro_rules! policy_table {
+    (clients: $clients:tt, rows: [$($row:ident),* $(,)?] $(,)?) => {
+        $(policy_table!(@row $row $clients);)*
+    };
+    (@row $row:ident [$($client:ident),* $(,)?]) => {
+        mod $row {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $client() {
+                    super::$row(&crate::$client::CLIENT).await;
+                }
+            )*
         }
     };
 }
-pub(crate) use policy_rows;
+
+policy_table! {
+    clients: [claude, codex, gemini, copilot, qwen],
+    rows: [
+        a_git_push_deny_stops_the_shell_call_and_its_reason_reaches_the_model,
+        an_unmatched_call_runs,
+        a_denied_call_holding_a_lone_surrogate_never_runs,
+        an_untrusted_projects_command_hook_does_not_run_and_its_deny_still_denies,
+        a_crashing_hook_with_fail_closed_blocks_and_without_it_the_call_runs,
+        post_tool_context_reaches_the_model,
+    ],
+}
 
 /// `.aimon/hooks.json` with one group: `handlers` on `event` under `matcher`.
 fn on(event: &str, matcher: &str, handlers: Value) -> Value {

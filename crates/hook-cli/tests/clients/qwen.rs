@@ -82,4 +82,3 @@ fn invocation(sandbox: &Sandbox) -> Invocation {
 }
 
 crate::rows::client_rows!(CLIENT);
-crate::policy::policy_rows!(CLIENT);

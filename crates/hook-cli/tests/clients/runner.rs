@@ -172,7 +172,6 @@ impl Scenario {
 
     /// The project's `.aimon/hooks.json` is `hooks`, run by `aimon-hooks <client>` in the settings
     /// `aimon-hooks init <client> --project` writes (the recording hook is not installed).
-    #[allow(dead_code, reason = "only the clients with an aimon-hooks subcommand use it")]
     pub(crate) fn aimon(mut self, hooks: Value) -> Self {
         self.aimon = Some(hooks);
         self

@@ -1,17 +1,21 @@
-//! A scripted model on a Unix socket (axum), speaking the three wire APIs the clients use: the
-//! OpenAI Responses API (`responses`, Codex), OpenAI Chat Completions (`chat`, Copilot and Qwen)
-//! and Gemini `generateContent`/`streamGenerateContent` (`gemini`), streamed as SSE when the
-//! client asks for it. The runner bridges the socket to a TCP port on the loopback of the
-//! client's own network namespace.
+//! A scripted model (axum), speaking the four wire APIs the clients use: the OpenAI Responses
+//! API (`responses`, Codex), OpenAI Chat Completions (`chat`, Copilot and Qwen), Gemini
+//! `generateContent`/`streamGenerateContent` (`gemini`) and the Anthropic Messages API
+//! (`messages`, Claude Code), streamed as SSE when the client asks for it. It serves a Unix socket
+//! ([`ScriptedModel::start`]: the clients suite bridges it to a TCP port on the loopback of the
+//! client's own network namespace) or a port of 127.0.0.1 ([`ScriptedModel::start_tcp`]: the
+//! claude_code suite, which shares this module).
 //!
-//! One vocabulary for all three: each agent request (one that offers tools) gets the script's
+//! One vocabulary for all four: each agent request (one that offers tools) gets the script's
 //! next [`Turn`], then `scripted-model: done`; requests without tools are side calls and get a
 //! short text. Every request is recorded, so a test can check what reached the model.
 
 mod chat;
 mod gemini;
+mod messages;
 mod responses;
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -32,6 +36,9 @@ pub(crate) enum Turn {
     /// its quotes, verbatim: it may hold what a `String` cannot, like a lone surrogate escape
     /// (`echo x\ud83d`).
     RawShell(String),
+    /// Call the tool `name` with `args`, a JSON object's text, verbatim (it may hold a lone
+    /// surrogate escape, which Claude Code's own JSON parser accepts).
+    Tool { name: String, args: String },
     /// End the turn with this text.
     Text(String),
 }
@@ -39,6 +46,24 @@ pub(crate) enum Turn {
 impl Turn {
     pub(crate) fn text(text: &str) -> Self {
         Turn::Text(text.into())
+    }
+
+    /// Claude Code's `Bash` tool with this command.
+    #[allow(dead_code, reason = "the claude_code suite uses it")]
+    pub(crate) fn bash(command: &str) -> Self {
+        Turn::Tool { name: "Bash".into(), args: json!({"command": command}).to_string() }
+    }
+
+    /// Claude Code's `Write` tool.
+    #[allow(dead_code, reason = "the claude_code suite uses it")]
+    pub(crate) fn write(file_path: &Path, content: &str) -> Self {
+        Turn::Tool { name: "Write".into(), args: json!({"file_path": file_path, "content": content}).to_string() }
+    }
+
+    /// Claude Code's `Bash` tool with this JSON text as its input, verbatim.
+    #[allow(dead_code, reason = "the claude_code suite uses it")]
+    pub(crate) fn raw_bash(input: &str) -> Self {
+        Turn::Tool { name: "Bash".into(), args: input.into() }
     }
 }
 
@@ -52,7 +77,7 @@ pub(crate) struct Recorded {
 }
 
 impl Recorded {
-    /// An agent request: it offers tools (in any of the three APIs' shapes).
+    /// An agent request: it offers tools (in any of the four APIs' shapes).
     pub(crate) fn offers_tools(&self) -> bool {
         self.body["tools"].as_array().is_some_and(|tools| !tools.is_empty())
     }
@@ -98,6 +123,7 @@ impl Reply {
     fn for_turn(turn: &Turn, offered: &[String]) -> Reply {
         let (command, raw) = match turn {
             Turn::Text(text) => return Reply::Text(text.clone()),
+            Turn::Tool { name, args } => return Reply::Call { name: name.clone(), args: args.clone() },
             Turn::Shell(command) => (command, false),
             Turn::RawShell(command) => (command, true),
         };
@@ -117,10 +143,17 @@ struct Script {
 
 type Shared = Arc<Mutex<Script>>;
 
+/// Where the model listens.
+#[derive(Debug)]
+enum Endpoint {
+    Unix(PathBuf),
+    Tcp(SocketAddr),
+}
+
 /// The running server; stops when dropped.
 #[derive(Debug)]
 pub(crate) struct ScriptedModel {
-    socket: PathBuf,
+    endpoint: Endpoint,
     script: Shared,
     server: JoinHandle<()>,
 }
@@ -128,19 +161,49 @@ pub(crate) struct ScriptedModel {
 impl ScriptedModel {
     /// Serves `turns` on a fresh Unix socket at `socket`.
     pub(crate) async fn start(socket: &Path, turns: Vec<Turn>) -> Self {
-        let script = Arc::new(Mutex::new(Script { turns, next: 0, requests: Vec::new() }));
-        let app = Router::new().fallback(answer).with_state(Arc::clone(&script));
+        let (script, app) = Self::app(turns);
         let _ = std::fs::remove_file(socket);
         let listener = tokio::net::UnixListener::bind(socket)
             .unwrap_or_else(|e| panic!("cannot bind the scripted model to {}: {e}", socket.display()));
         let server = tokio::spawn(async move {
             axum::serve(listener, app).await.expect("the scripted model serves");
         });
-        ScriptedModel { socket: socket.to_owned(), script, server }
+        ScriptedModel { endpoint: Endpoint::Unix(socket.to_owned()), script, server }
     }
 
+    /// Serves `turns` on a fresh port of 127.0.0.1.
+    #[allow(dead_code, reason = "the claude_code suite uses it")]
+    pub(crate) async fn start_tcp(turns: Vec<Turn>) -> Self {
+        let (script, app) = Self::app(turns);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
+        let addr = listener.local_addr().expect("local addr");
+        let server = tokio::spawn(async move {
+            axum::serve(listener, app).await.expect("the scripted model serves");
+        });
+        ScriptedModel { endpoint: Endpoint::Tcp(addr), script, server }
+    }
+
+    fn app(turns: Vec<Turn>) -> (Shared, Router) {
+        let script = Arc::new(Mutex::new(Script { turns, next: 0, requests: Vec::new() }));
+        let app = Router::new().fallback(answer).with_state(Arc::clone(&script));
+        (script, app)
+    }
+
+    /// The Unix socket of a model [`start`](Self::start)ed on one.
     pub(crate) fn socket(&self) -> &Path {
-        &self.socket
+        match &self.endpoint {
+            Endpoint::Unix(socket) => socket,
+            Endpoint::Tcp(addr) => panic!("the scripted model listens on {addr}, not on a Unix socket"),
+        }
+    }
+
+    /// The base URL (`ANTHROPIC_BASE_URL`) of a model [`start_tcp`](Self::start_tcp)ed on a port.
+    #[allow(dead_code, reason = "the claude_code suite uses it")]
+    pub(crate) fn base_url(&self) -> String {
+        match &self.endpoint {
+            Endpoint::Tcp(addr) => format!("http://{addr}"),
+            Endpoint::Unix(socket) => panic!("the scripted model listens on {}, not on a port", socket.display()),
+        }
     }
 
     /// Every request so far, in arrival order.
@@ -160,6 +223,7 @@ enum Api {
     Responses,
     Chat,
     Gemini { stream: bool },
+    Messages,
 }
 
 fn api_of(path: &str) -> Option<Api> {
@@ -172,19 +236,31 @@ fn api_of(path: &str) -> Option<Api> {
         Some(Api::Gemini { stream: true })
     } else if path.contains(":generateContent") {
         Some(Api::Gemini { stream: false })
+    } else if path.ends_with("/messages") {
+        Some(Api::Messages)
     } else {
         None
     }
 }
 
 async fn answer(State(script): State<Shared>, method: Method, uri: Uri, body: Bytes) -> Response {
+    let path = uri.to_string();
+    let api = api_of(&path);
     let request = match body.trim_ascii() {
         b"" => Value::Null,
-        text => serde_json::from_slice(text).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(text).into())),
+        text => match serde_json::from_slice(text) {
+            Ok(request) => request,
+            // Read as Claude Code meant it: a request may echo a tool input holding a lone
+            // surrogate, which its own JSON parser accepts.
+            Err(_) if matches!(api, Some(Api::Messages)) => {
+                hook_wire::parse_payload(text, "the request").map_or(Value::Null, Value::Object)
+            }
+            Err(_) => Value::String(String::from_utf8_lossy(text).into()),
+        },
     };
-    let path = uri.to_string();
     let recorded = Recorded { method: method.to_string(), path: path.clone(), body: request.clone() };
-    let agent = recorded.offers_tools();
+    // Claude Code counts the tokens of its agent requests: tools offered, no turn taken.
+    let agent = recorded.offers_tools() && !path.contains("count_tokens");
     let (n, turn) = {
         let mut script = script.lock().expect("script lock");
         script.requests.push(recorded);
@@ -204,7 +280,10 @@ async fn answer(State(script): State<Shared>, method: Method, uri: Uri, body: By
     if path.contains(":countTokens") {
         return axum::Json(json!({"totalTokens": 10})).into_response();
     }
-    let Some(api) = api_of(&path) else {
+    if path.contains("count_tokens") {
+        return axum::Json(json!({"input_tokens": 10})).into_response();
+    }
+    let Some(api) = api else {
         return (
             StatusCode::NOT_FOUND,
             axum::Json(json!({"error": {"message": format!("scripted model: no route {path}")}})),
@@ -227,6 +306,11 @@ async fn answer(State(script): State<Shared>, method: Method, uri: Uri, body: By
         Api::Gemini { stream } => {
             let reply = turn.map(|t| Reply::for_turn(&t, &gemini::offered(&request)));
             gemini::answer(&request, reply, stream)
+        }
+        Api::Messages if request.is_null() => ("{}".to_owned(), false),
+        Api::Messages => {
+            let reply = turn.map(|t| Reply::for_turn(&t, &messages::offered(&request)));
+            messages::answer(&request, reply, n, stream)
         }
     };
     let content_type = if sse { "text/event-stream" } else { "application/json" };
