@@ -23,11 +23,37 @@
 //! (the public spec), `transport.rs` (the only code that talks to the outside) and `mod.rs` (the
 //! action). All rmcp use sits in `mcp/transport.rs`.
 //!
+//! A command hook registered like any other hook: it gets the call as JSON on stdin and as
+//! `AIMON_*` variables, and exit 2 vetoes with its stderr as the reason.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! use std::sync::Arc;
+//! use hook_actions::{ShellAction, ShellSpec};
+//! use hook_core::{CancellationToken, HookContext, HookEngine, HookEventType, HookRegistry, PreToolOutcome, ToolCall};
+//! use serde_json::json;
+//!
+//! let spec = ShellSpec::new(r#"[ "$AIMON_TOOL_NAME" != Bash ] || { echo "no shell here" >&2; exit 2; }"#);
+//! let registry = Arc::new(HookRegistry::new());
+//! registry.register(HookEventType::PRE_TOOL, Arc::new(ShellAction::new("command@project#0", "project#0", spec)));
+//! let engine = HookEngine::new(registry);
+//! let call = |tool: &str| HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new(tool, json!({})));
+//!
+//! match engine.pre_tool(&call("Bash"), &CancellationToken::new()).await.outcome {
+//!     PreToolOutcome::Cancelled { reason, .. } => assert_eq!(reason, "no shell here"),
+//!     other => panic!("not vetoed: {other:?}"),
+//! }
+//! let read = engine.pre_tool(&call("Read"), &CancellationToken::new()).await.outcome;
+//! assert!(matches!(read, PreToolOutcome::Proceed { .. }), "{read:?}");
+//! # }
+//! ```
+//!
 //! Must not depend on notify, serde-saphyr or rusqlite, nor on any workspace crate but hook-core
 //! and hook-wire (whose Claude Code output keys the answer parser reads).
 //! Tests: unit tests next to the code; `tests/shell.rs`, `tests/http.rs` (real processes, a real
 //! server on 127.0.0.1) and `tests/mcp.rs` (an rmcp server as child process and over HTTP);
 //! `benches/actions.rs` measures hook overhead against a direct spawn and a bare reqwest call.
+#![warn(missing_docs)]
 
 mod answer;
 mod deny;

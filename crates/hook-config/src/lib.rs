@@ -89,6 +89,7 @@
 //! assert!(matches!(outcome, PreToolOutcome::Cancelled { ref reason, .. } if reason == "generated file"), "{outcome:?}");
 //! # Ok(()) }
 //! ```
+#![warn(missing_docs)]
 
 mod decision_log;
 mod declarative;

@@ -170,7 +170,8 @@ impl HookEngine {
         }
     }
 
-    /// Uses another policy.
+    /// Runs every chain under `policy` instead of the default fail-open sequential one (a
+    /// parallel mode, another timeout, fail-closed).
     pub fn with_policy(mut self, policy: HookExecutionPolicy) -> Self {
         self.policy = policy;
         self
@@ -189,12 +190,12 @@ impl HookEngine {
         self
     }
 
-    /// The registry.
+    /// The registry the chains read: register or remove hooks through it while the engine runs.
     pub fn registry(&self) -> &Arc<HookRegistry> {
         &self.registry
     }
 
-    /// The policy.
+    /// The policy every chain runs under (see [`HookEngine::with_policy`]).
     pub fn policy(&self) -> &HookExecutionPolicy {
         &self.policy
     }
@@ -367,7 +368,7 @@ impl HookEngine {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct EventVerdict {
-    /// The event.
+    /// The event the verdict answers; its events-table row says which channels the answer uses.
     pub event: HookEventType,
     /// What the loop should do.
     pub outcome: Verdict,
@@ -375,20 +376,22 @@ pub struct EventVerdict {
     pub reason: Option<String>,
     /// Advisory feedback through the event's route (`None` where the route discards it).
     pub feedback: Option<String>,
-    /// Per-hook detail.
+    /// Per-hook detail: every hook's run with its result, failure and timing, for logs and reports.
     pub report: ExecutionReport,
 }
 
 /// The four outcomes of R-CLI-1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
-    /// Go on.
+    /// Go on: no hook objected, the event only takes advice, or on a continuation event a hook
+    /// asked the agent to stop.
     Proceed,
     /// Ask a person (preTool, permissionRequest).
     Ask,
-    /// Blocked.
+    /// Stop what the event announces: a block on a block event, or "keep working" on a
+    /// continuation event (onStop and its kin).
     Blocked,
-    /// Denied.
+    /// Refuse the action: a hook denied, or blocked on an event whose channel is a denial.
     Denied,
 }
 

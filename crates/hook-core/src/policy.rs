@@ -18,7 +18,8 @@ pub enum OnException {
     /// Allow, with a WARN (the default).
     #[default]
     FailOpen,
-    /// Block.
+    /// Block, with the failure as the reason, on events whose failures refuse: for hooks whose
+    /// silence must not let an action through. Events that only report failures still proceed.
     FailClosed,
 }
 

@@ -16,14 +16,15 @@ pub enum Decision {
     /// Leave it to the client's own permission flow (Claude Code's `defer`); read as Ask where
     /// an event reads ask, and it cancels explicit allows.
     Defer,
-    /// Refused.
+    /// Refused: the action must not happen, whatever later hooks say (the strongest decision);
+    /// the hook's feedback is the reason given to the model.
     Deny,
 }
 
 /// The flow axis. Ordered weakest to strongest: `Continue < Block`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FlowControl {
-    /// Go on.
+    /// Let the loop go on past the event (the default; no opinion on flow).
     #[default]
     Continue,
     /// Stop what the event announces.
@@ -64,9 +65,10 @@ impl FlowControl {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct HookResult {
-    /// Permission axis.
+    /// Permission axis: whether the action the event asks about may happen ([`Decision`]).
     pub decision: Decision,
-    /// Flow axis.
+    /// Flow axis: whether what the event announces goes on; independent of `decision`, so a hook
+    /// can allow a tool call and still stop the turn ([`FlowControl`]).
     pub flow: FlowControl,
     /// Replacement tool input (a pipeline: the last one wins).
     pub updated_input: Option<Value>,

@@ -18,6 +18,43 @@
 //! a re-exec of it) and live in hook-cli: `tests/guard/` (the table of commands that build a
 //! denied argv at run time, with stub programs on `PATH`; the fail-closed test) and
 //! `tests/claude_code/guard.rs` (the real Claude Code); the bench is hook-cli's `benches/guard.rs`.
+//!
+//! A program that guards commands is also their first step: it re-runs itself with an argument
+//! that makes it call [`exec_step`]. Here the deny rule `Bash(touch:*)` refuses a `touch` whose
+//! name the shell only builds at run time, which no reading of the command line could see:
+//!
+//! ```standalone_crate
+//! use std::{ffi::OsString, process::Command};
+//! use hook_config::{BuildEnv, TierPaths, load_tiers};
+//! use hook_guard::{Guard, exec_step};
+//!
+//! fn main() {
+//!     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+//!     if args.first().is_some_and(|a| a == "--exec-step") {
+//!         std::process::exit(exec_step(&args[1..]));
+//!     }
+//!     let project = tempfile::tempdir().expect("a project");
+//!     std::fs::create_dir_all(project.path().join(".aimon")).expect("mkdir");
+//!     let rules = r#"{"hooks": {"PreToolUse": [
+//!         {"matcher": "Bash(touch:*)", "hooks": [{"type": "deny", "reason": "no touching"}]}]}}"#;
+//!     std::fs::write(project.path().join(".aimon/hooks.json"), rules).expect("hooks.json");
+//!     let paths = TierPaths::new(None, project.path());
+//!     let (config, _diagnostics) = load_tiers(&paths).expect("loads");
+//!     let guard = Guard::new(&config.into_hooks(&BuildEnv::new(&paths)));
+//!
+//!     let step = |script: &str| {
+//!         let mut step = Command::new(std::env::current_exe().expect("this binary"));
+//!         step.args(["--exec-step", "sh", "-c", script]);
+//!         step
+//!     };
+//!     let file = project.path().join("touched");
+//!     assert_eq!(guard.run(step("true")).expect("guarded"), 0);
+//!     let code = guard.run(step(&format!("t=tou; ${{t}}ch '{}'", file.display()))).expect("guarded");
+//!     assert_eq!(code, 126, "sh cannot execute the refused touch");
+//!     assert!(!file.exists());
+//! }
+//! ```
+#![warn(missing_docs)]
 
 mod error;
 mod exec;

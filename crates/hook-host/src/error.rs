@@ -26,7 +26,7 @@ pub enum Error {
         /// Why.
         source: hook_rewake::Error,
     },
-    /// The store failed.
+    /// An open store failed a call (taking a session's mail, say): hook-rewake's error, passed on unchanged.
     #[error(transparent)]
     Rewake(#[from] hook_rewake::Error),
 }

@@ -43,6 +43,7 @@
 //! assert!(take_mail(&store, &ctx)?.is_none(), "nothing was mailed to s1");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![warn(missing_docs)]
 
 mod enqueue;
 mod error;

@@ -242,6 +242,7 @@
 //! assert!(!rule.test("Edit", &json!({"command": "rm -rf /"})));
 //! # Ok::<(), hook_predicate::Error>(())
 //! ```
+#![warn(missing_docs)]
 
 mod anchors;
 mod bash;

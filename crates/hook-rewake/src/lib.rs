@@ -27,7 +27,49 @@
 //! - the config-time parsers [`parse_duration`], [`validate_cron`], [`validate_zone`] and
 //!   [`CronSchedule`] (R-CFG-RW-3/4/5).
 //!
-//! Wiring:
+//! A hook asks to be run again in five minutes; on that rewake it has news, and with no live
+//! agent to wake the news goes to the session's mailbox (paused clock, in-memory store):
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread", start_paused = true)]
+//! # async fn main() -> Result<(), hook_rewake::Error> {
+//! use std::{sync::Arc, time::Duration};
+//! use hook_core::{CancellationToken, FnHook, HookContext, HookEngine, HookEventType, HookRegistry, HookResult};
+//! use hook_core::{RewakeSpec, RewakeTrigger, ToolCall};
+//! use hook_rewake::{DefaultRewakeFireListener, DefaultRewakeService, MailboxRuntime, MemoryStore};
+//! use hook_rewake::{RewakeService, RewakeStore, RuntimeRegistry};
+//!
+//! let hooks = Arc::new(HookRegistry::new());
+//! hooks.register(HookEventType::POST_TOOL, FnHook::new("watch-ci", |ctx: HookContext| async move {
+//!     Ok(match ctx.rewake {
+//!         None => HookResult::allow().with_rewake(
+//!             RewakeSpec::new(RewakeTrigger::Delay(Duration::from_secs(300)), "look at CI").with_max_attempts(1),
+//!         ),
+//!         Some(_) => HookResult::allow().with_feedback("CI is green"),
+//!     })
+//! }));
+//! let store = Arc::new(MemoryStore::new());
+//! let runtimes = Arc::new(RuntimeRegistry::new());
+//! runtimes.set_fallback(Arc::new(MailboxRuntime::new(store.clone())));
+//! let listener = Arc::new(DefaultRewakeFireListener::new(hooks.clone(), runtimes));
+//! let service = DefaultRewakeService::builder(listener.clone()).store(store.clone()).start()?;
+//! assert!(listener.bind_service(&service));
+//! let engine = HookEngine::new(hooks).with_rewake(service.clone());
+//!
+//! let mut ctx = HookContext::new(HookEventType::POST_TOOL)
+//!     .with_tool(ToolCall::new("Bash", serde_json::json!({"command": "git push"})));
+//! ctx.session_id = Some("session-1".into());
+//! engine.post_tool(&ctx, &CancellationToken::new()).await;
+//! assert_eq!(service.pending().len(), 1, "scheduled, the turn not held");
+//! assert_eq!(store.mail_depth()?, 0);
+//!
+//! tokio::time::sleep(Duration::from_secs(301)).await;
+//! assert!(service.pending().is_empty(), "fired once and finished");
+//! assert_eq!(store.mail_depth()?, 1, "the rewoken hook's feedback waits in the mailbox");
+//! # Ok(()) }
+//! ```
+//!
+//! Wiring a daemon, with a durable store shared with other processes:
 //!
 //! ```no_run
 //! # async fn wire() -> Result<(), hook_rewake::Error> {
@@ -56,6 +98,7 @@
 //! lease, mailbox, service and listener specs (paused clock) and the cron table; `tests/crash.rs`
 //! and `tests/crash_in_flight.rs` kill -9 real processes; `benches/rewake.rs` measures
 //! 1,000,000 pending envelopes, the SQLite batch persist rate and fire lateness.
+#![warn(missing_docs)]
 
 mod cron;
 mod duration;

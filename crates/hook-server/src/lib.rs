@@ -44,6 +44,7 @@
 //! axum::serve(listener, app).await
 //! # }
 //! ```
+#![warn(missing_docs)]
 
 mod auth;
 mod client;

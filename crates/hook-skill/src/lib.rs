@@ -31,6 +31,44 @@
 //!   [`SkillGuard`] removes exactly them when dropped or [`SkillGuard::deactivate`]d. Nothing is
 //!   watched: skill hooks are never hot-reloaded.
 //!
+//! A skill's hooks hold exactly while the skill is active:
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! use std::sync::Arc;
+//! use hook_config::{BuildEnv, TierPaths};
+//! use hook_core::{CancellationToken, HookContext, HookEngine, HookEventType, HookRegistry, PreToolOutcome, ToolCall};
+//! use hook_skill::SkillHooks;
+//!
+//! let skill_md = r#"---
+//! name: review
+//! hooks:
+//!   preTool:
+//!     - matcher: "Bash"
+//!       action: { type: deny, reason: "no Bash while reviewing" }
+//! ---
+//! Read the change; do not run it.
+//! "#;
+//! let hooks = SkillHooks::parse(skill_md, "review").expect("a valid frontmatter");
+//! assert_eq!((hooks.name(), hooks.len()), ("review", 1));
+//!
+//! let project = tempfile::tempdir().expect("a project directory");
+//! let registry = Arc::new(HookRegistry::new());
+//! let engine = HookEngine::new(registry.clone());
+//! let bash = HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new("Bash", serde_json::json!({})));
+//!
+//! let guard = hooks.activate(&registry, &BuildEnv::new(&TierPaths::new(None, project.path())));
+//! assert!(guard.hook_ids()[0].starts_with("deny@review#"), "{:?}", guard.hook_ids());
+//! match engine.pre_tool(&bash, &CancellationToken::new()).await.outcome {
+//!     PreToolOutcome::Cancelled { reason, .. } => assert_eq!(reason, "no Bash while reviewing"),
+//!     other => panic!("not denied while active: {other:?}"),
+//! }
+//! guard.deactivate();
+//! let after = engine.pre_tool(&bash, &CancellationToken::new()).await.outcome;
+//! assert!(matches!(after, PreToolOutcome::Proceed { .. }), "{after:?}");
+//! # }
+//! ```
+//!
 //! Layer 4: depends on hook-core, hook-config (and through it hook-actions, hook-predicate),
 //! never on hook-cli. Unit tests sit next to the code; `tests/seed_example.rs` runs the seed's
 //! example 7 end to end through the pre-tool chain with real shell processes,
@@ -38,6 +76,7 @@
 //! what every action type maps to (snapshots in `tests/snapshots/`), `tests/activation.rs` the
 //! activation scope. The fuzz target
 //! `fuzz/fuzz_targets/parse_frontmatter.rs` feeds arbitrary bytes to [`SkillHooks::parse`].
+#![warn(missing_docs)]
 
 mod error;
 mod frontmatter;

@@ -212,7 +212,7 @@ pub struct SkillGuard {
 }
 
 impl SkillGuard {
-    /// The skill's name.
+    /// The name of the active skill: the `<source>` in the ids of the hooks this guard owns.
     pub fn skill_name(&self) -> &str {
         &self.skill
     }

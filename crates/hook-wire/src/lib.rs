@@ -22,6 +22,41 @@
 //! (hook-core); this crate only spells it in each client's keys. It knows nothing about files
 //! beyond walking up to a project root, nothing about configuration, processes or the network.
 //! Tests sit next to the code.
+//!
+//! One call from Claude Code, through the seam: read the payload, find its event and context,
+//! let the engine decide, and answer in Claude Code's words.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! use std::{path::Path, sync::Arc};
+//! use hook_core::{CancellationToken, FnHook, HookContext, HookEngine, HookEventType, HookRegistry, HookResult};
+//! use hook_wire::{Client, Extras};
+//!
+//! let client = Client::named("claude").expect("a client");
+//! let bytes = br#"{"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": "/work/app",
+//!                  "tool_name": "Bash", "tool_input": {"command": "git push --force"}}"#;
+//! let payload = client.parse(bytes, "stdin").expect("valid JSON");
+//! let event = client.event(&payload).expect("names an event").expect("one we handle");
+//! assert_eq!(event, HookEventType::PRE_TOOL);
+//! assert_eq!(client.cwd(&payload), Some(Path::new("/work/app")));
+//! let ctx = client.context(event, payload, Path::new("/work/app")).expect("a context");
+//! assert_eq!(ctx.tool.as_ref().map(|t| t.name.as_str()), Some("Bash"));
+//!
+//! let registry = Arc::new(HookRegistry::new());
+//! registry.register(HookEventType::PRE_TOOL, FnHook::new("no-force", |_: HookContext| async {
+//!     Ok(HookResult::deny("force pushes are reviewed"))
+//! }));
+//! let verdict = HookEngine::new(registry).run_event(&ctx, &CancellationToken::new()).await;
+//!
+//! let (answer, carried_mail) = client.answer(event, Ok(&verdict), &Extras::default());
+//! assert!(!carried_mail);
+//! assert_eq!(answer.exit, 0, "the decision is in the JSON on stdout");
+//! let json: serde_json::Value = serde_json::from_str(&answer.stdout).expect("JSON");
+//! assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "deny");
+//! assert_eq!(json["hookSpecificOutput"]["permissionDecisionReason"], "force pushes are reviewed");
+//! # }
+//! ```
+#![warn(missing_docs)]
 
 mod answer;
 pub mod claude;
