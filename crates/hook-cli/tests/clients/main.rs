@@ -12,9 +12,12 @@
 //!   namespace, one headless session with a timeout, and what it saw;
 //! - `rows`    — the rows every client runs;
 //! - `policy`  — the rows every client runs with `aimon-hooks <client>` and one `.aimon/hooks.json`;
+//! - `channels` — behind `aimon-hooks <client>`: session-start context, stop continuation and
+//!   rewake mail (with `aimon-hooks serve`) in each client that has the channel;
 //! - `codex`, `gemini`, `copilot`, `qwen` — per client: install, settings, trust, invocation,
 //!   answer forms, documented failure behaviour, and its rows.
 
+mod channels;
 mod codex;
 mod copilot;
 mod gemini;
@@ -25,3 +28,5 @@ mod policy;
 mod qwen;
 mod rows;
 mod runner;
+#[path = "../common/serve_process.rs"]
+mod serve_process;

@@ -34,6 +34,10 @@ pub(crate) enum Turn {
     RawShell(String),
     /// End the turn with this text.
     Text(String),
+    /// Call the offered tool `name` with `input`: a JSON object's text for a function tool, the
+    /// raw text for a freeform one (the Responses API's `custom` tools, e.g. Codex's
+    /// `apply_patch`).
+    Tool { name: String, input: String },
 }
 
 impl Turn {
@@ -98,6 +102,12 @@ impl Reply {
     fn for_turn(turn: &Turn, offered: &[String]) -> Reply {
         let (command, raw) = match turn {
             Turn::Text(text) => return Reply::Text(text.clone()),
+            Turn::Tool { name, input } if offered.contains(name) => {
+                return Reply::Call { name: name.clone(), args: input.clone() };
+            }
+            Turn::Tool { name, .. } => {
+                return Reply::Text(format!("scripted-model: no tool {name} among the offered tools {offered:?}"));
+            }
             Turn::Shell(command) => (command, false),
             Turn::RawShell(command) => (command, true),
         };
