@@ -99,7 +99,8 @@ pub(crate) async fn a_rewake_asked_after_a_call_reaches_the_model_later_in_the_s
     let daemon = Daemon::start(&root.join("home"), &root.join("project"));
     let turns = vec![
         Turn::Shell(marker_command(&root)),
-        Turn::Shell("sleep 8; echo slept".to_owned()),
+        // A sleep alone (Qwen Code refuses `sleep N; …` as a blocking command and asks for this form).
+        Turn::Shell("sleep 8 # intentional-sleep: the rewake fires meanwhile".to_owned()),
         Turn::text("scripted-model: done"),
     ];
     let run = scenario.aimon(on("PostToolUse", handler)).model(turns).run().await;
