@@ -256,11 +256,11 @@ const PATCHING_MODEL: &str = "gpt-5.5";
 
 /// Codex's file edits: the model's `apply_patch` call, seen by `aimon-hooks codex` as the `Edit`
 /// (or `Write`) of the paths the patch names.
+#[cfg(test)]
 mod apply_patch {
     use serde_json::{Value, json};
 
     use crate::model::Turn;
-    use crate::runner::{Scenario, write};
 
     const REASON: &str = "aimon-policy: .env is edited by hand";
 
@@ -274,11 +274,11 @@ mod apply_patch {
 
     #[tokio::test(flavor = "multi_thread")]
     async fn a_patch_of_a_file_an_edit_rule_denies_leaves_it_unchanged_and_the_reason_reaches_the_model() {
-        let scenario = Scenario::new(&super::PATCHING).aimon(deny_env());
+        let scenario = crate::runner::Scenario::new(&super::PATCHING).aimon(deny_env());
         let env = scenario.root().join("project/.env");
-        write(&env, "KEY=original\n");
+        crate::runner::write(&env, "KEY=original\n");
         let notes = scenario.root().join("project/notes.txt");
-        write(&notes, "a note\n");
+        crate::runner::write(&notes, "a note\n");
         // Codex checks a patch against the files before any hook sees it: both files exist. The
         // note is moved as well, so the patch names three paths and only one is denied.
         let body = "*** Update File: notes.txt\n*** Move to: old-notes.txt\n@@\n-a note\n+a moved note\n\
@@ -294,7 +294,7 @@ mod apply_patch {
 
     #[tokio::test(flavor = "multi_thread")]
     async fn a_patch_no_rule_denies_is_applied() {
-        let scenario = Scenario::new(&super::PATCHING).aimon(deny_env());
+        let scenario = crate::runner::Scenario::new(&super::PATCHING).aimon(deny_env());
         let notes = scenario.root().join("project/notes.txt");
         let run = scenario
             .model(vec![patch("*** Add File: notes.txt\n+written by the patch"), Turn::text("done")])

@@ -181,11 +181,11 @@ fn configure_camel(sandbox: &Sandbox, hooks: &[(&'static str, String)], trusted:
     );
 }
 
+#[cfg(test)]
 mod camel {
     use serde_json::{Value, json};
 
-    use crate::model::Turn;
-    use crate::runner::{Scenario, TOOL_OUTPUT, write};
+    use crate::runner::{Scenario, write};
 
     const REASON: &str = "aimon-policy (camelCase): pushes go through review";
 
@@ -206,8 +206,8 @@ mod camel {
         let scenario = scenario(&deny_push());
         let marker = scenario.root().join("tool-ran");
         let turns = vec![
-            Turn::RawShell(format!("git push origin main; touch {}", marker.display())),
-            Turn::text("scripted-model: done"),
+            crate::model::Turn::RawShell(format!("git push origin main; touch {}", marker.display())),
+            crate::model::Turn::text("scripted-model: done"),
         ];
         let run = scenario.model(turns).run().await;
         run.check(run.code == Some(0), "copilot exited with a failure");
@@ -232,7 +232,7 @@ mod camel {
         let run = scenario.run().await;
         run.check(run.code == Some(0), "copilot exited with a failure");
         run.check(run.tool_ran(), "a call no rule matches did not run");
-        run.check(run.model_saw(TOOL_OUTPUT), "the model never saw the call's output");
+        run.check(run.model_saw(crate::runner::TOOL_OUTPUT), "the model never saw the call's output");
         run.check(run.model_saw(context), "the post-tool context never reached the model");
     }
 }

@@ -104,7 +104,8 @@ mod tests {
     #[test]
     fn each_header_names_a_path_and_an_added_file_makes_it_a_write() {
         // (patch, the paths it touches and whether it adds a file; None: unreadable)
-        let cases: [(&str, Option<(&[&str], bool)>); 9] = [
+        type Touched = Option<(&'static [&'static str], bool)>;
+        let cases: [(&str, Touched); 9] = [
             ("*** Begin Patch\n*** Update File: .env\n@@\n-A=1\n+A=2\n*** End Patch\n", Some((&[".env"], false))),
             ("*** Begin Patch\n*** Add File: new.txt\n+hello\n*** End Patch", Some((&["new.txt"], true))),
             ("*** Begin Patch\n*** Delete File: old.txt\n*** End Patch", Some((&["old.txt"], false))),
