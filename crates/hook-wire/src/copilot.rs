@@ -42,8 +42,10 @@ pub(crate) const PROJECT_DIR_ENV: &str = "COPILOT_PROJECT_DIR";
 pub const ROUTED_EVENTS: &[&str] =
     &["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"];
 
-/// The camelCase events beside the Claude Code names of ours. Not routed: `errorOccurred` (no
-/// event of ours means it, and a hook cannot act on it).
+/// The camelCase events whose names are not ours, beside the Claude Code names of our events.
+/// The others (`permissionRequest`, `subagentStart`, `subagentStop`, `preCompact`,
+/// `notification`) are spelled as ours and resolved by hook-core. Not routed: `errorOccurred`
+/// (no event of ours means it, and a hook cannot act on it).
 const CAMEL_EVENTS: &[(&str, &str)] = &[
     ("sessionStart", "SessionStart"),
     ("sessionEnd", "SessionEnd"),
@@ -51,12 +53,7 @@ const CAMEL_EVENTS: &[(&str, &str)] = &[
     ("preToolUse", "PreToolUse"),
     ("postToolUse", "PostToolUse"),
     ("postToolUseFailure", "PostToolUseFailure"),
-    ("permissionRequest", "PermissionRequest"),
     ("agentStop", "Stop"),
-    ("subagentStart", "SubagentStart"),
-    ("subagentStop", "SubagentStop"),
-    ("preCompact", "PreCompact"),
-    ("notification", "Notification"),
 ];
 
 /// Copilot's tool names (camelCase payloads, and any that reach a PascalCase one) beside the
@@ -78,9 +75,13 @@ const CAMEL_PAYLOAD: &str = "copilot_payload";
 const CAMEL_KEYS: &[(&str, &str)] =
     &[("tool_args", PayloadKey::TOOL_INPUT), ("tool_result", PayloadKey::TOOL_RESPONSE)];
 
-/// The Claude Code name of a camelCase event.
+/// The Claude Code name of a camelCase event (one spelled as ours is resolved by hook-core).
 fn pascal_event(camel: &str) -> Option<&'static str> {
-    CAMEL_EVENTS.iter().find(|(c, _)| *c == camel).map(|(_, p)| *p)
+    if let Some((_, pascal)) = CAMEL_EVENTS.iter().find(|(c, _)| *c == camel) {
+        return Some(pascal);
+    }
+    let ours = camel.starts_with(|c: char| c.is_ascii_lowercase());
+    ours.then(|| HookEventType::resolve(camel).ok()).flatten().map(HookEventType::payload_name)
 }
 
 /// The bytes of a camelCase call of `event` (its payload names none), wrapped so that the event
@@ -99,13 +100,15 @@ pub fn camel_call(event: &str, bytes: &[u8]) -> Vec<u8> {
 /// matcher vocabulary.
 pub(crate) fn parse(bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {
     let mut payload = crate::read::parse_payload(bytes, source)?;
-    let named = payload.get(PayloadKey::HOOK_EVENT_NAME).and_then(Value::as_str).map(str::to_owned);
-    if let Some(pascal) = named.as_deref().and_then(pascal_event) {
-        let Some(Value::Object(inner)) = payload.remove(CAMEL_PAYLOAD) else {
+    if let Some(wrapped) = payload.remove(CAMEL_PAYLOAD) {
+        let Value::Object(inner) = wrapped else {
             return Err(Error::Payload(format!("{source}: the Copilot payload is not a JSON object")));
         };
+        let named = payload.get(PayloadKey::HOOK_EVENT_NAME).and_then(Value::as_str).unwrap_or_default();
+        // An event we lack keeps its name: nothing to do.
+        let event = pascal_event(named).map_or_else(|| named.to_owned(), str::to_owned);
         payload = inner.into_iter().map(|(key, value)| (snake_key(&key), value)).collect();
-        payload.insert(PayloadKey::HOOK_EVENT_NAME.into(), pascal.into());
+        payload.insert(PayloadKey::HOOK_EVENT_NAME.into(), event.into());
         // `toolArgs` may come as the text of a JSON object.
         if let Some(Value::String(text)) = payload.get(PayloadKey::TOOL_INPUT) {
             let args = crate::read::parse_payload(text.as_bytes(), source)
@@ -317,6 +320,11 @@ mod tests {
         // An event we lack is read and then left alone.
         let other = parse(&camel_call("errorOccurred", br#"{"sessionId": "s"}"#), "t").expect("reads");
         assert_eq!(sniff(&camel_call("errorOccurred", b"{")), None);
+        // A camelCase event spelled as ours is resolved by hook-core.
+        assert_eq!(sniff(&camel_call("preCompact", b"{")), Some(HookEventType::PRE_COMPACT));
+        let compact =
+            parse(&camel_call("preCompact", br#"{"sessionId": "s", "trigger": "auto"}"#), "t").expect("reads");
+        assert_eq!(event(&compact), Ok(Some(HookEventType::PRE_COMPACT)));
         assert!(event(&other).is_ok());
     }
 
