@@ -62,21 +62,36 @@ impl Host for OneShot {
 }
 
 /// Answers one call of `client` read from stdin: never an `Err`, every failure is answered in
-/// the client's terms; once sent to `serve`, the call is never re-run here.
+/// the client's terms; once sent to `serve`, the call is never re-run here. `named`: the event
+/// the handler was routed for, given on the command line because the payload names none
+/// (Copilot's camelCase dialect, the only one today): the payload travels wrapped with it, and
+/// the answer is given in that dialect's form.
 ///
 /// Called before anything else is built (PERF-SRV-2): the forwarding path needs only the
 /// payload's bytes and one request over the socket, on a runtime of its own with no signal
 /// handlers (no hook runs in this process then); the daemon reads the payload. Logging, the
 /// signal handlers and the runtime of an in-process call are set up only when no daemon answers.
-pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, verbose: u8) -> u8 {
+pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, named: Option<&str>, verbose: u8) -> u8 {
+    let shape = |answer: Answer| match named {
+        Some(_) => hook_wire::copilot::camel_answer(answer),
+        None => answer,
+    };
     let (bytes, source) = match crate::payload::bytes(None) {
-        Ok(read) => read,
-        Err(e) => return emit(&client.unreadable(None, &format!("{e:#}"))),
+        Ok((bytes, source)) => match named {
+            Some(event) => (hook_wire::copilot::camel_call(event, &bytes), source),
+            None => (bytes, source),
+        },
+        Err(e) => {
+            let event = named.and_then(|event| client.sniff(&hook_wire::copilot::camel_call(event, b"")));
+            return emit(&shape(client.unreadable(event, &format!("{e:#}"))));
+        }
     };
     // A failure before the payload is read refuses where the event (found in the bytes) can veto.
-    let failed = |error: &str| match client.sniff(&bytes) {
-        Some(event) => client.answer(event, Err(error), &Extras::default()).0,
-        None => client.unreadable(None, error),
+    let failed = |error: &str| {
+        shape(match client.sniff(&bytes) {
+            Some(event) => client.answer(event, Err(error), &Extras::default()).0,
+            None => client.unreadable(None, error),
+        })
     };
     let base = match std::env::current_dir() {
         Ok(cwd) => cwd,
@@ -89,8 +104,9 @@ pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, ve
     if let (false, Some(socket)) = (no_serve, socket) {
         let hints = ForwardHints { client_project_dir: client_project_dir.as_deref(), base: &base };
         match hook_server::forward_blocking(&socket, client, hints, bytes.clone()) {
-            Forwarded::Answered(answer) => return emit(&answer),
+            Forwarded::Answered(answer) => return emit(&shape(answer)),
             Forwarded::AnsweredWithMail(answer, receipt) => {
+                let answer = shape(answer);
                 match write(&answer) {
                     Ok(()) => receipt.redeem_blocking(),
                     Err(e) => tracing::debug!("hooks: cannot write the answer ({e}); its session mail comes again"),
@@ -110,7 +126,7 @@ pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, ve
     let hints = CallHints { explicit: None, client_project_dir: client_project_dir.as_deref(), base: &base };
     let answered = runtime.block_on(crate::signals::or_terminated(async {
         let answered = hook_host::answer_call(&host, client, &bytes, &source, hints).await;
-        match (write(&answered.answer), answered.mail) {
+        match (write(&shape(answered.answer.clone())), answered.mail) {
             (Ok(()), Some(mail)) => crate::rewake::ack(mail),
             (Err(e), Some(_)) => {
                 tracing::warn!("hooks: cannot write the answer ({e}); its session mail is delivered again later");

@@ -57,9 +57,13 @@ pub(crate) enum Command {
     /// Answers Codex cannot take (ask, a rewritten input without an allow) are given as a deny
     /// with a reason.
     Codex(ClaudeArgs),
-    /// Answer a GitHub Copilot CLI hook call (its PascalCase events): payload on stdin, the answer
-    /// on stdout (Claude Code's form, with the decision also at the top level).
-    Copilot(ClaudeArgs),
+    /// Answer a GitHub Copilot CLI hook call: payload on stdin, the answer on stdout.
+    ///
+    /// A handler on a PascalCase event (`PreToolUse`, what `init copilot` writes) runs it as it is
+    /// and gets Claude Code's form with the decision also at the top level. A handler on a
+    /// camelCase event (`preToolUse`), whose payload names no event, runs it with
+    /// `--event preToolUse` and gets the camelCase form (top-level keys only).
+    Copilot(CopilotArgs),
     /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors.
     Validate(ValidateArgs),
     /// List the effective hooks: tier, event, matcher, handler, id.
@@ -421,6 +425,17 @@ pub(crate) struct TrustArgs {
 pub(crate) struct WatchArgs {
     #[command(flatten)]
     pub(crate) tiers: TierArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CopilotArgs {
+    #[command(flatten)]
+    pub(crate) call: ClaudeArgs,
+    /// The camelCase event this handler is routed for (`preToolUse`, `postToolUse`,
+    /// `userPromptSubmitted`, `sessionStart`, `agentStop`, `sessionEnd`, …): Copilot's camelCase
+    /// payloads name none.
+    #[arg(long, value_name = "EVENT")]
+    pub(crate) event: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -63,7 +63,7 @@ pub(crate) fn claude(args: &ClaudeArgs, verbose: u8) -> u8 {
 
 /// `codex` and every other client's call, answered by [`crate::agent::answer`].
 pub(crate) fn agent(client: Client, args: &ClaudeArgs, verbose: u8) -> u8 {
-    crate::agent::answer(client, args.no_serve, args.socket.clone(), verbose)
+    crate::agent::answer(client, args.no_serve, args.socket.clone(), None, verbose)
 }
 
 /// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist; `mcp` handlers are

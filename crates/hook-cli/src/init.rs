@@ -149,8 +149,9 @@ pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArg
 }
 
 /// Routes Codex's events to `aimon-hooks codex` in its `hooks.json` and trusts those handlers in
-/// `$CODEX_HOME/config.toml` (Codex runs no non-managed hook without its trusted hash), or
-/// removes both. Everything else in both files is kept; a second run changes nothing.
+/// `$CODEX_HOME/config.toml` (Codex runs no non-managed hook without its trusted hash), and with
+/// `--project` the project too (Codex loads no project layer it does not trust), or removes what
+/// it wrote. Everything else in both files is kept; a second run changes nothing.
 pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
     let home = TierArgs::default().home_dir().context("no home directory: set HOME")?;
     let codex_home = std::env::var_os("CODEX_HOME").map_or_else(|| home.join(".codex"), PathBuf::from);
@@ -186,6 +187,18 @@ pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
         entry.insert("trusted_hash", toml_edit::value(hash));
         state.insert(&key, toml_edit::Item::Table(entry));
     }
+    if args.project {
+        let project = std::env::current_dir().context("cannot read the current directory")?;
+        let edited = trust_project(&mut config, &project, args.remove)
+            .with_context(|| format!("cannot edit {}", config_file.display()))?;
+        if let Some(other) = edited {
+            eprintln!(
+                "{}: {} is marked trust_level = {other:?}, which was kept: Codex loads its .codex/hooks.json only once it is \"trusted\"",
+                config_file.display(),
+                project.display()
+            );
+        }
+    }
     let hooks_text = serde_json::to_string_pretty(&settings)? + "\n";
     let config_text = config.to_string();
     let mut changed = false;
@@ -204,6 +217,51 @@ pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
     };
     eprintln!("{} ({}): {what}", file.display(), config_file.display());
     Ok(0)
+}
+
+/// The comment after the project trust `init codex --project` writes, so that `--remove` takes
+/// back that and nothing else.
+const TRUST_MARK: &str = "# written by aimon-hooks init codex --project";
+
+/// Trusts `project` in Codex's config (`[projects."<dir>"] trust_level = "trusted"`, marked with
+/// [`TRUST_MARK`]), without which Codex does not load the project's `.codex/` layer; with
+/// `remove`, takes back only a trust it wrote. A trust level the person set (`"untrusted"`) is
+/// kept and returned, to be reported.
+fn trust_project(config: &mut toml_edit::DocumentMut, project: &Path, remove: bool) -> anyhow::Result<Option<String>> {
+    let key = project.display().to_string();
+    let projects = config.entry("projects").or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()));
+    let Some(projects) = projects.as_table_mut() else { bail!("\"projects\" is not a table") };
+    projects.set_implicit(true);
+    let entry = projects.entry(&key).or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()));
+    let Some(entry) = entry.as_table_like_mut() else { bail!("\"projects.{key}\" is not a table") };
+    let level = entry.get("trust_level");
+    let ours = level
+        .and_then(toml_edit::Item::as_value)
+        .and_then(|v| v.decor().suffix())
+        .and_then(toml_edit::RawString::as_str)
+        .is_some_and(|suffix| suffix.contains(TRUST_MARK));
+    let mut kept = None;
+    if remove {
+        if ours {
+            entry.remove("trust_level");
+        }
+    } else {
+        match level.map(|l| l.as_str()) {
+            None => {
+                let trusted = toml_edit::Value::from("trusted").decorated(" ", format!(" {TRUST_MARK}"));
+                entry.insert("trust_level", toml_edit::Item::Value(trusted));
+            }
+            Some(Some("trusted")) => {}
+            Some(other) => kept = Some(other.unwrap_or("(not a string)").to_owned()),
+        }
+    }
+    if entry.is_empty() {
+        projects.remove(&key);
+    }
+    if projects.is_empty() {
+        config.remove("projects");
+    }
+    Ok(kept)
 }
 
 /// The `[hooks.state]` table of Codex's config, made if missing.

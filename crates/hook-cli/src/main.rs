@@ -81,13 +81,15 @@ fn main() -> ExitCode {
     }
     if let Command::Gemini(args) | Command::Qwen(args) = &cli.command {
         let client = if matches!(cli.command, Command::Gemini(_)) { Client::Gemini } else { Client::Qwen };
-        return ExitCode::from(agent::answer(client, args.no_serve, args.socket.clone(), cli.verbose));
+        return ExitCode::from(agent::answer(client, args.no_serve, args.socket.clone(), None, cli.verbose));
     }
     if let Command::Codex(args) = &cli.command {
         return ExitCode::from(commands::agent(hook_wire::Client::Codex, args, cli.verbose));
     }
     if let Command::Copilot(args) = &cli.command {
-        return ExitCode::from(commands::agent(hook_wire::Client::Copilot, args, cli.verbose));
+        let named = args.event.as_deref();
+        let (no_serve, socket) = (args.call.no_serve, args.call.socket.clone());
+        return ExitCode::from(agent::answer(hook_wire::Client::Copilot, no_serve, socket, named, cli.verbose));
     }
     logging::init(cli.verbose);
     let mut builder = match cli.command {

@@ -63,7 +63,8 @@
 //!   themselves. A `Read(…)` or `Edit(…)` rule with a glob also covers Bash, as a reading or a
 //!   writing tool (below); `Read()` and `Edit()` with an empty body do not.
 //! - Paths are what the tool would open. The tool's `file_path`, `notebook_path` or `path` (first
-//!   present) is joined to the call's `cwd` ([`Call::cwd`], else the project root) when relative,
+//!   present; a call touching several paths gives them all as `file_paths`, and matches when all
+//!   do, uncertainly when some do or when `file_paths` is not a list of them) is joined to the call's `cwd` ([`Call::cwd`], else the project root) when relative,
 //!   `~`/`~/…` is the home directory ([`PathAnchors::home`], else `HOME`), and the path is
 //!   normalised lexically (`src/../.env` is `.env`); the rule matches if that path **or** the path
 //!   with its existing symlinks followed (`std::fs::canonicalize` of the longest existing prefix,

@@ -13,11 +13,17 @@ use crate::anchors::PathAnchors;
 use crate::overlap::{Comp, NameTest, glob_comps, literal_comps, overlap};
 use crate::pattern::StartLiterals;
 use crate::predicate::{Call, ToolInputPredicate, Verdict};
-use crate::resolve::{ResolvedUse, candidates, normalise, with_everything_below, with_resolved};
+use crate::resolve::{Candidates, ResolvedUse, candidates, normalise, with_everything_below, with_resolved};
 use crate::shell::{self, files::Reach};
 
 /// The input keys that carry a tool's path, in the order they are looked up.
 const PATH_KEYS: [&str; 3] = ["file_path", "notebook_path", "path"];
+
+/// The input key of every path one call touches (hook-wire gives Codex's `apply_patch` this):
+/// each is tested; all of them matching is a match, some is uncertain (a deny holds, an allow
+/// does not), and a value that is not a non-empty array of strings (`null`: the patch could not
+/// be read) is uncertain. It takes the place of [`PATH_KEYS`] when present.
+const PATHS_KEY: &str = "file_paths";
 
 /// The tools a permission rule `Name(…)` with a path body covers: `Edit(…)` the editing tools,
 /// `Read(…)` the reading tools (as in Claude Code), any other file tool only itself. A Read or Edit
@@ -196,7 +202,9 @@ impl ToolInputPredicate for PathGlob {
         match (bash, self.compiled()) {
             (true, compiled) => self.bash_verdict(compiled, call.input, &base, home),
             // No home directory for a `~/` rule: every call that names a path matches.
-            (false, None) => Verdict::from_bool(PATH_KEYS.iter().any(|k| call.input.get(*k).is_some())),
+            (false, None) => {
+                Verdict::from_bool(PATH_KEYS.iter().chain([&PATHS_KEY]).any(|k| call.input.get(*k).is_some()))
+            }
             (false, Some(compiled)) => tool_verdict(compiled, call.tool_name, call.input, &base, home),
         }
     }
@@ -204,15 +212,16 @@ impl ToolInputPredicate for PathGlob {
 
 /// A file tool's call: its path, and for a search tool what it selects.
 fn tool_verdict(compiled: &Compiled, tool: &str, input: &Value, base: &Path, home: Option<&Path>) -> Verdict {
+    if let Some(paths) = input.get(PATHS_KEY) {
+        return paths_verdict(compiled, paths, base, home);
+    }
     let raw = PATH_KEYS.iter().find_map(|k| input.get(*k).and_then(Value::as_str));
     let found = raw.map(|raw| candidates(raw, base, home));
     let mut verdict = Verdict::NoMatch;
     if let Some(found) = &found {
-        if found.paths().any(|p| compiled.matches(p)) {
-            return Verdict::Match;
-        }
-        if found.fuzzy.as_ref().is_some_and(|f| overlap(f, &compiled.comps)) {
-            verdict = Verdict::Uncertain;
+        verdict = path_verdict(compiled, found);
+        if verdict == Verdict::Match {
+            return verdict;
         }
     }
     if !SEARCH_TOOLS.contains(&tool) {
@@ -234,6 +243,39 @@ fn tool_verdict(compiled: &Compiled, tool: &str, input: &Value, base: &Path, hom
         None => compiled.dir.as_ref().is_some_and(|dir| roots.iter().any(|root| dir.starts_with(root))),
     };
     if hit { Verdict::Match } else { verdict }
+}
+
+/// One path argument (as written and resolved) against the rule.
+fn path_verdict(compiled: &Compiled, found: &Candidates<'_>) -> Verdict {
+    if found.paths().any(|p| compiled.matches(p)) {
+        Verdict::Match
+    } else if found.fuzzy.as_ref().is_some_and(|f| overlap(f, &compiled.comps)) {
+        Verdict::Uncertain
+    } else {
+        Verdict::NoMatch
+    }
+}
+
+/// Every path of one call ([`PATHS_KEY`]) against the rule.
+fn paths_verdict(compiled: &Compiled, paths: &Value, base: &Path, home: Option<&Path>) -> Verdict {
+    let Some(paths) = paths.as_array().filter(|p| !p.is_empty()) else { return Verdict::Uncertain };
+    let mut matched = 0;
+    let mut verdict = Verdict::NoMatch;
+    for path in paths {
+        let Some(raw) = path.as_str() else { return Verdict::Uncertain };
+        match path_verdict(compiled, &candidates(raw, base, home)) {
+            Verdict::Match => matched += 1,
+            Verdict::Uncertain => verdict = Verdict::Uncertain,
+            Verdict::NoMatch => {}
+        }
+    }
+    if matched == paths.len() {
+        Verdict::Match
+    } else if matched > 0 {
+        Verdict::Uncertain
+    } else {
+        verdict
+    }
 }
 
 /// A glob with a leading `~` or `~/` taken from the home directory (as the tool expands it).

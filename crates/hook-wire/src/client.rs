@@ -34,7 +34,7 @@ pub enum Client {
     Qwen,
     /// OpenAI Codex CLI (`@openai/codex`).
     Codex,
-    /// GitHub Copilot CLI (`@github/copilot`), its PascalCase dialect.
+    /// GitHub Copilot CLI (`@github/copilot`), both its dialects (PascalCase and camelCase).
     Copilot,
 }
 
@@ -78,7 +78,8 @@ impl Client {
             Client::Claude => crate::read::parse_payload(bytes, source),
             Client::Gemini => crate::gemini::parse(bytes, source),
             Client::Qwen => crate::qwen::parse(bytes, source),
-            Client::Codex | Client::Copilot => crate::read::parse_payload(bytes, source),
+            Client::Codex => crate::codex::parse(bytes, source),
+            Client::Copilot => crate::copilot::parse(bytes, source),
         }
     }
 
@@ -87,7 +88,8 @@ impl Client {
         match self {
             Client::Claude | Client::Qwen => crate::claude::sniff(bytes),
             Client::Gemini => crate::gemini::sniff(bytes),
-            Client::Codex | Client::Copilot => crate::claude::sniff(bytes),
+            Client::Codex => crate::claude::sniff(bytes),
+            Client::Copilot => crate::copilot::sniff(bytes),
         }
     }
 

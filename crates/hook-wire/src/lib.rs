@@ -9,9 +9,11 @@
 //! - [`Answer`]: the client-neutral answer (stdout, stderr, exit code, http body); [`Extras`]:
 //!   what the pipeline adds (the trust notice, rewake mail);
 //! - [`codex`]: OpenAI Codex CLI's wire (Claude Code's, with the safe readings of the answers
-//!   Codex refuses, and the trusted hashes `init codex` writes);
-//! - [`copilot`]: GitHub Copilot CLI's PascalCase wire (Claude Code's, with the decision also at
-//!   the top level) and its hooks file for `init copilot`;
+//!   Codex refuses, its `apply_patch` read as the `Edit`/`Write` of the paths the patch names,
+//!   and the trusted hashes `init codex` writes);
+//! - [`copilot`]: GitHub Copilot CLI's two wires: PascalCase (Claude Code's, with the decision
+//!   also at the top level) and camelCase (its own, whose payload names no event), and its hooks
+//!   file for `init copilot`;
 //! - [`claude`]: Claude Code's wire, all of it, including its settings editing for `init claude`
 //!   and the output keys ([`claude::Key`], [`claude::Word`]) hook-actions reads a hook's answer
 //!   with;

@@ -35,6 +35,7 @@ mod claude;
 mod daemon;
 mod decision_log;
 mod demo;
+mod dialects;
 mod import;
 mod init;
 mod inspect;

@@ -2,9 +2,10 @@
 //! Responses API.
 //!
 //! Settings: `$CODEX_HOME/config.toml` (`CODEX_HOME=<home>/.codex`) names the scripted model as a
-//! custom provider (`wire_api = "responses"`), turns approvals and the sandbox off in config (no
-//! `--dangerously-…` flag), and trusts the project; the hooks are the project's
-//! `.codex/hooks.json` (Claude Code's shape).
+//! custom provider (`wire_api = "responses"`) and turns approvals and the sandbox off in config (no
+//! `--dangerously-…` flag); the hooks are the project's `.codex/hooks.json` (Claude Code's
+//! shape). The recording hook's rows trust the project and its hooks here; the rows behind
+//! aimon-hooks rely on `aimon-hooks init codex --project`, which writes both.
 //!
 //! Trust, without `--dangerously-bypass-hook-trust`: Codex loads a project's `.codex/` layer only
 //! when `[projects."<dir>"] trust_level = "trusted"`, and runs a non-managed hook only when
@@ -131,13 +132,17 @@ stream_max_retries = 0
 
 [analytics]
 enabled = false
-
-[projects.{}]
-trust_level = "trusted"
 "#,
         sandbox.model_url(),
-        toml_string(&project.display().to_string())
     );
+    // The recording hook's project is trusted here; behind aimon-hooks (no recording hook),
+    // `aimon-hooks init codex --project` trusts it, as it does for a person.
+    if !hooks.is_empty() {
+        config.push_str(&format!(
+            "\n[projects.{}]\ntrust_level = \"trusted\"\n",
+            toml_string(&project.display().to_string())
+        ));
+    }
     if trusted {
         for (event, command) in hooks {
             let hash = trust_hash(event, matcher(event), command, HOOK_TIMEOUT_SECS);
@@ -223,5 +228,78 @@ fn the_trust_written_for_each_hook_is_the_one_codex_computes() {
             listed.iter().find(|h| h["key"] == key.as_str()).unwrap_or_else(|| panic!("no {key} in {listed:#?}"));
         assert_eq!(entry["currentHash"], trust_hash(event, matcher(event), command, HOOK_TIMEOUT_SECS), "{entry:#}");
         assert_eq!(entry["trustStatus"], "trusted", "{entry:#}");
+    }
+}
+
+/// Codex as a model its catalog gives the `apply_patch` tool (a freeform tool): the scripted
+/// model's own name has no catalog entry, and Codex offers no patch tool to it.
+static PATCHING: Client = Client {
+    name: "codex",
+    events: CLIENT.events,
+    install,
+    configure,
+    invocation: |sandbox| {
+        let mut invocation = invocation(sandbox);
+        invocation.args.splice(1..1, ["-m".to_owned(), PATCHING_MODEL.to_owned()]);
+        invocation
+    },
+    deny: CLIENT.deny,
+    post_context: CLIENT.post_context,
+    crash_blocks: false,
+    exit2_reason_reaches_model: true,
+};
+
+/// A model of Codex's catalog whose `apply_patch_tool_type` is `freeform`.
+const PATCHING_MODEL: &str = "gpt-5.5";
+
+/// Codex's file edits: the model's `apply_patch` call, seen by `aimon-hooks codex` as the `Edit`
+/// (or `Write`) of the paths the patch names.
+#[cfg(test)]
+mod apply_patch {
+    use serde_json::{Value, json};
+
+    use crate::model::Turn;
+
+    const REASON: &str = "aimon-policy: .env is edited by hand";
+
+    fn deny_env() -> Value {
+        json!({"hooks": {"PreToolUse": [{"matcher": "Edit(.env)", "hooks": [{"type": "deny", "reason": REASON}]}]}})
+    }
+
+    fn patch(body: &str) -> Turn {
+        Turn::Tool { name: "apply_patch".into(), input: format!("*** Begin Patch\n{body}\n*** End Patch\n") }
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_patch_of_a_file_an_edit_rule_denies_leaves_it_unchanged_and_the_reason_reaches_the_model() {
+        let scenario = crate::runner::Scenario::new(&super::PATCHING).aimon(deny_env());
+        let env = scenario.root().join("project/.env");
+        crate::runner::write(&env, "KEY=original\n");
+        let notes = scenario.root().join("project/notes.txt");
+        crate::runner::write(&notes, "a note\n");
+        // Codex checks a patch against the files before any hook sees it: both files exist. The
+        // note is moved as well, so the patch names three paths and only one is denied.
+        let body = "*** Update File: notes.txt\n*** Move to: old-notes.txt\n@@\n-a note\n+a moved note\n\
+                    *** Update File: .env\n@@\n-KEY=original\n+KEY=patched";
+        let turns = vec![patch(body), Turn::text("scripted-model: done")];
+        let run = scenario.model(turns).run().await;
+        run.check(run.code == Some(0), "codex exited with a failure");
+        let text = std::fs::read_to_string(&env).unwrap_or_default();
+        run.check(text == "KEY=original\n", format_args!("the denied patch changed .env: {text:?}"));
+        run.check(run.model_saw(REASON), "the deny reason never reached the model");
+        run.check(notes.exists(), "the denied patch moved the note");
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_patch_no_rule_denies_is_applied() {
+        let scenario = crate::runner::Scenario::new(&super::PATCHING).aimon(deny_env());
+        let notes = scenario.root().join("project/notes.txt");
+        let run = scenario
+            .model(vec![patch("*** Add File: notes.txt\n+written by the patch"), Turn::text("done")])
+            .run()
+            .await;
+        run.check(run.code == Some(0), "codex exited with a failure");
+        let text = std::fs::read_to_string(&notes).unwrap_or_default();
+        run.check(text.contains("written by the patch"), format_args!("the allowed patch was not applied: {text:?}"));
     }
 }

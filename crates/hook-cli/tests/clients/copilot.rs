@@ -137,3 +137,100 @@ fn invocation(sandbox: &Sandbox) -> Invocation {
 }
 
 crate::rows::client_rows!(CLIENT);
+
+/// Copilot with `aimon-hooks copilot --event <name>` on each of its camelCase events (the
+/// dialect whose payload names no event) in `.github/hooks/aimon-camel.json`, in place of the
+/// recording hook; the project's `.aimon/hooks.json` is the row's.
+static CAMEL: Client = Client {
+    name: "copilot",
+    events: Events {
+        session_start: "sessionStart",
+        prompt: "userPromptSubmitted",
+        pre_tool: "preToolUse",
+        post_tool: "postToolUse",
+        stop: "agentStop",
+        session_end: "sessionEnd",
+    },
+    install,
+    configure: configure_camel,
+    invocation,
+    deny: |reason| json!({"permissionDecision": "deny", "permissionDecisionReason": reason}),
+    post_context: |text| json!({"additionalContext": text}),
+    crash_blocks: true,
+    exit2_reason_reaches_model: false,
+};
+
+fn configure_camel(sandbox: &Sandbox, hooks: &[(&'static str, String)], trusted: bool) {
+    let binary = env!("CARGO_BIN_EXE_aimon-hooks");
+    let mut events = serde_json::Map::new();
+    for (event, _) in hooks {
+        let bash = format!("{binary} copilot --event {event}");
+        events.insert((*event).to_owned(), json!([{"type": "command", "bash": bash, "timeoutSec": HOOK_TIMEOUT_SECS}]));
+    }
+    let file = json!({"version": 1, "hooks": events});
+    write(
+        &sandbox.project().join(".github/hooks/aimon-camel.json"),
+        &serde_json::to_string_pretty(&file).expect("json"),
+    );
+    let trusted_folders = if trusted { json!([sandbox.project()]) } else { json!([]) };
+    write(
+        &copilot_home(sandbox).join("config.json"),
+        &serde_json::to_string_pretty(&json!({"trustedFolders": trusted_folders})).expect("json"),
+    );
+}
+
+#[cfg(test)]
+mod camel {
+    use serde_json::{Value, json};
+
+    use crate::runner::{Scenario, write};
+
+    const REASON: &str = "aimon-policy (camelCase): pushes go through review";
+
+    /// A scenario behind `aimon-hooks copilot --event …` with `policy` as the project's hooks.
+    fn scenario(policy: &Value) -> Scenario {
+        let scenario = Scenario::new(&super::CAMEL);
+        let file = scenario.root().join("project/.aimon/hooks.json");
+        write(&file, &serde_json::to_string_pretty(policy).expect("json"));
+        scenario
+    }
+
+    fn deny_push() -> Value {
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash(git push:*)", "hooks": [{"type": "deny", "reason": REASON}]}]}})
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_camel_case_git_push_deny_stops_the_shell_call_and_its_reason_reaches_the_model() {
+        let scenario = scenario(&deny_push());
+        let marker = scenario.root().join("tool-ran");
+        let turns = vec![
+            crate::model::Turn::RawShell(format!("git push origin main; touch {}", marker.display())),
+            crate::model::Turn::text("scripted-model: done"),
+        ];
+        let run = scenario.model(turns).run().await;
+        run.check(run.code == Some(0), "copilot exited with a failure");
+        run.check(!run.tool_ran(), "the denied git push ran");
+        run.check(run.model_saw(REASON), "the deny reason never reached the model");
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_camel_case_unmatched_call_runs_and_post_tool_context_reaches_the_model() {
+        let context = "aimon-policy (camelCase): the output was checked";
+        let answer = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": context}});
+        let mut policy = deny_push();
+        policy["hooks"]["PostToolUse"] = json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": format!("echo '{answer}'"), "timeout": 30}]}]);
+        let scenario = scenario(&policy);
+        let trust = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
+            .args(["trust", "--project", "."])
+            .current_dir(scenario.root().join("project"))
+            .env("HOME", scenario.root().join("home"))
+            .output()
+            .expect("aimon-hooks trust runs");
+        assert!(trust.status.success(), "{}", String::from_utf8_lossy(&trust.stderr));
+        let run = scenario.run().await;
+        run.check(run.code == Some(0), "copilot exited with a failure");
+        run.check(run.tool_ran(), "a call no rule matches did not run");
+        run.check(run.model_saw(crate::runner::TOOL_OUTPUT), "the model never saw the call's output");
+        run.check(run.model_saw(context), "the post-tool context never reached the model");
+    }
+}

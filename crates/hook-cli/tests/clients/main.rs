@@ -15,8 +15,11 @@
 //! - `rows`    — the rows every client but Claude Code runs with the recording hook;
 //! - `policy`  — the one table of rows all five clients run behind `aimon-hooks <client>`;
 //! - `claude`, `codex`, `gemini`, `copilot`, `qwen` — per client: install, settings, trust,
-//!   invocation, answer forms, documented failure behaviour, and its recording rows.
+//!   invocation, answer forms, documented failure behaviour, and its recording rows;
+//! - `channels` — behind `aimon-hooks <client>`: session-start context, stop continuation and
+//!   rewake mail (with `aimon-hooks serve`) in each client that has the channel.
 
+mod channels;
 mod claude;
 #[path = "../claude_code/install.rs"]
 mod claude_install;
@@ -30,3 +33,5 @@ mod policy;
 mod qwen;
 mod rows;
 mod runner;
+#[path = "../common/serve_process.rs"]
+mod serve_process;

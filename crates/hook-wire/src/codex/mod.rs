@@ -8,12 +8,15 @@
 //!   saying a person must approve the call; an updated input without an explicit allow → deny
 //!   (running the original input would ignore the hook, running the rewritten one was not
 //!   allowed); a stop → deny with the stop reason; every deny carries a non-empty reason;
+//! - its file edits: the `apply_patch` tool is the matchers' `Edit` (or `Write` when the patch
+//!   adds a file) of the paths the patch names (its `patch` module);
 //! - no project-directory variable (Codex sets none): the payload's `cwd` names the project;
 //! - its settings: `hooks.json` (Claude Code's shape) and the trusted hashes in `config.toml`
 //!   without which Codex runs no non-managed hook (its `settings` module).
 //!
 //! [`crate::Client::Codex`] calls into it.
 
+mod patch;
 mod settings;
 
 use std::path::Path;
@@ -25,6 +28,13 @@ pub use self::settings::{ROUTED_EVENTS, command_route, trust_hash, trust_key, tr
 use crate::answer::{Answer, Extras};
 use crate::error::Error;
 
+/// Reads a payload; an `apply_patch` call becomes the file tool it is (see the `patch` module).
+pub(crate) fn parse(bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {
+    let mut payload = crate::read::parse_payload(bytes, source)?;
+    patch::rename_tool(&mut payload);
+    Ok(payload)
+}
+
 /// The event `payload` names (Codex's names are Claude Code's).
 pub(crate) fn event(payload: &Map<String, Value>) -> Result<Option<HookEventType>, Answer> {
     crate::claude::event(payload)
@@ -35,7 +45,8 @@ pub(crate) fn cwd(payload: &Map<String, Value>) -> Option<&Path> {
     crate::claude::cwd(payload)
 }
 
-/// The context of a call (Codex's tool names for the shell are already `Bash`).
+/// The context of a call (Codex's tool names for the shell are already `Bash`; `apply_patch` is
+/// renamed by [`parse`]).
 pub(crate) fn context(event: HookEventType, payload: Map<String, Value>, project: &Path) -> Result<HookContext, Error> {
     crate::claude::context(event, payload, project)
 }

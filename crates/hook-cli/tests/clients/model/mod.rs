@@ -36,11 +36,13 @@ pub(crate) enum Turn {
     /// its quotes, verbatim: it may hold what a `String` cannot, like a lone surrogate escape
     /// (`echo x\ud83d`).
     RawShell(String),
-    /// Call the tool `name` with `args`, a JSON object's text, verbatim (it may hold a lone
-    /// surrogate escape, which Claude Code's own JSON parser accepts).
-    Tool { name: String, args: String },
     /// End the turn with this text.
     Text(String),
+    /// Call the offered tool `name` with `input`: a JSON object's text for a function tool, sent
+    /// verbatim (it may hold a lone surrogate escape, which Claude Code's own JSON parser
+    /// accepts); the raw text for a freeform one (the Responses API's `custom` tools, e.g.
+    /// Codex's `apply_patch`).
+    Tool { name: String, input: String },
 }
 
 impl Turn {
@@ -51,19 +53,19 @@ impl Turn {
     /// Claude Code's `Bash` tool with this command.
     #[allow(dead_code, reason = "the claude_code suite uses it")]
     pub(crate) fn bash(command: &str) -> Self {
-        Turn::Tool { name: "Bash".into(), args: json!({"command": command}).to_string() }
+        Turn::Tool { name: "Bash".into(), input: json!({"command": command}).to_string() }
     }
 
     /// Claude Code's `Write` tool.
     #[allow(dead_code, reason = "the claude_code suite uses it")]
     pub(crate) fn write(file_path: &Path, content: &str) -> Self {
-        Turn::Tool { name: "Write".into(), args: json!({"file_path": file_path, "content": content}).to_string() }
+        Turn::Tool { name: "Write".into(), input: json!({"file_path": file_path, "content": content}).to_string() }
     }
 
     /// Claude Code's `Bash` tool with this JSON text as its input, verbatim.
     #[allow(dead_code, reason = "the claude_code suite uses it")]
     pub(crate) fn raw_bash(input: &str) -> Self {
-        Turn::Tool { name: "Bash".into(), args: input.into() }
+        Turn::Tool { name: "Bash".into(), input: input.into() }
     }
 }
 
@@ -123,7 +125,12 @@ impl Reply {
     fn for_turn(turn: &Turn, offered: &[String]) -> Reply {
         let (command, raw) = match turn {
             Turn::Text(text) => return Reply::Text(text.clone()),
-            Turn::Tool { name, args } => return Reply::Call { name: name.clone(), args: args.clone() },
+            Turn::Tool { name, input } if offered.contains(name) => {
+                return Reply::Call { name: name.clone(), args: input.clone() };
+            }
+            Turn::Tool { name, .. } => {
+                return Reply::Text(format!("scripted-model: no tool {name} among the offered tools {offered:?}"));
+            }
             Turn::Shell(command) => (command, false),
             Turn::RawShell(command) => (command, true),
         };

@@ -16,10 +16,19 @@ pub(crate) fn offered(request: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Whether the request offers `name` as a freeform (`custom`) tool, whose call carries raw text.
+fn is_custom(request: &Value, name: &str) -> bool {
+    request["tools"].as_array().into_iter().flatten().any(|t| t["type"] == "custom" && t["name"] == name)
+}
+
 /// The body for `reply` (`None`: a side call, answered with a short text), and whether it is SSE.
 pub(crate) fn answer(request: &Value, reply: Option<Reply>, n: usize, stream: bool) -> (String, bool) {
     let id = format!("resp_scripted_{n}");
     let item = match reply.unwrap_or(Reply::Text("ok".into())) {
+        Reply::Call { name, args } if is_custom(request, &name) => json!({
+            "type": "custom_tool_call", "id": format!("ctc_{id}"), "status": "completed",
+            "call_id": format!("call_{id}"), "name": name, "input": args,
+        }),
         Reply::Call { name, args } => json!({
             "type": "function_call", "id": format!("fc_{id}"), "status": "completed",
             "call_id": format!("call_{id}"), "name": name, "arguments": args,
