@@ -2,12 +2,15 @@
 //! traced, stop until the tracer is ready, install the filter, then exec the command — so the
 //! command's own first exec is checked too.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt as _;
 use std::os::unix::process::CommandExt as _;
+use std::path::PathBuf;
 use std::process::Command;
 
 use nix::sys::ptrace;
 use nix::sys::signal::{Signal, raise};
+use nix::unistd::{AccessFlags, access};
 
 /// The exit code of a step that could not set the guard up (as a shell's "cannot execute").
 pub const REFUSED: i32 = 126;
@@ -34,9 +37,37 @@ pub fn exec_step(command: &[OsString]) -> i32 {
     }
     // The guard blocks the signals it relays; its blocking is not the command's.
     let _ = crate::forwarded_signals().thread_unblock();
-    let err = Command::new(program).args(args).exec();
+    // The file a PATH search finds, exec'd by its path: each execve of the search would stop for
+    // the tracer (a dozen stops on a usual PATH). Should it fail, the search runs as it would have.
+    let err = match on_path(program) {
+        Some(file) => match Command::new(file).arg0(program).args(args).exec() {
+            err if search_goes_on(&err) => Command::new(program).args(args).exec(),
+            err => err,
+        },
+        None => Command::new(program).args(args).exec(),
+    };
     eprintln!("aimon-hooks guard: {}: {err}", program.to_string_lossy());
     if err.kind() == std::io::ErrorKind::NotFound { 127 } else { REFUSED }
+}
+
+/// The first executable file named `program` in a directory of `PATH` (an empty entry is the
+/// current directory), as `execvp` searches; `None` for a name with a `/` or with no `PATH`.
+fn on_path(program: &OsStr) -> Option<PathBuf> {
+    if program.is_empty() || program.as_bytes().contains(&b'/') {
+        return None;
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir }.join(program))
+        .find(|file| file.is_file() && access(file.as_path(), AccessFlags::X_OK).is_ok())
+}
+
+/// Whether `execvp` tries the next directory of `PATH` after an exec failed with `err`.
+fn search_goes_on(err: &std::io::Error) -> bool {
+    matches!(
+        err.raw_os_error(),
+        Some(libc::EACCES | libc::ENOENT | libc::ENOTDIR | libc::ESTALE | libc::ENODEV | libc::ETIMEDOUT)
+    )
 }
 
 fn refuse(why: &str) -> i32 {
