@@ -108,3 +108,27 @@ pub(crate) fn unavailable() -> Option<String> {
 pub(crate) fn exit_code(code: i32) -> u8 {
     u8::try_from(code).unwrap_or(u8::MAX)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_step_command_line_the_guard_writes_skips_clap() {
+        // A command line, and the command it reads as, if it is the step's.
+        let cases: &[(&[&str], Option<&[&str]>)] = &[
+            (&["guard", "--exec-step", "--", "bash", "-c", "x"], Some(&["bash", "-c", "x"])),
+            (&["guard", "--exec-step", "--"], Some(&[])),
+            (&["guard", "--exec-step", "--project", "p", "--", "true"], None),
+            (&["guard", "--", "--exec-step", "--", "true"], None),
+            (&["--guard", "--exec-step", "--", "true"], None),
+            (&["guard", "--exec-step"], None),
+            (&[], None),
+        ];
+        for (line, command) in cases {
+            let got = step_call(line.iter().map(OsString::from));
+            let want = command.map(|c| c.iter().map(OsString::from).collect::<Vec<_>>());
+            assert_eq!(got, want, "{line:?}");
+        }
+    }
+}

@@ -7,7 +7,8 @@
 //! binary whose first step is [`exec_step`] (ask to be traced, stop, install a seccomp filter
 //! that makes `execve`/`execveat` stop for the tracer, exec the command), then follows the tree
 //! with ptrace. [`Started`] splits that in two, so the caller can read its rules while the step
-//! starts up (it stops before the command runs, and is killed if never supervised). A denied exec fails with `EPERM` and
+//! starts up (it stops before the command runs, and is killed if never supervised). A denied
+//! exec fails with `EPERM` and
 //! `aimon-hooks: denied by <hook source>: <reason> (<argv>)` on stderr; everything else runs
 //! untouched. Where the kernel refuses ptrace or seccomp the command is not run
 //! ([`Error::Unavailable`], exit 126); [`probe`] asks that question up front.
