@@ -10,7 +10,7 @@ use std::ffi::OsString;
 use std::process::Command;
 
 use hook_core::HookEventType;
-use hook_guard::{Guard, REFUSED};
+use hook_guard::{Guard, REFUSED, Started};
 
 use crate::cli::GuardArgs;
 use crate::load::{self, Scope};
@@ -28,12 +28,43 @@ pub(crate) fn prefix_call(mut args: impl Iterator<Item = OsString>) -> Option<Gu
     (!command.is_empty()).then(|| GuardArgs { tiers: Default::default(), exec_step: false, command })
 }
 
+/// The arguments [`step`] gives the guarded process's first step, before the command.
+const STEP_ARGS: [&str; 3] = ["guard", "--exec-step", "--"];
+
+/// The command of the guarded process's first step (`guard --exec-step -- COMMAND…`, exactly as
+/// [`step`] writes it), if this is one: read before clap, so the step costs a process start and
+/// little more.
+pub(crate) fn step_call(mut args: impl Iterator<Item = OsString>) -> Option<Vec<OsString>> {
+    for word in STEP_ARGS {
+        if args.next()? != word {
+            return None;
+        }
+    }
+    Some(args.collect())
+}
+
 /// Runs `guard`; the exit code is the command's.
 pub(crate) fn run(args: &GuardArgs) -> u8 {
     if args.exec_step {
         return exit_code(hook_guard::exec_step(&args.command));
     }
     let command = shell_form(&args.command);
+    let step = match step(&command) {
+        Ok(step) => step,
+        Err(e) => {
+            eprintln!("{e}");
+            return REFUSED as u8;
+        }
+    };
+    // The step starts up and stops itself, before anything of the command runs, while the
+    // rules are read; when they cannot be, it is killed there.
+    let started = match Started::spawn(step) {
+        Ok(started) => started,
+        Err(e) => {
+            eprintln!("{e}");
+            return REFUSED as u8;
+        }
+    };
     // Deny hooks hold whatever the trust store says; the store is read as `claude` reads it.
     let loaded = match load::load(&args.tiers, &[], false, Scope::Event(HookEventType::PRE_TOOL), Trust::Store) {
         Ok(loaded) => loaded,
@@ -42,15 +73,7 @@ pub(crate) fn run(args: &GuardArgs) -> u8 {
             return REFUSED as u8;
         }
     };
-    let guard = Guard::new(&loaded.hooks);
-    let step = match step(&command) {
-        Ok(step) => step,
-        Err(e) => {
-            eprintln!("{e}");
-            return REFUSED as u8;
-        }
-    };
-    match guard.run(step) {
+    match started.supervise(&Guard::new(&loaded.hooks)) {
         Ok(code) => exit_code(code),
         Err(e) => {
             eprintln!("{e}");
@@ -72,7 +95,7 @@ pub(crate) fn step(command: &[OsString]) -> Result<Command, String> {
     let me = std::env::current_exe()
         .map_err(|e| format!("aimon-hooks guard: cannot find its own binary ({e}); nothing was run"))?;
     let mut step = Command::new(me);
-    step.args(["guard", "--exec-step", "--"]).args(command);
+    step.args(STEP_ARGS).args(command);
     Ok(step)
 }
 
@@ -82,6 +105,30 @@ pub(crate) fn unavailable() -> Option<String> {
     hook_guard::probe(step).err().map(|e| e.to_string())
 }
 
-fn exit_code(code: i32) -> u8 {
+pub(crate) fn exit_code(code: i32) -> u8 {
     u8::try_from(code).unwrap_or(u8::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_step_command_line_the_guard_writes_skips_clap() {
+        // A command line, and the command it reads as, if it is the step's.
+        let cases: &[(&[&str], Option<&[&str]>)] = &[
+            (&["guard", "--exec-step", "--", "bash", "-c", "x"], Some(&["bash", "-c", "x"])),
+            (&["guard", "--exec-step", "--"], Some(&[])),
+            (&["guard", "--exec-step", "--project", "p", "--", "true"], None),
+            (&["guard", "--", "--exec-step", "--", "true"], None),
+            (&["--guard", "--exec-step", "--", "true"], None),
+            (&["guard", "--exec-step"], None),
+            (&[], None),
+        ];
+        for (line, command) in cases {
+            let got = step_call(line.iter().map(OsString::from));
+            let want = command.map(|c| c.iter().map(OsString::from).collect::<Vec<_>>());
+            assert_eq!(got, want, "{line:?}");
+        }
+    }
 }

@@ -52,6 +52,10 @@ use crate::cli::{Cli, Command};
 static ALLOCATOR: alloc::ChosenAllocator = alloc::ChosenAllocator;
 
 fn main() -> ExitCode {
+    // The guarded process's first step: it only sets up tracing and execs the command.
+    if let Some(command) = guard::step_call(std::env::args_os().skip(1)) {
+        return ExitCode::from(guard::exit_code(hook_guard::exec_step(&command)));
+    }
     // `claude` runs on every Claude Code hook call: it forwards to `serve` before clap, logging
     // or a runtime is built (PERF-SRV-2). Anything else on its command line goes through clap.
     if let Some(args) = cli::plain_claude(std::env::args_os().skip(1)) {

@@ -6,7 +6,9 @@
 //! process tree checked: [`Guard::run`] starts the command through a re-exec of the caller's own
 //! binary whose first step is [`exec_step`] (ask to be traced, stop, install a seccomp filter
 //! that makes `execve`/`execveat` stop for the tracer, exec the command), then follows the tree
-//! with ptrace. A denied exec fails with `EPERM` and
+//! with ptrace. [`Started`] splits that in two, so the caller can read its rules while the step
+//! starts up (it stops before the command runs, and is killed if never supervised). A denied
+//! exec fails with `EPERM` and
 //! `aimon-hooks: denied by <hook source>: <reason> (<argv>)` on stderr; everything else runs
 //! untouched. Where the kernel refuses ptrace or seccomp the command is not run
 //! ([`Error::Unavailable`], exit 126); [`probe`] asks that question up front.
@@ -70,6 +72,7 @@ use std::sync::Arc;
 
 use hook_config::DeclarativeHook;
 use hook_core::HookEventType;
+use nix::sys::ptrace;
 use nix::sys::signal::{SigSet, Signal};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
@@ -98,35 +101,9 @@ impl Guard {
     /// Runs `step` — the caller's own binary with arguments that make it call [`exec_step`] for
     /// the command — with every exec of its process tree checked; returns the command's exit code
     /// (128 + N when a signal ended it). Signals the guard receives (HUP, INT, QUIT, TERM) are
-    /// passed on to the command.
+    /// passed on to the command. [`Started::supervise`] is the same with the step started first.
     pub fn run(&self, step: Command) -> Result<i32, Error> {
-        filter::arch().map_err(Error::Unavailable)?;
-        let forwarded = forwarded_signals();
-        // Blocked here and taken by the relay thread; the step unblocks them before the exec.
-        let before = forwarded.thread_swap_mask(nix::sys::signal::SigmaskHow::SIG_BLOCK).ok();
-        let result = self.run_blocked(step, forwarded);
-        if let Some(mask) = before {
-            let _ = mask.thread_set_mask();
-        }
-        result
-    }
-
-    fn run_blocked(&self, mut step: Command, forwarded: SigSet) -> Result<i32, Error> {
-        let child = step
-            .spawn()
-            .map_err(|source| Error::Spawn { command: step.get_program().to_string_lossy().into_owned(), source })?;
-        let main = Pid::from_raw(child.id() as i32);
-        match waitpid(main, Some(WaitPidFlag::__WALL)) {
-            Ok(WaitStatus::Stopped(_, Signal::SIGSTOP)) => {}
-            // The step refused (its sentence is on stderr) before anything ran.
-            Ok(WaitStatus::Exited(_, code)) => return Ok(code),
-            Ok(other) => {
-                return Err(Error::Unavailable(format!("the command's first step stopped unexpectedly ({other:?})")));
-            }
-            Err(e) => return Err(Error::Unavailable(format!("cannot wait for the command's first step ({e})"))),
-        }
-        relay(forwarded, main);
-        supervise::supervise(self, main)
+        Started::spawn(step)?.supervise(self)
     }
 
     /// The message refusing `exec`, if a rule refuses it.
@@ -139,6 +116,93 @@ impl Guard {
             .find_map(|line| self.rules.check(line, exec.cwd.as_deref()))
             .map(|d| supervise::message(&d.source, &d.reason, &exec.argv))
     }
+}
+
+/// A guarded command's first step, started: it stops itself before anything of the command runs
+/// and waits there for [`Started::supervise`], so the rules can be read while it starts up.
+/// Dropped without supervising, it is killed: nothing of the command runs.
+#[derive(Debug)]
+pub struct Started {
+    /// The step's process (`None` once supervised or killed).
+    main: Option<Pid>,
+    /// The thread's signal mask before the relayed signals were blocked.
+    mask: Option<SigSet>,
+}
+
+impl Started {
+    /// Starts `step` (see [`Guard::run`]): the signals to relay are blocked, the relay thread
+    /// runs, the step starts up on its own.
+    pub fn spawn(mut step: Command) -> Result<Started, Error> {
+        filter::arch().map_err(Error::Unavailable)?;
+        let forwarded = forwarded_signals();
+        // Blocked here and taken by the relay thread; the step unblocks them before the exec.
+        let mask = forwarded.thread_swap_mask(nix::sys::signal::SigmaskHow::SIG_BLOCK).ok();
+        let restore = || {
+            if let Some(mask) = mask {
+                let _ = mask.thread_set_mask();
+            }
+        };
+        let child = match step.spawn() {
+            Ok(child) => child,
+            Err(source) => {
+                restore();
+                return Err(Error::Spawn { command: step.get_program().to_string_lossy().into_owned(), source });
+            }
+        };
+        let main = Pid::from_raw(child.id() as i32);
+        relay(forwarded, main);
+        Ok(Started { main: Some(main), mask })
+    }
+
+    /// Follows the step under `guard`'s rules until the command's process tree is gone; returns
+    /// the command's exit code (128 + N when a signal ended it).
+    pub fn supervise(mut self, guard: &Guard) -> Result<i32, Error> {
+        let Some(main) = self.main.take() else {
+            return Err(Error::Unavailable(String::from("the command's first step is gone")));
+        };
+        loop {
+            match waitpid(main, Some(WaitPidFlag::__WALL)) {
+                Ok(WaitStatus::Stopped(_, Signal::SIGSTOP)) => break,
+                // A relayed signal reached the step before its stop: it is delivered (and ends
+                // the step before anything ran, as it would have ended the command).
+                Ok(WaitStatus::Stopped(_, sig)) => {
+                    let _ = ptrace::cont(main, sig);
+                }
+                // The step refused (its sentence is on stderr) before anything ran.
+                Ok(WaitStatus::Exited(_, code)) => return Ok(code),
+                Ok(WaitStatus::Signaled(_, sig, _)) => return Ok(128 + sig as i32),
+                Err(nix::errno::Errno::EINTR) => {}
+                Ok(other) => {
+                    kill_step(main);
+                    return Err(Error::Unavailable(format!(
+                        "the command's first step stopped unexpectedly ({other:?})"
+                    )));
+                }
+                Err(e) => {
+                    kill_step(main);
+                    return Err(Error::Unavailable(format!("cannot wait for the command's first step ({e})")));
+                }
+            }
+        }
+        supervise::supervise(guard, main)
+    }
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        if let Some(main) = self.main.take() {
+            kill_step(main);
+        }
+        if let Some(mask) = self.mask.take() {
+            let _ = mask.thread_set_mask();
+        }
+    }
+}
+
+/// Kills the step before it ran the command, and reaps it.
+fn kill_step(main: Pid) {
+    let _ = nix::sys::signal::kill(main, Signal::SIGKILL);
+    let _ = waitpid(main, Some(WaitPidFlag::__WALL));
 }
 
 /// Whether the guard can run here: `Err` with the sentence `guard` would refuse with. Runs
