@@ -178,7 +178,6 @@ impl Scenario {
     }
 
     /// No hooks at all (the baseline of the cost measurement).
-    #[allow(dead_code, reason = "benches/clients.rs uses it, the suite does not")]
     pub(crate) fn without_hooks(mut self) -> Self {
         self.hooks = false;
         self
