@@ -379,9 +379,11 @@ impl Lexer<'_, '_> {
     }
 }
 
-/// Whether a setting's key defines the alias `name` (`alias.p`, `Alias.P`).
+/// Whether a setting's key defines the alias `name` (`alias.p`, `Alias.P`). Compared as bytes: the
+/// key's seventh byte may fall inside a multi-byte character.
 fn is_alias(key: &str, name: &str) -> bool {
-    key.len() == 6 + name.len() && key[..6].eq_ignore_ascii_case("alias.") && key[6..].eq_ignore_ascii_case(name)
+    let (key, name) = (key.as_bytes(), name.as_bytes());
+    key.len() == 6 + name.len() && key[..6].eq_ignore_ascii_case(b"alias.") && key[6..].eq_ignore_ascii_case(name)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 //! `$( … )` inside `${ … }` or `$(( … ))`), and [`Word::known`] for a word whose value depends on an
 //! expansion (`$VAR`, `${…}`, `$( … )`, backticks, brace expansion; a glob in command position).
 
+mod awk;
 pub(crate) mod files;
 mod git;
 mod hidden;

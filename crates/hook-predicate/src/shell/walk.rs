@@ -238,7 +238,7 @@ impl Lexer<'_, '_> {
                     }
                 }
             }
-            "awk" | "gawk" | "mawk" | "nawk" => self.awk(words),
+            "awk" | "gawk" | "mawk" | "nawk" => self.awk(words, stdin),
             // git's subcommands and their indirections are modelled in `programs.rs`.
             "git" => {}
             "source" | "." => match words.get(1) {
@@ -271,26 +271,6 @@ impl Lexer<'_, '_> {
             _ => return false,
         }
         true
-    }
-
-    /// awk: a program that calls `system(…)` or pipes to or from a command (`print | "cmd"`,
-    /// `"cmd" | getline`) runs command lines built at run time, which cannot be seen; otherwise its
-    /// words are data, kept like interpreter code so that a rule whose program they name holds.
-    fn awk(&mut self, words: &[Word]) {
-        let mut i = 1;
-        while let Some(w) = words.get(i) {
-            match w.text.as_str() {
-                "-F" | "-v" | "-f" | "--field-separator" | "--assign" | "--file" => i += 2,
-                t if t.starts_with('-') && t.len() > 1 => i += 1,
-                _ => break,
-            }
-        }
-        let Some(program) = words.get(i) else { return };
-        let text = program.text.replace("||", "");
-        if !program.known || text.contains("system") || text.contains('|') {
-            self.uncertain();
-        }
-        self.out.opaque.push(words[1..].iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "));
     }
 
     /// A program the walk does not handle: the model says whether its arguments are data, where the
