@@ -82,7 +82,15 @@ pub(crate) struct Learned {
 
 /// A word the analysis makes up (an alias's expansion).
 fn made_up(text: &str) -> Word {
-    Word { text: text.to_owned(), known: true, quoted: false, assignment: false, glob: false, program_known: false }
+    Word {
+        text: text.to_owned(),
+        known: true,
+        quoted: false,
+        assignment: false,
+        glob: false,
+        splits: false,
+        program_known: false,
+    }
 }
 
 /// `text` in single quotes, for the shell.

@@ -284,6 +284,10 @@ impl Lexer<'_, '_> {
         match model::kind(&texts) {
             model::Kind::Inert => {}
             model::Kind::Runner { from } => {
+                if let Some(start) = model::exact_start(words, from) {
+                    self.emit_nested(words[start..].to_vec());
+                    return;
+                }
                 let starts = (from..words.len()).filter(|&i| !words[i].known || !words[i].text.starts_with('-'));
                 for start in starts.take(MAX_RUNNER_STARTS) {
                     self.emit_nested(words[start..].to_vec());

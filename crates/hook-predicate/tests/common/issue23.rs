@@ -409,6 +409,17 @@ fn false_alarms() -> Vec<Case> {
         c(TOUCH, "printf 'a\n' | awk '$1 == \"a\" || NR > 1 { print } # print | \"touch x\"'", false),
         c(TOUCH, "awk -f /dev/stdin <<'EOF'\nBEGIN { print \"touch x\" }\nEOF", false),
         c(TOUCH, "echo 'BEGIN { print 1 }' > p.awk; awk -v n=\"$x\" -f p.awk -- \"$@\"", false),
+        // perf stat and perf record: with every option known, the command starts at the first
+        // operand, and a quoted value of unknown text is one word.
+        c(TOUCH, "p=cpu-clock; perf stat -e \"$p\" -a touch x", true),
+        c(TOUCH, "m=x; perf stat -M \"$m\" -x, touch x", true),
+        c(TOUCH, "p='cpu-clock touch'; perf stat -e $p x", true),
+        c(TOUCH, "p=cpu-clock; perf stat -e \"$p\" --pre 'touch x' true", true),
+        c(TOUCH, "p=cpu-clock; perf stat -e \"$p\" -- touch x", true),
+        c(TOUCH, "o=/dev/null; perf record -o \"$o\" -e cpu-clock -q touch x", true),
+        c(TOUCH, "p=cpu-clock; perf stat -e \"$p\" -a true", false),
+        c(TOUCH, "p=cpu-clock; perf stat -e \"$p\" -a -- echo touch", false),
+        c(TOUCH, "o=/dev/null; perf record -o \"$o\" -e cpu-clock -q -- ls", false),
         c(RM_RF, "d=/bin; \"$d/rm\" -fr x", true),
         c(RM_RF, "d=/bin; \"$d/rm\" --recursive --force x", true),
         c(RM_RF, "\"$d/rm\" -f x", false),
