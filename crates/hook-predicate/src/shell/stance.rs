@@ -74,6 +74,12 @@ const CASES: &[(&str, &str, Verdict)] = &[
     ("touch:*", "perf stat --pre \"$x\" true", Uncertain),
     ("touch:*", "perf stat -e \"$p\" record true", Uncertain),
     ("touch:*", "perf record -o \"$d\" -e cycles -- ls", NoMatch),
+    ("git push:*", "trap \"rm -f /tmp/x.$$; exit $?\" EXIT", NoMatch),
+    ("git push:*", "trap \"git push; rm -f /tmp/x.$$\" EXIT", Match),
+    ("git push:*", "trap \"rm -f $tmp\" EXIT", Uncertain),
+    ("git push:*", "trap \"rm -f \\$tmp $$\" EXIT", Uncertain),
+    ("git push:*", "trap \"kill $! `date`\" EXIT", Uncertain),
+    ("git push:*", "trap \"$! push\" EXIT", Uncertain),
     ("git push:*", "strace git push", Match),
     ("git push:*", "timeout 5 git push", Match),
     // Well-formed compound commands are understood, not uncertain.

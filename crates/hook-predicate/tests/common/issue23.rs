@@ -420,6 +420,11 @@ fn false_alarms() -> Vec<Case> {
         c(TOUCH, "p=cpu-clock; perf stat -e \"$p\" -a true", false),
         c(TOUCH, "p=cpu-clock; perf stat -e \"$p\" -a -- echo touch", false),
         c(TOUCH, "o=/dev/null; perf record -o \"$o\" -e cpu-clock -q -- ls", false),
+        // A double-quoted trap handler whose only expansions are the shell's numbers.
+        c(TOUCH, "trap \"touch x.$$\" EXIT", true),
+        c(TOUCH, "trap \"echo $$ $?; touch x\" EXIT", true),
+        c(TOUCH, "sleep 0 & trap \"echo $! $#\" EXIT", false),
+        c(TOUCH, "trap \"rm -f /tmp/none.$$\" EXIT", false),
         c(RM_RF, "d=/bin; \"$d/rm\" -fr x", true),
         c(RM_RF, "d=/bin; \"$d/rm\" --recursive --force x", true),
         c(RM_RF, "\"$d/rm\" -f x", false),
