@@ -19,8 +19,9 @@ use super::lex::{Lexer, Stdin};
 /// Short options that take a value (attached, or the next word): `-F fs`, `-v a=b`, `-f file`,
 /// gawk's `-e text`, `-E file`, `-i file`, `-l ext`, `-Z locale`, mawk's `-W opt`.
 const SHORT_WITH_VALUE: &[u8] = b"FvfeEilWZ";
-/// gawk's short options whose value is optional and only ever attached (`-dfile`, `-L`).
-const SHORT_OPTIONAL: &[u8] = b"dDopL";
+/// gawk's short options whose value is optional and only ever attached (`-dfile`, `-L`). Not `-D`:
+/// the debugger reads commands (`eval`, which may call `system`) from standard input or a file.
+const SHORT_OPTIONAL: &[u8] = b"dopL";
 /// Short options that stand alone (gawk's; POSIX awk has none).
 const SHORT_FLAGS: &[u8] = b"bcCghIkMNnOPrsStVY";
 
@@ -34,8 +35,9 @@ const LONG_WITH_VALUE: &[(&str, u8)] = &[
     ("include", b'i'),
     ("load", b'l'),
 ];
-/// gawk's long options whose value is optional and only attached with `=`.
-const LONG_OPTIONAL: &[&str] = &["dump-variables", "debug", "pretty-print", "profile", "lint"];
+/// gawk's long options whose value is optional and only attached with `=` (not `--debug`: see
+/// [`SHORT_OPTIONAL`]).
+const LONG_OPTIONAL: &[&str] = &["dump-variables", "pretty-print", "profile", "lint"];
 /// gawk's long options that stand alone.
 const LONG_FLAGS: &[&str] = &[
     "characters-as-bytes",
@@ -112,7 +114,8 @@ fn awk_sources(words: &[Word]) -> Option<Vec<Source<'_>>> {
     let mut i = 1;
     while let Some(w) = words.get(i) {
         let t = w.text.as_str();
-        if !w.known {
+        if !w.known || w.glob {
+            // A glob may expand to a file named `-eBEGIN { system(…) }`.
             return None;
         }
         if t == "--" {
@@ -178,15 +181,16 @@ fn awk_sources(words: &[Word]) -> Option<Vec<Source<'_>>> {
     if sources.is_empty() {
         // No `-f` or `-e`: the first operand is the program (none: awk prints its usage).
         if let Some(program) = words.get(i) {
-            sources.push(Source::Text(&program.text, program.known));
+            sources.push(Source::Text(&program.text, program.known && !program.glob));
         }
     }
     Some(sources)
 }
 
-/// The value an option takes from the next word, and whether it is known.
+/// The value an option takes from the next word, and whether it is known (a glob is not: the
+/// file names it expands to are).
 fn word_value(word: &Word) -> (&str, bool) {
-    (word.text.as_str(), word.known)
+    (word.text.as_str(), word.known && !word.glob)
 }
 
 enum Long {

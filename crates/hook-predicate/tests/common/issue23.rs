@@ -403,6 +403,7 @@ fn false_alarms() -> Vec<Case> {
         c(TOUCH, "o='BEGIN { system(\"touch x\") }'; awk -f /dev/null \"-e$o\"", true),
         c(TOUCH, r#"gawk -e 'BEGIN { }' -e 'BEGIN { system("tou" "ch x") }'"#, true),
         c(TOUCH, r#"gawk --so='BEGIN { f = "sys" "tem"; @f("touch x") }'"#, true),
+        c(TOUCH, "mkdir g && cd g && : > 'BEGIN { system(\"touch x\") }' && awk *", true),
         c(TOUCH, r#"awk 'BEGIN { print "touch x" }'"#, false),
         c(PUSH, r#"awk 'BEGIN { print "git push" }'"#, false),
         c(TOUCH, "printf 'a|b\n' | awk -F'|' '/a|b/ { gsub(/x|y/, \"|\"); print $2 > \"out.txt\" }'", false),
