@@ -70,7 +70,7 @@ const EXACT_RUNNERS: &[(&str, &str, &[&str], &[&str])] = &[
         &["-e", "--event", "-M", "--metrics", "-o", "--output", "-x", "--field-separator", "-C", "--cpu", "-G",
             "--cgroup", "-r", "--repeat", "-I", "--interval-print"],
         &["-a", "--all-cpus", "-A", "--no-aggr", "-j", "--json-output", "-B", "--big-num", "-n", "--null", "-v",
-            "--verbose", "-q", "--quiet", "-S", "--sync"]),
+            "--verbose", "--quiet", "-S", "--sync"]),
     ("perf", "record",
         &["-e", "--event", "-o", "--output", "-C", "--cpu", "-c", "--count", "-F", "--freq", "-m", "--mmap-pages",
             "-j", "--branch-filter", "--call-graph", "-G", "--cgroup"],
