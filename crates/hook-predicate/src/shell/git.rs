@@ -82,7 +82,15 @@ pub(crate) struct Learned {
 
 /// A word the analysis makes up (an alias's expansion).
 fn made_up(text: &str) -> Word {
-    Word { text: text.to_owned(), known: true, quoted: false, assignment: false, glob: false, program_known: false }
+    Word {
+        text: text.to_owned(),
+        known: true,
+        quoted: false,
+        assignment: false,
+        glob: false,
+        splits: false,
+        program_known: false,
+    }
 }
 
 /// `text` in single quotes, for the shell.
@@ -379,9 +387,11 @@ impl Lexer<'_, '_> {
     }
 }
 
-/// Whether a setting's key defines the alias `name` (`alias.p`, `Alias.P`).
+/// Whether a setting's key defines the alias `name` (`alias.p`, `Alias.P`). Compared as bytes: the
+/// key's seventh byte may fall inside a multi-byte character.
 fn is_alias(key: &str, name: &str) -> bool {
-    key.len() == 6 + name.len() && key[..6].eq_ignore_ascii_case("alias.") && key[6..].eq_ignore_ascii_case(name)
+    let (key, name) = (key.as_bytes(), name.as_bytes());
+    key.len() == 6 + name.len() && key[..6].eq_ignore_ascii_case(b"alias.") && key[6..].eq_ignore_ascii_case(name)
 }
 
 #[cfg(test)]

@@ -193,6 +193,11 @@ impl Lexer<'_, '_> {
         }
         match words.get(i) {
             Some(w) if w.known && matches!(w.text.as_str(), "-l" | "-p" | "-" | "") => {}
+            // `trap "rm -f x.$$" EXIT`: the handler text holds the shell's own numbers (`$$`, `$?`,
+            // `$#`, `$!`: digits, or nothing), which cannot add shell syntax to it. Read as written,
+            // each is an expansion in the handler, whose value the analysis does not assume: every
+            // text the handler can have is read.
+            Some(w) if !w.known && numbers_only(&w.text) => analyse_into(&w.text, self.depth + 1, self.out),
             Some(w) => self.recurse_into_word(Some(w)),
             None => {}
         }
@@ -420,4 +425,21 @@ fn replace_placeholders(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Whether every expansion a word's text can hold is one of the shell's numbers (`$$`, `$?`, `$#`,
+/// `$!`): every `$` starts one (a literal `\$` cannot be told from an expansion once quotes are
+/// removed, so it fails), and there is no backtick.
+fn numbers_only(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'`' => return false,
+            b'$' if matches!(bytes.get(i + 1), Some(b'$' | b'?' | b'#' | b'!')) => i += 2,
+            b'$' => return false,
+            _ => i += 1,
+        }
+    }
+    true
 }

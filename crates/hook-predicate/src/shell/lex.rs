@@ -633,6 +633,7 @@ impl Lexer<'_, '_> {
             quoted: w.quoted,
             assignment: w.assignment,
             glob: w.glob,
+            splits: w.splits,
             program_known,
         }
     }

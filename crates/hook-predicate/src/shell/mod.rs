@@ -16,6 +16,7 @@
 //! `$( … )` inside `${ … }` or `$(( … ))`), and [`Word::known`] for a word whose value depends on an
 //! expansion (`$VAR`, `${…}`, `$( … )`, backticks, brace expansion; a glob in command position).
 
+mod awk;
 pub(crate) mod files;
 mod git;
 mod hidden;
@@ -102,6 +103,8 @@ pub(crate) struct Word {
     quoted: bool,
     assignment: bool,
     glob: bool,
+    /// An expansion in it may yield several words (unquoted, `"$@"`, brace expansion).
+    splits: bool,
     /// The value is unknown but is one word ending in `/NAME` (`"$dir/node"`): as a command word it
     /// runs a program named NAME, and is read as a path to it (`walk.rs`).
     program_known: bool,
@@ -110,7 +113,15 @@ pub(crate) struct Word {
 impl Word {
     /// A word the analysis makes up (an operator inside `[[ … ]]`, an arithmetic command).
     pub(crate) fn literal(text: &str) -> Word {
-        Word { text: text.to_owned(), known: true, quoted: false, assignment: false, glob: false, program_known: false }
+        Word {
+            text: text.to_owned(),
+            known: true,
+            quoted: false,
+            assignment: false,
+            glob: false,
+            splits: false,
+            program_known: false,
+        }
     }
 }
 

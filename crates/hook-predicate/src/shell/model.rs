@@ -3,6 +3,8 @@
 //! analysis does not model. A program the analysis does not model may run whatever its arguments
 //! name, so a rule about a program its arguments name is uncertain for it (see `walk.rs`).
 
+use super::Word;
+
 /// Programs and builtins that never run a command given in their arguments: their words are data.
 /// (Wrappers, shells, interpreters, git, find and the programs of `hidden.rs` are modelled where
 /// they are handled; `command`, `type`, `which` and `hash` only look names up, except
@@ -55,6 +57,66 @@ const SUBCOMMAND_RUNNERS: &[(&str, &[&str])] = &[
     ("rye", &["run"]), ("tmux", &["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane"]),
     ("uv", &["run", "tool"]), ("yarn", &["exec", "dlx"]),
 ];
+
+/// Runner subcommands whose options this model reads exactly: `(program, subcommand, options that
+/// take the next word as their value, options that stand alone)`. perf's option parser stops at the
+/// first operand, and an option that takes a value takes the next word whatever it holds, so the
+/// command starts exactly at the first word that is neither. Options left out (`perf stat --pre`,
+/// which runs a command line of its own, `perf record -S`, whose value is optional) leave the start
+/// to [`Kind::Runner`]'s reading of every later word.
+#[rustfmt::skip]
+const EXACT_RUNNERS: &[(&str, &str, &[&str], &[&str])] = &[
+    ("perf", "stat",
+        &["-e", "--event", "-M", "--metrics", "-o", "--output", "-x", "--field-separator", "-C", "--cpu", "-G",
+            "--cgroup", "-r", "--repeat", "-I", "--interval-print"],
+        &["-a", "--all-cpus", "-A", "--no-aggr", "-j", "--json-output", "-B", "--big-num", "-n", "--null", "-v",
+            "--verbose", "--quiet", "-S", "--sync"]),
+    ("perf", "record",
+        &["-e", "--event", "-o", "--output", "-C", "--cpu", "-c", "--count", "-F", "--freq", "-m", "--mmap-pages",
+            "-j", "--branch-filter", "--call-graph", "-G", "--cgroup"],
+        &["-a", "--all-cpus", "-g", "-q", "--quiet", "-v", "--verbose", "-s", "--stat", "-n", "--no-samples", "-R",
+            "--raw-samples", "-B", "--no-buildid", "-N", "--no-buildid-cache", "-T", "--timestamp", "-P", "--period",
+            "-d", "--data", "--no-bpf-event", "--user-callchains", "--per-thread", "--phys-data"]),
+];
+
+/// Where the command a runner runs starts, exactly, when the runner is one of [`EXACT_RUNNERS`]
+/// (`from` is the word after its subcommand) and every word before the command is an option of its
+/// table or such an option's value. `None` when that cannot be told: an option not in the table, a
+/// word of unknown value where an option may stand, a value that may be several words (unquoted
+/// `$x`, `"$@"`, a glob), or `perf stat record` (a subcommand of `stat`).
+pub(super) fn exact_start(words: &[Word], from: usize) -> Option<usize> {
+    let program = super::basename(&words.first()?.text);
+    let sub = words.get(from.checked_sub(1)?)?.text.as_str();
+    let (_, _, with_value, flags) = EXACT_RUNNERS.iter().find(|(p, s, ..)| *p == program && *s == sub)?;
+    let mut i = from;
+    loop {
+        let w = words.get(i)?;
+        let t = w.text.as_str();
+        if !w.known || w.glob {
+            return None;
+        }
+        if t == "--" {
+            return (i + 1 < words.len()).then_some(i + 1);
+        }
+        if !t.starts_with('-') || t == "-" {
+            // `perf stat rec …`, `perf stat rep …`: stat's own subcommands, by any prefix.
+            return (!(t.len() > 2 && ("record".starts_with(t) || "report".starts_with(t)))).then_some(i);
+        }
+        if flags.contains(&t) {
+            i += 1;
+        } else if with_value.contains(&t) {
+            let value = words.get(i + 1)?;
+            if value.glob || value.splits {
+                return None;
+            }
+            i += 2;
+        } else if t.starts_with("--") && t.split_once('=').is_some_and(|(name, _)| with_value.contains(&name)) {
+            i += 1;
+        } else {
+            return None;
+        }
+    }
+}
 
 /// What the model knows of a program (by its base name, the command's first word).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -238,7 +238,7 @@ impl Lexer<'_, '_> {
                     }
                 }
             }
-            "awk" | "gawk" | "mawk" | "nawk" => self.awk(words),
+            "awk" | "gawk" | "mawk" | "nawk" => self.awk(words, stdin),
             // git's subcommands and their indirections are modelled in `programs.rs`.
             "git" => {}
             "source" | "." => match words.get(1) {
@@ -273,26 +273,6 @@ impl Lexer<'_, '_> {
         true
     }
 
-    /// awk: a program that calls `system(…)` or pipes to or from a command (`print | "cmd"`,
-    /// `"cmd" | getline`) runs command lines built at run time, which cannot be seen; otherwise its
-    /// words are data, kept like interpreter code so that a rule whose program they name holds.
-    fn awk(&mut self, words: &[Word]) {
-        let mut i = 1;
-        while let Some(w) = words.get(i) {
-            match w.text.as_str() {
-                "-F" | "-v" | "-f" | "--field-separator" | "--assign" | "--file" => i += 2,
-                t if t.starts_with('-') && t.len() > 1 => i += 1,
-                _ => break,
-            }
-        }
-        let Some(program) = words.get(i) else { return };
-        let text = program.text.replace("||", "");
-        if !program.known || text.contains("system") || text.contains('|') {
-            self.uncertain();
-        }
-        self.out.opaque.push(words[1..].iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "));
-    }
-
     /// A program the walk does not handle: the model says whether its arguments are data, where the
     /// command it runs may start, or — not modelled — that a rule about a program its arguments
     /// name is uncertain for it (the arguments are kept with interpreter code).
@@ -304,6 +284,10 @@ impl Lexer<'_, '_> {
         match model::kind(&texts) {
             model::Kind::Inert => {}
             model::Kind::Runner { from } => {
+                if let Some(start) = model::exact_start(words, from) {
+                    self.emit_nested(words[start..].to_vec());
+                    return;
+                }
                 let starts = (from..words.len()).filter(|&i| !words[i].known || !words[i].text.starts_with('-'));
                 for start in starts.take(MAX_RUNNER_STARTS) {
                     self.emit_nested(words[start..].to_vec());

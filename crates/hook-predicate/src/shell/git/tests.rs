@@ -115,3 +115,15 @@ fn commands_that_git_runs_from_its_options_are_analysed() {
         ("rm -rf:*", "git log", N),
     ]);
 }
+
+/// Found by the `analyse_bash` fuzz target: a setting key whose seventh byte falls inside a
+/// multi-byte character was sliced there, and the walk panicked.
+#[test]
+fn a_setting_key_with_a_multibyte_character_where_alias_dot_ends_does_not_panic() {
+    check(&[
+        ("git push:*", "git -c abcdeé=x a", U),
+        ("git push:*", "git -c aliasé=push é", U),
+        ("git push:*", "git -c alias.é=push é", M),
+        ("git push:*", "files=$(git -c coteP\u{FFFD}\0\0\0\0\0\0\0\u{17}p -p -vO$\u{FFFD}e_s)t\nates\n", U),
+    ]);
+}
