@@ -9,8 +9,9 @@
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs::File;
+use std::io::Write as _;
 use std::os::unix::ffi::OsStringExt as _;
-use std::os::unix::fs::FileExt as _;
+use std::os::unix::fs::{FileExt as _, FileTypeExt as _, MetadataExt as _, OpenOptionsExt as _};
 use std::path::PathBuf;
 
 use nix::errno::Errno;
@@ -131,7 +132,7 @@ fn at_exec(guard: &Guard, pid: Pid, said: &mut Option<(Pid, String)>) {
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => Errno::ENOENT,
                     _ => {
                         if said.as_ref().is_none_or(|(p, m)| *p != pid || *m != message) {
-                            eprintln!("{message}");
+                            report(pid, &message);
                             *said = Some((pid, message));
                         }
                         Errno::EPERM
@@ -170,12 +171,47 @@ fn after_exec(guard: &Guard, pid: Pid) {
     let exec = Exec { file, argv, cwd: std::fs::read_link(proc.join("cwd")).ok() };
     let mut env = || std::fs::read(proc.join("environ")).map(|b| env_pairs(&b)).unwrap_or_default();
     if let Some(message) = guard.denial(&exec, &mut env) {
-        eprintln!("{message}");
+        report(pid, &message);
         let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
     }
 }
 
 /// Reads an exec's file, argv and cwd from the stopped process.
+/// Says why `pid`'s exec was refused: on the guard's stderr and, when the refused process's
+/// stderr is another file (the pipe or socket to an agent that runs the guarded command and shows
+/// the model its output, say), there too, never waiting on a full buffer, so the reason travels
+/// with the failure it explains.
+fn report(pid: Pid, message: &str) {
+    eprintln!("{message}");
+    let theirs = format!("/proc/{pid}/fd/2");
+    let (Ok(their_file), Ok(our_file)) = (std::fs::metadata(&theirs), std::fs::metadata("/proc/self/fd/2")) else {
+        return;
+    };
+    if (their_file.dev(), their_file.ino()) == (our_file.dev(), our_file.ino()) {
+        return;
+    }
+    let line = format!("{message}\n");
+    // A file, pipe or terminal opens anew (its own flags, appending); a socket does not, and is
+    // borrowed from the process instead, written without waiting (its flags are the process's).
+    match std::fs::OpenOptions::new().append(true).custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY).open(&theirs) {
+        Ok(mut stderr) => {
+            let _ = stderr.write_all(line.as_bytes());
+        }
+        Err(_) if their_file.file_type().is_socket() => {
+            let borrowed = rustix::process::Pid::from_raw(pid.as_raw())
+                .and_then(|pid| rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok())
+                .and_then(|pidfd| {
+                    rustix::process::pidfd_getfd(pidfd, 2, rustix::process::PidfdGetfdFlags::empty()).ok()
+                });
+            if let Some(fd) = borrowed {
+                let flags = rustix::net::SendFlags::DONTWAIT | rustix::net::SendFlags::NOSIGNAL;
+                let _ = rustix::net::send(fd, line.as_bytes(), flags);
+            }
+        }
+        Err(_) => {}
+    }
+}
+
 fn read_exec(pid: Pid, (path, argv, envp, dirfd, flags): (u64, u64, u64, i64, u64)) -> Result<(Exec, u64), Errno> {
     let mem = File::open(format!("/proc/{pid}/mem")).map_err(|_| Errno::EPERM)?;
     let mut budget = MAX_ARG_BYTES;

@@ -239,19 +239,14 @@ mod camel {
 /// --project` alone gives it.
 #[cfg(test)]
 mod claude_settings {
-    use serde_json::json;
-
-    use crate::model::Turn;
-    use crate::runner::{Scenario, write};
-
     const REASON: &str = "aimon-policy (via .claude/settings.json): pushes go through review";
 
     #[tokio::test(flavor = "multi_thread")]
     async fn init_claude_alone_makes_copilot_deny_a_git_push_through_claude_codes_settings() {
-        let scenario = Scenario::new(&super::CLIENT).without_hooks();
+        let scenario = crate::runner::Scenario::new(&super::CLIENT).without_hooks();
         let (project, home) = (scenario.root().join("project"), scenario.root().join("home"));
-        let policy = json!({"hooks": {"PreToolUse": [{"matcher": "Bash(git push:*)", "hooks": [{"type": "deny", "reason": REASON}]}]}});
-        write(&project.join(".aimon/hooks.json"), &policy.to_string());
+        let policy = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash(git push:*)", "hooks": [{"type": "deny", "reason": REASON}]}]}});
+        crate::runner::write(&project.join(".aimon/hooks.json"), &policy.to_string());
         for args in [&["init", "claude", "--project"][..], &["trust", "--project", "."]] {
             let out = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"))
                 .args(args)
@@ -264,8 +259,8 @@ mod claude_settings {
         assert!(!project.join(".github/hooks").exists(), "init claude wrote Copilot's own hooks");
         let marker = scenario.root().join("tool-ran");
         let turns = vec![
-            Turn::RawShell(format!("git push origin main; touch {}", marker.display())),
-            Turn::text("scripted-model: done"),
+            crate::model::Turn::RawShell(format!("git push origin main; touch {}", marker.display())),
+            crate::model::Turn::text("scripted-model: done"),
         ];
         let run = scenario.model(turns).run().await;
         run.check(run.code == Some(0), "copilot exited with a failure");

@@ -17,7 +17,8 @@
 //! - `claude`, `codex`, `gemini`, `copilot`, `qwen` — per client: install, settings, trust,
 //!   invocation, answer forms, documented failure behaviour, and its recording rows;
 //! - `channels` — behind `aimon-hooks <client>`: session-start context, stop continuation and
-//!   rewake mail (with `aimon-hooks serve`) in each client that has the channel.
+//!   rewake mail (with `aimon-hooks serve`) in each client that has the channel;
+//! - `guarded` — each client run whole under `aimon-hooks guard`: Bash deny rules hold at exec.
 
 mod channels;
 mod claude;
@@ -26,6 +27,7 @@ mod claude_install;
 mod codex;
 mod copilot;
 mod gemini;
+mod guarded;
 mod model;
 #[path = "../common/npm.rs"]
 mod npm;

@@ -132,6 +132,9 @@ pub(crate) struct Scenario {
     /// Instead of the recording hook: this `.aimon/hooks.json`, behind `aimon-hooks <client>` as
     /// `aimon-hooks init <client> --project` routes it.
     aimon: Option<Value>,
+    /// Run the whole client under `aimon-hooks guard` (the project's `.aimon/hooks.json` rules
+    /// checked at every exec of its process tree).
+    guarded: bool,
 }
 
 impl Scenario {
@@ -143,7 +146,16 @@ impl Scenario {
             std::fs::create_dir_all(root.join(sub)).expect("sandbox dirs");
         }
         let turns = vec![Turn::Shell(marker_command(&root)), Turn::text("scripted-model: done")];
-        Scenario { client, dir, sandbox: Sandbox { root }, turns, trusted: true, hooks: true, aimon: None }
+        Scenario {
+            client,
+            dir,
+            sandbox: Sandbox { root },
+            turns,
+            trusted: true,
+            hooks: true,
+            aimon: None,
+            guarded: false,
+        }
     }
 
     /// The sandbox root (the marker file and the hook's records live there).
@@ -174,6 +186,12 @@ impl Scenario {
     /// `aimon-hooks init <client> --project` writes (the recording hook is not installed).
     pub(crate) fn aimon(mut self, hooks: Value) -> Self {
         self.aimon = Some(hooks);
+        self
+    }
+
+    /// The client itself runs under `aimon-hooks guard --project <project> --home <home> --`.
+    pub(crate) fn guarded(mut self) -> Self {
+        self.guarded = true;
         self
     }
 
@@ -223,6 +241,24 @@ impl Scenario {
             .arg(&launcher)
             .arg(model.socket())
             .arg(MODEL_PORT.to_string())
+            .args(
+                self.guarded
+                    .then(|| {
+                        let (project, home) = (self.sandbox.project(), self.sandbox.home());
+                        [
+                            env!("CARGO_BIN_EXE_aimon-hooks").as_ref(),
+                            "guard".as_ref(),
+                            "--project".as_ref(),
+                            project.as_os_str(),
+                        ]
+                        .into_iter()
+                        .chain(["--home".as_ref(), home.as_os_str(), "--".as_ref()])
+                        .map(std::ffi::OsStr::to_owned)
+                        .collect::<Vec<_>>()
+                    })
+                    .into_iter()
+                    .flatten(),
+            )
             .arg(&bin)
             .args(&invocation.args)
             .current_dir(self.sandbox.project())

@@ -4,9 +4,11 @@
 //! - `table` — commands that build a denied argv at run time: the stub never receives it, and
 //!   the command exits as its own program decides; benign commands run byte-identical with and
 //!   without the guard;
+//! - `reason` — the refusal's reason reaches the refused command's own stderr (a pipe, a socket);
 //! - `unavailable` — where the kernel refuses the mechanism the guard runs nothing and exits 126
 //!   with a sentence.
 
+mod reason;
 mod sandbox;
 mod table;
 mod unavailable;

@@ -80,19 +80,6 @@ pub(crate) struct Learned {
     aliases: Vec<(String, String)>,
 }
 
-/// A word the analysis makes up (an alias's expansion).
-fn made_up(text: &str) -> Word {
-    Word {
-        text: text.to_owned(),
-        known: true,
-        quoted: false,
-        assignment: false,
-        glob: false,
-        splits: false,
-        program_known: false,
-    }
-}
-
 /// `text` in single quotes, for the shell.
 fn quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
@@ -282,7 +269,7 @@ impl Lexer<'_, '_> {
         let resolved: Vec<Word> = words[..at_sub]
             .iter()
             .cloned()
-            .chain(expansion.iter().map(|w| made_up(w)))
+            .chain(expansion.iter().map(|w| Word::literal(w)))
             .chain(words[at_sub + 1..].iter().cloned())
             .collect();
         if replaces {
@@ -337,7 +324,7 @@ impl Lexer<'_, '_> {
                 // `git for-each-repo --config=key ARGS`: `git ARGS` in each repository.
                 let skip = args.iter().take_while(|w| w.text.starts_with("--config")).count();
                 if skip < args.len() && self.depth < MAX_DEPTH {
-                    let words = std::iter::once(made_up("git")).chain(args[skip..].iter().cloned()).collect();
+                    let words = std::iter::once(Word::literal("git")).chain(args[skip..].iter().cloned()).collect();
                     self.depth += 1;
                     self.emit(words, Stdin::Inherited);
                     self.depth -= 1;

@@ -111,7 +111,8 @@ pub(crate) struct Word {
 }
 
 impl Word {
-    /// A word the analysis makes up (an operator inside `[[ … ]]`, an arithmetic command).
+    /// A word the analysis makes up (an operator inside `[[ … ]]`, an arithmetic command, a git
+    /// alias's expansion).
     pub(crate) fn literal(text: &str) -> Word {
         Word {
             text: text.to_owned(),
