@@ -11,7 +11,7 @@
 //!   `agentStop`, `sessionEnd`, …): a camelCase payload (`sessionId`, `toolName: "bash"`,
 //!   `toolArgs`, `toolResult`) that **names no event**. Its handler therefore runs
 //!   `aimon-hooks copilot --event <camelCase name>`, which wraps the payload with the event
-//!   ([`camel_call`]); [`parse`] unwraps it into the PascalCase reading (event, keys and tool
+//!   ([`camel_call`]); `parse` unwraps it into the PascalCase reading (event, keys and tool
 //!   names), and the answer is given at the top level only ([`camel_answer`]:
 //!   `permissionDecision`, `permissionDecisionReason`, `modifiedArgs`, `additionalContext`,
 //!   `decision`/`reason`).
@@ -143,7 +143,7 @@ pub(crate) fn sniff(bytes: &[u8]) -> Option<HookEventType> {
     HookEventType::resolve(pascal_event(&name).unwrap_or(&name)).ok()
 }
 
-/// The answer of a PascalCase call ([`answer`]) in the camelCase dialect's form: the decision,
+/// The answer of a PascalCase call (`answer`) in the camelCase dialect's form: the decision,
 /// its reason, the rewritten arguments (`modifiedArgs`) and the context at the top level, and
 /// no `hookSpecificOutput`. Exit code and stderr are kept.
 pub fn camel_answer(mut answer: Answer) -> Answer {
