@@ -185,9 +185,6 @@ pub(crate) struct LogArgs {
 pub(crate) struct GuardArgs {
     #[command(flatten)]
     pub(crate) tiers: TierArgs,
-    /// The guarded process's own first step (internal).
-    #[arg(long, hide = true)]
-    pub(crate) exec_step: bool,
     /// The command and its arguments.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub(crate) command: Vec<std::ffi::OsString>,

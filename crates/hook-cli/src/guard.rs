@@ -1,5 +1,5 @@
 //! `aimon-hooks guard [--project DIR] [--home DIR] -- COMMAND…`: the exec-time guard (hook-guard)
-//! on the effective deny rules of the tiers, and `--exec-step`, the guarded process's first step.
+//! on the effective deny rules of the tiers.
 //!
 //! Claude Code's shell prefix form is `aimon-hooks --guard '<snippet>'` ([`PREFIX_FLAG`]): Claude
 //! Code 2.1.332 quotes everything before the prefix's last ` -` as one word, the program, so the
@@ -7,10 +7,9 @@
 //! program `aimon-hooks guard`). It is `guard --` in the current directory's project.
 
 use std::ffi::OsString;
-use std::process::Command;
 
 use hook_core::HookEventType;
-use hook_guard::{Guard, REFUSED, Started};
+use hook_guard::{Guard, REFUSED};
 
 use crate::cli::GuardArgs;
 use crate::load::{self, Scope};
@@ -25,46 +24,44 @@ pub(crate) fn prefix_call(mut args: impl Iterator<Item = OsString>) -> Option<Gu
         return None;
     }
     let command: Vec<OsString> = args.collect();
-    (!command.is_empty()).then(|| GuardArgs { tiers: Default::default(), exec_step: false, command })
+    (!command.is_empty()).then(|| GuardArgs { tiers: Default::default(), command })
 }
 
-/// The arguments [`step`] gives the guarded process's first step, before the command.
-const STEP_ARGS: [&str; 3] = ["guard", "--exec-step", "--"];
-
-/// The command of the guarded process's first step (`guard --exec-step -- COMMAND…`, exactly as
-/// [`step`] writes it), if this is one: read before clap, so the step costs a process start and
-/// little more.
-pub(crate) fn step_call(mut args: impl Iterator<Item = OsString>) -> Option<Vec<OsString>> {
-    for word in STEP_ARGS {
-        if args.next()? != word {
+/// `guard [--project DIR] [--home DIR] -- COMMAND…` (each option once, `--opt=DIR` too), read
+/// before clap, so a guarded command does not wait for the whole command line's grammar; any
+/// other form (help, a mistake) is clap's.
+pub(crate) fn plain_call(mut args: impl Iterator<Item = OsString>) -> Option<GuardArgs> {
+    if args.next()? != "guard" {
+        return None;
+    }
+    let mut tiers = crate::cli::TierArgs::default();
+    loop {
+        let arg = args.next()?;
+        if arg == "--" {
+            break;
+        }
+        let text = arg.to_str()?;
+        let (name, value) = match text.split_once('=') {
+            Some((name, value)) => (name, OsString::from(value)),
+            None => (text, args.next()?),
+        };
+        let slot = match name {
+            "--project" => &mut tiers.project,
+            "--home" => &mut tiers.home,
+            _ => return None,
+        };
+        // What clap would refuse or read otherwise is left to it.
+        if slot.is_some() || value.is_empty() || value.as_encoded_bytes().starts_with(b"-") {
             return None;
         }
+        *slot = Some(value.into());
     }
-    Some(args.collect())
+    let command: Vec<OsString> = args.collect();
+    (!command.is_empty()).then_some(GuardArgs { tiers, command })
 }
 
 /// Runs `guard`; the exit code is the command's.
 pub(crate) fn run(args: &GuardArgs) -> u8 {
-    if args.exec_step {
-        return exit_code(hook_guard::exec_step(&args.command));
-    }
-    let command = shell_form(&args.command);
-    let step = match step(&command) {
-        Ok(step) => step,
-        Err(e) => {
-            eprintln!("{e}");
-            return REFUSED as u8;
-        }
-    };
-    // The step starts up and stops itself, before anything of the command runs, while the
-    // rules are read; when they cannot be, it is killed there.
-    let started = match Started::spawn(step) {
-        Ok(started) => started,
-        Err(e) => {
-            eprintln!("{e}");
-            return REFUSED as u8;
-        }
-    };
     // Deny hooks hold whatever the trust store says; the store is read as `claude` reads it.
     let loaded = match load::load(&args.tiers, &[], false, Scope::Event(HookEventType::PRE_TOOL), Trust::Store) {
         Ok(loaded) => loaded,
@@ -73,7 +70,9 @@ pub(crate) fn run(args: &GuardArgs) -> u8 {
             return REFUSED as u8;
         }
     };
-    match started.supervise(&Guard::new(&loaded.hooks)) {
+    // Read first, then forked: the fork's copy-on-write pages stay shared while the rules are
+    // checked, not while they are built.
+    match Guard::new(&loaded.hooks).run(&shell_form(&args.command)) {
         Ok(code) => exit_code(code),
         Err(e) => {
             eprintln!("{e}");
@@ -90,22 +89,12 @@ fn shell_form(command: &[OsString]) -> Vec<OsString> {
     }
 }
 
-/// This binary re-run as the guarded process's first step for `command`.
-pub(crate) fn step(command: &[OsString]) -> Result<Command, String> {
-    let me = std::env::current_exe()
-        .map_err(|e| format!("aimon-hooks guard: cannot find its own binary ({e}); nothing was run"))?;
-    let mut step = Command::new(me);
-    step.args(STEP_ARGS).args(command);
-    Ok(step)
-}
-
 /// Whether the guard can run on this machine: `None`, or the sentence saying why not.
 pub(crate) fn unavailable() -> Option<String> {
-    let step = step(&["true".into()]).ok()?;
-    hook_guard::probe(step).err().map(|e| e.to_string())
+    hook_guard::probe().err().map(|e| e.to_string())
 }
 
-pub(crate) fn exit_code(code: i32) -> u8 {
+fn exit_code(code: i32) -> u8 {
     u8::try_from(code).unwrap_or(u8::MAX)
 }
 
@@ -114,20 +103,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_step_command_line_the_guard_writes_skips_clap() {
-        // A command line, and the command it reads as, if it is the step's.
-        let cases: &[(&[&str], Option<&[&str]>)] = &[
-            (&["guard", "--exec-step", "--", "bash", "-c", "x"], Some(&["bash", "-c", "x"])),
-            (&["guard", "--exec-step", "--"], Some(&[])),
-            (&["guard", "--exec-step", "--project", "p", "--", "true"], None),
-            (&["guard", "--", "--exec-step", "--", "true"], None),
-            (&["--guard", "--exec-step", "--", "true"], None),
-            (&["guard", "--exec-step"], None),
-            (&[], None),
+    fn the_plain_guard_forms_skip_clap_and_every_other_form_is_left_to_it() {
+        // A command line, and (project, home, command) when it is read before clap.
+        type Read = (Option<&'static str>, Option<&'static str>, &'static [&'static str]);
+        let cases: &[(&[&str], Option<Read>)] = &[
+            (&["guard", "--", "make", "-j4"], Some((None, None, &["make", "-j4"]))),
+            (&["guard", "--project", "p", "--home", "h", "--", "true"], Some((Some("p"), Some("h"), &["true"]))),
+            (&["guard", "--home=h", "--project=p", "--", "x"], Some((Some("p"), Some("h"), &["x"]))),
+            (&["guard", "--", "--project", "p"], Some((None, None, &["--project", "p"]))),
+            (&["guard", "--"], None),
+            (&["guard", "--project", "p"], None),
+            (&["guard", "--project", "p", "--project", "q", "--", "x"], None),
+            (&["guard", "--project", "--home", "--", "x"], None),
+            (&["guard", "--project=", "--", "x"], None),
+            (&["guard", "--help"], None),
+            (&["guard", "-v", "--", "x"], None),
+            (&["guard", "true"], None),
+            (&["validate", "--", "x"], None),
         ];
-        for (line, command) in cases {
-            let got = step_call(line.iter().map(OsString::from));
-            let want = command.map(|c| c.iter().map(OsString::from).collect::<Vec<_>>());
+        for (line, want) in cases {
+            let got = plain_call(line.iter().map(OsString::from)).map(|a| {
+                let text = |p: Option<std::path::PathBuf>| p.map(|p| p.to_string_lossy().into_owned());
+                (text(a.tiers.project), text(a.tiers.home), a.command)
+            });
+            let want = want.map(|(p, h, c)| {
+                (p.map(str::to_owned), h.map(str::to_owned), c.iter().map(OsString::from).collect::<Vec<_>>())
+            });
             assert_eq!(got, want, "{line:?}");
         }
     }

@@ -52,17 +52,16 @@ use crate::cli::{Cli, Command};
 static ALLOCATOR: alloc::ChosenAllocator = alloc::ChosenAllocator;
 
 fn main() -> ExitCode {
-    // The guarded process's first step: it only sets up tracing and execs the command.
-    if let Some(command) = guard::step_call(std::env::args_os().skip(1)) {
-        return ExitCode::from(guard::exit_code(hook_guard::exec_step(&command)));
-    }
     // `claude` runs on every Claude Code hook call: it forwards to `serve` before clap, logging
     // or a runtime is built (PERF-SRV-2). Anything else on its command line goes through clap.
     if let Some(args) = cli::plain_claude(std::env::args_os().skip(1)) {
         return ExitCode::from(commands::claude(&args, 0));
     }
-    // Claude Code's shell prefix (`init claude --guard`): `aimon-hooks --guard '<snippet>'`.
-    if let Some(args) = guard::prefix_call(std::env::args_os().skip(1)) {
+    // Claude Code's shell prefix (`init claude --guard`): `aimon-hooks --guard '<snippet>'`; and
+    // `guard` in its plain forms, read before clap (it stands before every guarded command).
+    if let Some(args) =
+        guard::prefix_call(std::env::args_os().skip(1)).or_else(|| guard::plain_call(std::env::args_os().skip(1)))
+    {
         return ExitCode::from(guard::run(&args));
     }
     let cli = match Cli::try_parse() {
@@ -80,7 +79,7 @@ fn main() -> ExitCode {
         return ExitCode::from(commands::claude(args, cli.verbose));
     }
     if let Command::Guard(args) = &cli.command {
-        // Before a runtime or logging: the guard is a tracer, and its step replaces itself.
+        // Before a runtime or logging: the guard is a tracer, and its child replaces itself.
         return ExitCode::from(guard::run(args));
     }
     if let Command::Gemini(args) | Command::Qwen(args) = &cli.command {

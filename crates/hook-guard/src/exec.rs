@@ -50,6 +50,8 @@ pub(crate) struct Exec {
     pub(crate) argv: Vec<String>,
     /// The process's working directory.
     pub(crate) cwd: Option<PathBuf>,
+    /// The file with its symlinks followed (`None` when it cannot be).
+    pub(crate) real: Option<PathBuf>,
 }
 
 /// The last path component (`/usr/bin/git` → `git`).
@@ -75,7 +77,7 @@ impl Exec {
         if let Some(arg0) = self.argv.first() {
             add(basename(arg0));
         }
-        if let Ok(real) = std::fs::canonicalize(&self.file) {
+        if let Some(real) = &self.real {
             add(basename(&real.to_string_lossy()));
         }
         let args = self.argv.get(1..).unwrap_or_default();
@@ -230,9 +232,13 @@ mod tests {
 
     #[test]
     fn every_name_of_the_exec_is_a_reading() {
-        let exec =
-            Exec { file: PathBuf::from("/bin/busybox"), argv: vec!["rm".into(), "-rf".into(), "/".into()], cwd: None };
+        let exec = Exec {
+            file: PathBuf::from("/usr/local/bin/rm"),
+            argv: vec!["rm".into(), "-rf".into(), "/".into()],
+            cwd: None,
+            real: Some(PathBuf::from("/bin/busybox")),
+        };
         let readings = exec.readings(None, &mut Vec::new);
-        assert_eq!(readings, vec!["busybox -rf /".to_owned(), "rm -rf /".to_owned()]);
+        assert_eq!(readings, vec!["rm -rf /".to_owned(), "busybox -rf /".to_owned()]);
     }
 }

@@ -3,71 +3,57 @@
 //! A parse-time reading of a command line is not the argv that runs; this crate checks the argv
 //! that does, at `execve`. [`Guard`] holds the effective Bash deny rules (the `deny` hooks on
 //! PreToolUse, from hook-config's [`DeclarativeHook`]s) and runs a command with every exec of its
-//! process tree checked: [`Guard::run`] starts the command through a re-exec of the caller's own
-//! binary whose first step is [`exec_step`] (ask to be traced, stop, install a seccomp filter
-//! that makes `execve`/`execveat` stop for the tracer, exec the command), then follows the tree
-//! with ptrace. [`Started`] splits that in two, so the caller can read its rules while the step
-//! starts up (it stops before the command runs, and is killed if never supervised). A denied
-//! exec fails with `EPERM` and
+//! process tree checked: [`Guard::run`] forks the command's process, which asks to be traced,
+//! stops, installs a seccomp filter that makes `execve`/`execveat` stop for the tracer and execs
+//! the command; the guard follows the tree with ptrace. A denied exec fails with `EPERM` and
 //! `aimon-hooks: denied by <hook source>: <reason> (<argv>)` on stderr; everything else runs
-//! untouched. Where the kernel refuses ptrace or seccomp the command is not run
-//! ([`Error::Unavailable`], exit 126); [`probe`] asks that question up front.
+//! untouched. Where the kernel refuses ptrace or seccomp the command is not run (exit
+//! [`REFUSED`], 126, or [`Error::Unavailable`]); [`probe`] asks that question up front.
 //!
 //! The exec is matched as one simple command (program basename and arguments, every name it may
 //! run under: the `exec` module) through the same predicates as the parse-time rules. The crate
-//! knows nothing of Claude Code or of the CLI's arguments; it needs no `unsafe` (nix, seccompiler).
-//! Unit tests sit beside the code; the end-to-end tests need the `aimon-hooks` binary (the step is
-//! a re-exec of it) and live in hook-cli: `tests/guard/` (the table of commands that build a
-//! denied argv at run time, with stub programs on `PATH`; the fail-closed test) and
+//! knows nothing of Claude Code or of the CLI's arguments. Its one `unsafe` is the fork and the
+//! child's exec (the `spawn` module). Unit tests sit beside the code; the end-to-end tests drive
+//! the `aimon-hooks` binary and live in hook-cli: `tests/guard/` (the table of commands that build
+//! a denied argv at run time, with stub programs on `PATH`; the fail-closed test) and
 //! `tests/claude_code/guard.rs` (the real Claude Code); the bench is hook-cli's `benches/guard.rs`.
 //!
-//! A program that guards commands is also their first step: it re-runs itself with an argument
-//! that makes it call [`exec_step`]. Here the deny rule `Bash(touch:*)` refuses a `touch` whose
-//! name the shell only builds at run time, which no reading of the command line could see:
+//! Here the deny rule `Bash(touch:*)` refuses a `touch` whose name the shell only builds at run
+//! time, which no reading of the command line could see:
 //!
-//! ```standalone_crate
-//! use std::{ffi::OsString, process::Command};
+//! ```
+//! use std::ffi::OsString;
 //! use hook_config::{BuildEnv, TierPaths, load_tiers};
-//! use hook_guard::{Guard, exec_step};
+//! use hook_guard::Guard;
 //!
-//! fn main() {
-//!     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-//!     if args.first().is_some_and(|a| a == "--exec-step") {
-//!         std::process::exit(exec_step(&args[1..]));
-//!     }
-//!     let project = tempfile::tempdir().expect("a project");
-//!     std::fs::create_dir_all(project.path().join(".aimon")).expect("mkdir");
-//!     let rules = r#"{"hooks": {"PreToolUse": [
-//!         {"matcher": "Bash(touch:*)", "hooks": [{"type": "deny", "reason": "no touching"}]}]}}"#;
-//!     std::fs::write(project.path().join(".aimon/hooks.json"), rules).expect("hooks.json");
-//!     let paths = TierPaths::new(None, project.path());
-//!     let (config, _diagnostics) = load_tiers(&paths).expect("loads");
-//!     let guard = Guard::new(&config.into_hooks(&BuildEnv::new(&paths)));
+//! let project = tempfile::tempdir().expect("a project");
+//! std::fs::create_dir_all(project.path().join(".aimon")).expect("mkdir");
+//! let rules = r#"{"hooks": {"PreToolUse": [
+//!     {"matcher": "Bash(touch:*)", "hooks": [{"type": "deny", "reason": "no touching"}]}]}}"#;
+//! std::fs::write(project.path().join(".aimon/hooks.json"), rules).expect("hooks.json");
+//! let paths = TierPaths::new(None, project.path());
+//! let (config, _diagnostics) = load_tiers(&paths).expect("loads");
+//! let guard = Guard::new(&config.into_hooks(&BuildEnv::new(&paths)));
 //!
-//!     let step = |script: &str| {
-//!         let mut step = Command::new(std::env::current_exe().expect("this binary"));
-//!         step.args(["--exec-step", "sh", "-c", script]);
-//!         step
-//!     };
-//!     let file = project.path().join("touched");
-//!     assert_eq!(guard.run(step("true")).expect("guarded"), 0);
-//!     let code = guard.run(step(&format!("t=tou; ${{t}}ch '{}'", file.display()))).expect("guarded");
-//!     assert_eq!(code, 126, "sh cannot execute the refused touch");
-//!     assert!(!file.exists());
-//! }
+//! let sh = |script: &str| -> Vec<OsString> { vec!["sh".into(), "-c".into(), script.into()] };
+//! let file = project.path().join("touched");
+//! assert_eq!(guard.run(&sh("true")).expect("guarded"), 0);
+//! let code = guard.run(&sh(&format!("t=tou; ${{t}}ch '{}'", file.display()))).expect("guarded");
+//! assert_eq!(code, 126, "sh cannot execute the refused touch");
+//! assert!(!file.exists());
 //! ```
 #![warn(missing_docs)]
 
 mod error;
 mod exec;
 mod filter;
+mod memory;
 mod rules;
-mod step;
+mod spawn;
 mod supervise;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 
 use hook_config::DeclarativeHook;
@@ -78,7 +64,7 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 
 pub use crate::error::Error;
-pub use crate::step::{REFUSED, exec_step};
+pub use crate::spawn::REFUSED;
 
 use crate::exec::Exec;
 use crate::rules::Rules;
@@ -98,12 +84,12 @@ impl Guard {
         Guard { rules: Rules::new(hooks), git: find_on_path("git") }
     }
 
-    /// Runs `step` — the caller's own binary with arguments that make it call [`exec_step`] for
-    /// the command — with every exec of its process tree checked; returns the command's exit code
-    /// (128 + N when a signal ended it). Signals the guard receives (HUP, INT, QUIT, TERM) are
-    /// passed on to the command. [`Started::supervise`] is the same with the step started first.
-    pub fn run(&self, step: Command) -> Result<i32, Error> {
-        Started::spawn(step)?.supervise(self)
+    /// Runs `command` (program first, found on `PATH` as `execvp` finds it) with every exec of
+    /// its process tree checked; returns the command's exit code (128 + N when a signal ended it;
+    /// [`REFUSED`] when the guard could not be set up in its process, the reason on stderr).
+    /// Signals the guard receives (HUP, INT, QUIT, TERM) are passed on to the command.
+    pub fn run(&self, command: &[OsString]) -> Result<i32, Error> {
+        Started::fork(command, false)?.supervise(self)
     }
 
     /// The message refusing `exec`, if a rule refuses it.
@@ -118,69 +104,63 @@ impl Guard {
     }
 }
 
-/// A guarded command's first step, started: it stops itself before anything of the command runs
-/// and waits there for [`Started::supervise`], so the rules can be read while it starts up.
-/// Dropped without supervising, it is killed: nothing of the command runs.
+/// A guarded command's process, started: it stops itself before anything of the command runs
+/// and waits there for [`Started::supervise`]. Dropped without supervising, it is killed:
+/// nothing of the command runs.
 #[derive(Debug)]
-pub struct Started {
-    /// The step's process (`None` once supervised or killed).
+struct Started {
+    /// The command's process (`None` once supervised or killed).
     main: Option<Pid>,
     /// The thread's signal mask before the relayed signals were blocked.
     mask: Option<SigSet>,
 }
 
 impl Started {
-    /// Starts `step` (see [`Guard::run`]): the signals to relay are blocked, the relay thread
-    /// runs, the step starts up on its own.
-    pub fn spawn(mut step: Command) -> Result<Started, Error> {
+    /// Starts `command` (see [`Guard::run`]; `quiet`: on `/dev/null`): the signals to relay are
+    /// blocked, the relay thread runs, the process stops itself before the exec.
+    fn fork(command: &[OsString], quiet: bool) -> Result<Started, Error> {
         filter::arch().map_err(Error::Unavailable)?;
         let forwarded = forwarded_signals();
-        // Blocked here and taken by the relay thread; the step unblocks them before the exec.
+        // Blocked here and taken by the relay thread; the child unblocks them before the exec.
         let mask = forwarded.thread_swap_mask(nix::sys::signal::SigmaskHow::SIG_BLOCK).ok();
-        let restore = || {
-            if let Some(mask) = mask {
-                let _ = mask.thread_set_mask();
+        let main = match spawn::fork_command(command, quiet) {
+            Ok(main) => main,
+            Err(e) => {
+                if let Some(mask) = mask {
+                    let _ = mask.thread_set_mask();
+                }
+                return Err(e);
             }
         };
-        let child = match step.spawn() {
-            Ok(child) => child,
-            Err(source) => {
-                restore();
-                return Err(Error::Spawn { command: step.get_program().to_string_lossy().into_owned(), source });
-            }
-        };
-        let main = Pid::from_raw(child.id() as i32);
         relay(forwarded, main);
         Ok(Started { main: Some(main), mask })
     }
 
-    /// Follows the step under `guard`'s rules until the command's process tree is gone; returns
+    /// Follows the command under `guard`'s rules until the command's process tree is gone; returns
     /// the command's exit code (128 + N when a signal ended it).
-    pub fn supervise(mut self, guard: &Guard) -> Result<i32, Error> {
+    fn supervise(mut self, guard: &Guard) -> Result<i32, Error> {
         let Some(main) = self.main.take() else {
-            return Err(Error::Unavailable(String::from("the command's first step is gone")));
+            return Err(Error::Unavailable(String::from("the command's process is gone")));
         };
         loop {
             match waitpid(main, Some(WaitPidFlag::__WALL)) {
                 Ok(WaitStatus::Stopped(_, Signal::SIGSTOP)) => break,
-                // A relayed signal reached the step before its stop: it is delivered (and ends
-                // the step before anything ran, as it would have ended the command).
+                // A relayed signal reached the process before its stop: it is delivered (and
+                // ends it before anything ran, as it would have ended the command).
                 Ok(WaitStatus::Stopped(_, sig)) => {
                     let _ = ptrace::cont(main, sig);
                 }
-                // The step refused (its sentence is on stderr) before anything ran.
+                // The process refused (its sentence is on stderr) before anything ran.
                 Ok(WaitStatus::Exited(_, code)) => return Ok(code),
                 Ok(WaitStatus::Signaled(_, sig, _)) => return Ok(128 + sig as i32),
                 Err(nix::errno::Errno::EINTR) => {}
                 Ok(other) => {
-                    kill_step(main);
-                    return Err(Error::Unavailable(format!(
-                        "the command's first step stopped unexpectedly ({other:?})"
-                    )));
+                    kill_command(main);
+                    return Err(Error::Unavailable(format!("the command's process stopped unexpectedly ({other:?})")));
                 }
                 Err(e) => {
-                    kill_step(main);
-                    return Err(Error::Unavailable(format!("cannot wait for the command's first step ({e})")));
+                    kill_command(main);
+                    return Err(Error::Unavailable(format!("cannot wait for the command's process ({e})")));
                 }
             }
         }
@@ -191,7 +171,7 @@ impl Started {
 impl Drop for Started {
     fn drop(&mut self) {
         if let Some(main) = self.main.take() {
-            kill_step(main);
+            kill_command(main);
         }
         if let Some(mask) = self.mask.take() {
             let _ = mask.thread_set_mask();
@@ -199,19 +179,17 @@ impl Drop for Started {
     }
 }
 
-/// Kills the step before it ran the command, and reaps it.
-fn kill_step(main: Pid) {
+/// Kills the command's process before it ran the command, and reaps it.
+fn kill_command(main: Pid) {
     let _ = nix::sys::signal::kill(main, Signal::SIGKILL);
     let _ = waitpid(main, Some(WaitPidFlag::__WALL));
 }
 
-/// Whether the guard can run here: `Err` with the sentence `guard` would refuse with. Runs
-/// `step` (a guarded `true`) to find out.
-pub fn probe(step: Command) -> Result<(), Error> {
+/// Whether the guard can run here: `Err` with the sentence `guard` would refuse with. Runs a
+/// guarded `true` on `/dev/null` to find out.
+pub fn probe() -> Result<(), Error> {
     let guard = Guard { rules: Rules::default(), git: None };
-    let mut step = step;
-    step.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
-    match guard.run(step)? {
+    match Started::fork(&["true".into()], true)?.supervise(&guard)? {
         0 => Ok(()),
         REFUSED => Err(Error::Unavailable(String::from("the kernel refuses ptrace or seccomp to this process"))),
         code => Err(Error::Unavailable(format!("a guarded `true` exited with {code}"))),
@@ -295,13 +273,14 @@ mod tests {
     fn an_exec_is_refused_by_the_deny_rules_read_on_its_argv_and_every_name_it_runs_under() {
         let (_project, guard) = guard();
         for (file, argv, refused) in EXECS {
-            let exec =
-                Exec { file: PathBuf::from(file), argv: argv.iter().map(|a| (*a).to_owned()).collect(), cwd: None };
+            let file = PathBuf::from(file);
+            let real = std::fs::canonicalize(&file).ok();
+            let exec = Exec { file, argv: argv.iter().map(|a| (*a).to_owned()).collect(), cwd: None, real };
             let got = guard.denial(&exec, &mut Vec::new);
             let want = refused.map(|reason| {
                 format!("aimon-hooks: denied by project#0: {reason} ({})", crate::rules::quote_line(argv))
             });
-            assert_eq!(got, want, "{file} {argv:?}");
+            assert_eq!(got, want, "{} {argv:?}", exec.file.display());
         }
     }
 }

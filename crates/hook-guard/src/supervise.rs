@@ -6,12 +6,11 @@
 //! instruction — another thread may have rewritten the argv between the check and the kernel's
 //! own read, and a process whose exec was let through on such a changed argv is killed.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::Write as _;
 use std::os::unix::ffi::OsStringExt as _;
-use std::os::unix::fs::{FileExt as _, FileTypeExt as _, MetadataExt as _, OpenOptionsExt as _};
+use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _, OpenOptionsExt as _};
 use std::path::PathBuf;
 
 use nix::errno::Errno;
@@ -22,13 +21,8 @@ use nix::unistd::Pid;
 
 use crate::Guard;
 use crate::exec::Exec;
+use crate::memory::{self, MAX_ARG_BYTES};
 use crate::rules::quote_line;
-
-/// The most argument bytes read from an exec (the kernel's own limit is lower): beyond it the
-/// exec fails with `E2BIG`.
-const MAX_ARG_BYTES: usize = 8 << 20;
-/// The most arguments (or environment entries) read.
-const MAX_ARGS: usize = 1 << 20;
 
 /// `execveat`'s `AT_FDCWD` and `AT_EMPTY_PATH`.
 const AT_FDCWD: i64 = -100;
@@ -50,6 +44,8 @@ pub(crate) fn supervise(guard: &Guard, main: Pid) -> Result<i32, crate::Error> {
     let mut known: HashSet<Pid> = HashSet::from([main]);
     // The last refusal said, so a PATH search refused in each directory is said once.
     let mut said: Option<(Pid, String)> = None;
+    // The exec each process was let through with, to compare with what it became.
+    let mut allowed: HashMap<Pid, Allowed> = HashMap::new();
     let mut status = None;
     let _ = ptrace::cont(main, None);
     loop {
@@ -62,12 +58,14 @@ pub(crate) fn supervise(guard: &Guard, main: Pid) -> Result<i32, crate::Error> {
         match event {
             WaitStatus::Exited(pid, code) => {
                 known.remove(&pid);
+                allowed.remove(&pid);
                 if pid == main {
                     status = Some(code);
                 }
             }
             WaitStatus::Signaled(pid, sig, _) => {
                 known.remove(&pid);
+                allowed.remove(&pid);
                 if pid == main {
                     status = Some(128 + sig as i32);
                 }
@@ -86,9 +84,15 @@ pub(crate) fn supervise(guard: &Guard, main: Pid) -> Result<i32, crate::Error> {
             WaitStatus::PtraceEvent(pid, _, event) => {
                 known.insert(pid);
                 if event == Event::PTRACE_EVENT_SECCOMP as i32 {
-                    at_exec(guard, pid, &mut said);
+                    match at_exec(guard, pid, &mut said) {
+                        Some(exec) => allowed.insert(pid, exec),
+                        None => allowed.remove(&pid),
+                    };
                 } else if event == Event::PTRACE_EVENT_EXEC as i32 {
-                    after_exec(guard, pid);
+                    // A thread other than the leader that execs takes the leader's pid.
+                    let former = ptrace::getevent(pid).ok().map(|tid| Pid::from_raw(tid as i32));
+                    let checked = allowed.remove(&former.unwrap_or(pid));
+                    after_exec(guard, pid, checked);
                 }
                 let _ = ptrace::cont(pid, None);
             }
@@ -114,11 +118,20 @@ fn exec_args(regs: &libc::user_regs_struct) -> Option<(u64, u64, u64, i64, u64)>
     }
 }
 
+/// What an exec was let through with: the same argv, file and cwd after the exec need no
+/// second reading of the rules.
+#[derive(Debug, PartialEq)]
+struct Allowed {
+    argv: Vec<String>,
+    real: Option<PathBuf>,
+    cwd: Option<PathBuf>,
+}
+
 /// At an exec's trace stop: check it, and skip it with `EPERM` (or the error reading it met)
-/// when it is refused.
+/// when it is refused; returns the exec let through.
 #[cfg(target_arch = "x86_64")]
-fn at_exec(guard: &Guard, pid: Pid, said: &mut Option<(Pid, String)>) {
-    let Ok(mut regs) = ptrace::getregs(pid) else { return };
+fn at_exec(guard: &Guard, pid: Pid, said: &mut Option<(Pid, String)>) -> Option<Allowed> {
+    let Ok(mut regs) = ptrace::getregs(pid) else { return None };
     let refusal = match exec_args(&regs) {
         // x32 execs are never checked: they are refused.
         None => Some(Errno::EPERM),
@@ -126,18 +139,22 @@ fn at_exec(guard: &Guard, pid: Pid, said: &mut Option<(Pid, String)>) {
             Err(errno) => Some(errno),
             Ok((exec, envp)) => {
                 let mut env = || read_env(pid, envp);
-                guard.denial(&exec, &mut env).map(|message| match std::fs::metadata(&exec.file) {
-                    // A file that is not there fails as the kernel would fail it (a PATH search
-                    // goes on to the next directory), without a word: nothing ran either way.
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Errno::ENOENT,
-                    _ => {
-                        if said.as_ref().is_none_or(|(p, m)| *p != pid || *m != message) {
-                            report(pid, &message);
-                            *said = Some((pid, message));
+                match guard.denial(&exec, &mut env) {
+                    None => return Some(Allowed { argv: exec.argv, real: exec.real, cwd: exec.cwd }),
+                    Some(message) => Some(match std::fs::metadata(&exec.file) {
+                        // A file that is not there fails as the kernel would fail it (a PATH
+                        // search goes on to the next directory), without a word: nothing ran
+                        // either way.
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Errno::ENOENT,
+                        _ => {
+                            if said.as_ref().is_none_or(|(p, m)| *p != pid || *m != message) {
+                                report(pid, &message);
+                                *said = Some((pid, message));
+                            }
+                            Errno::EPERM
                         }
-                        Errno::EPERM
-                    }
-                })
+                    }),
+                }
             }
         },
     };
@@ -149,26 +166,32 @@ fn at_exec(guard: &Guard, pid: Pid, said: &mut Option<(Pid, String)>) {
             let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
         }
     }
+    None
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn at_exec(_guard: &Guard, pid: Pid, _said: &mut Option<(Pid, String)>) {
+fn at_exec(_guard: &Guard, pid: Pid, _said: &mut Option<(Pid, String)>) -> Option<Allowed> {
     let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+    None
 }
 
-/// Right after an exec succeeded: the new program's argv and file, read again; a refusal kills it
-/// before it runs.
-fn after_exec(guard: &Guard, pid: Pid) {
-    let proc = PathBuf::from(format!("/proc/{pid}"));
-    let argv = match std::fs::read(proc.join("cmdline")) {
-        Ok(bytes) => split_nul(&bytes),
-        Err(_) => {
-            let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
-            return;
-        }
+/// Right after an exec succeeded: the new program's argv (from its new stack: argc, then the argv
+/// pointers) and file, read again; a refusal kills it before it runs. What is read is what was
+/// let through (`checked`) needs no second reading of the rules.
+fn after_exec(guard: &Guard, pid: Pid, checked: Option<Allowed>) {
+    let argv = ptrace::getregs(pid).ok().and_then(|regs| stack_argv(pid, regs.rsp));
+    let Some(argv) = argv else {
+        let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+        return;
     };
+    let proc = PathBuf::from(format!("/proc/{pid}"));
     let file = std::fs::read_link(proc.join("exe")).unwrap_or_default();
-    let exec = Exec { file, argv, cwd: std::fs::read_link(proc.join("cwd")).ok() };
+    let cwd = std::fs::read_link(proc.join("cwd")).ok();
+    let now = Allowed { argv, real: Some(file.clone()), cwd };
+    if checked.as_ref() == Some(&now) {
+        return;
+    }
+    let exec = Exec { file, argv: now.argv, cwd: now.cwd, real: now.real };
     let mut env = || std::fs::read(proc.join("environ")).map(|b| env_pairs(&b)).unwrap_or_default();
     if let Some(message) = guard.denial(&exec, &mut env) {
         report(pid, &message);
@@ -176,7 +199,13 @@ fn after_exec(guard: &Guard, pid: Pid) {
     }
 }
 
-/// Reads an exec's file, argv and cwd from the stopped process.
+/// A new program's argv from its stack pointer at the exec stop (`argc`, then the pointers).
+fn stack_argv(pid: Pid, rsp: u64) -> Option<Vec<String>> {
+    let ptrs = memory::pointers(pid, rsp.checked_add(8)?).ok()?;
+    let mut budget = MAX_ARG_BYTES;
+    memory::strings(pid, &ptrs, &mut budget).ok()
+}
+
 /// Says why `pid`'s exec was refused: on the guard's stderr and, when the refused process's
 /// stderr is another file (the pipe or socket to an agent that runs the guarded command and shows
 /// the model its output, say), there too, never waiting on a full buffer, so the reason travels
@@ -212,11 +241,13 @@ fn report(pid: Pid, message: &str) {
     }
 }
 
+/// Reads an exec's file, argv and cwd from the stopped process.
 fn read_exec(pid: Pid, (path, argv, envp, dirfd, flags): (u64, u64, u64, i64, u64)) -> Result<(Exec, u64), Errno> {
-    let mem = File::open(format!("/proc/{pid}/mem")).map_err(|_| Errno::EPERM)?;
     let mut budget = MAX_ARG_BYTES;
-    let path = read_cstr(&mem, path, &mut budget)?;
-    let argv = read_strings(&mem, argv, &mut budget)?;
+    let ptrs: Vec<u64> = std::iter::once(path).chain(memory::pointers(pid, argv)?).collect();
+    let mut strings = memory::strings(pid, &ptrs, &mut budget)?;
+    let path = strings.remove(0);
+    let argv = strings;
     let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).ok();
     let file = if path.starts_with('/') {
         PathBuf::from(&path)
@@ -229,15 +260,19 @@ fn read_exec(pid: Pid, (path, argv, envp, dirfd, flags): (u64, u64, u64, i64, u6
             (None, _) => PathBuf::from(&path),
         }
     };
-    Ok((Exec { file, argv, cwd }, envp))
+    let real = std::fs::canonicalize(&file).ok();
+    Ok((Exec { file, argv, cwd, real }, envp))
 }
 
 /// The environment an exec passes (`envp`), as pairs.
 fn read_env(pid: Pid, envp: u64) -> Vec<(OsString, OsString)> {
-    let Ok(mem) = File::open(format!("/proc/{pid}/mem")) else { return Vec::new() };
     let mut budget = MAX_ARG_BYTES;
-    let entries = read_strings(&mem, envp, &mut budget).unwrap_or_default();
-    entries.into_iter().filter_map(|e| e.split_once('=').map(|(k, v)| (OsString::from(k), OsString::from(v)))).collect()
+    let entries = memory::pointers(pid, envp).and_then(|ptrs| memory::strings(pid, &ptrs, &mut budget));
+    entries
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|e| e.split_once('=').map(|(k, v)| (OsString::from(k), OsString::from(v))))
+        .collect()
 }
 
 fn env_pairs(bytes: &[u8]) -> Vec<(OsString, OsString)> {
@@ -248,67 +283,6 @@ fn env_pairs(bytes: &[u8]) -> Vec<(OsString, OsString)> {
             Some((OsString::from_vec(e[..at].to_vec()), OsString::from_vec(e[at + 1..].to_vec())))
         })
         .collect()
-}
-
-fn split_nul(bytes: &[u8]) -> Vec<String> {
-    let bytes = bytes.strip_suffix(&[0]).unwrap_or(bytes);
-    if bytes.is_empty() {
-        return Vec::new();
-    }
-    bytes.split(|b| *b == 0).map(|w| String::from_utf8_lossy(w).into_owned()).collect()
-}
-
-/// A NUL-terminated string at `addr`.
-fn read_cstr(mem: &File, addr: u64, budget: &mut usize) -> Result<String, Errno> {
-    if addr == 0 {
-        return Err(Errno::EFAULT);
-    }
-    let mut out = Vec::new();
-    let mut buf = [0u8; 256];
-    let mut at = addr;
-    loop {
-        // Never read across a page boundary in one go: the next page may be unmapped.
-        let to_page = 4096 - (at % 4096) as usize;
-        let want = buf.len().min(to_page);
-        let n = mem.read_at(&mut buf[..want], at).map_err(|_| Errno::EFAULT)?;
-        if n == 0 {
-            return Err(Errno::EFAULT);
-        }
-        if let Some(end) = buf[..n].iter().position(|b| *b == 0) {
-            out.extend_from_slice(&buf[..end]);
-            *budget = budget.saturating_sub(out.len() + 1);
-            return Ok(String::from_utf8_lossy(&out).into_owned());
-        }
-        out.extend_from_slice(&buf[..n]);
-        if out.len() > *budget {
-            return Err(Errno::E2BIG);
-        }
-        at += n as u64;
-    }
-}
-
-/// A NULL-terminated array of string pointers at `addr` (NULL itself: no strings).
-fn read_strings(mem: &File, addr: u64, budget: &mut usize) -> Result<Vec<String>, Errno> {
-    let mut out = Vec::new();
-    if addr == 0 {
-        return Ok(out);
-    }
-    let mut at = addr;
-    loop {
-        let mut word = [0u8; 8];
-        if mem.read_at(&mut word, at).map_err(|_| Errno::EFAULT)? != 8 {
-            return Err(Errno::EFAULT);
-        }
-        let ptr = u64::from_ne_bytes(word);
-        if ptr == 0 {
-            return Ok(out);
-        }
-        if out.len() >= MAX_ARGS {
-            return Err(Errno::E2BIG);
-        }
-        out.push(read_cstr(mem, ptr, budget)?);
-        at += 8;
-    }
 }
 
 /// The message of a refused exec.

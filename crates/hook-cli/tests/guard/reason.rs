@@ -40,3 +40,22 @@ fn the_guards_reason_reaches_a_refused_commands_own_stderr_on_a_pipe_and_on_a_so
         );
     }
 }
+
+/// The exec of `./t pwned` reads as `t pwned` when it is checked; only once the kernel has loaded
+/// it is the program `touch` (the script's interpreter), with `./t pwned` as its arguments. The
+/// check right after the exec reads the new program's argv and file and kills it before its
+/// first instruction.
+#[test]
+fn a_script_whose_interpreter_is_a_denied_program_is_killed_before_that_program_runs() {
+    let sandbox = Sandbox::new(&[]);
+    let touch = ["/usr/bin/touch", "/bin/touch"].into_iter().find(|p| std::path::Path::new(p).exists());
+    let touch = touch.expect("coreutils' touch");
+    sandbox.script("work/t", &format!("#!{touch}\n"));
+    let unguarded = sandbox.run("./t reached; echo after $?", false, b"");
+    assert!(sandbox.path("work/reached").exists(), "the row proves nothing: {unguarded:?}");
+    let out = sandbox.run("./t pwned; echo after $?", true, b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!sandbox.path("work/pwned").exists(), "touch ran under the guard: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "after 137\n", "bash sees its child killed: {stderr}");
+    assert!(stderr.contains(&format!("aimon-hooks: denied by project#0: no touching ({touch} ./t pwned)")), "{stderr}");
+}

@@ -1,0 +1,187 @@
+//! The guarded command's process: forked from the guard, it asks to be traced, stops until the
+//! tracer is ready, installs the filter, then execs the command — so the command's own first exec
+//! is checked too. Between the fork and the exec the child makes system calls on what the parent
+//! prepared and nothing else (no allocation, no lock): the guard may have other threads.
+
+use std::ffi::{CString, OsStr, OsString};
+use std::os::fd::{AsRawFd as _, OwnedFd};
+use std::os::unix::ffi::OsStrExt as _;
+use std::path::PathBuf;
+
+use nix::errno::Errno;
+use nix::sys::ptrace;
+use nix::sys::signal::{SigSet, Signal, raise};
+use nix::unistd::{AccessFlags, ForkResult, Pid, access};
+use seccompiler::BpfProgram;
+
+use crate::Error;
+
+/// The exit code of a command the guard could not set up (as a shell's "cannot execute").
+pub const REFUSED: i32 = 126;
+
+/// Everything the child needs, made before the fork.
+struct Prepared {
+    /// The program as given: the name of the failure and the `PATH` search's fallback.
+    program: CString,
+    /// The file a `PATH` search finds, exec'd by its path: each `execve` of a search would stop
+    /// for the tracer (a dozen stops on a usual `PATH`).
+    file: Option<CString>,
+    /// The arguments, `argv[0]` first: owned here for `argv_ptrs`, never read.
+    _argv: Vec<CString>,
+    /// The arguments' pointers, NULL-terminated (pointing into `_argv`).
+    argv_ptrs: Vec<*const libc::c_char>,
+    filter: BpfProgram,
+    /// The signals the guard blocks for its relay: not the command's to have blocked.
+    unblock: SigSet,
+    /// `/dev/null`, for standard input, output and error, when the command runs quietly.
+    quiet: Option<OwnedFd>,
+}
+
+/// Forks the guarded process for `command` (program first), stopped before anything of the
+/// command runs once it reaches its `SIGSTOP` (see the module doc); `quiet` runs it on
+/// `/dev/null`.
+pub(crate) fn fork_command(command: &[OsString], quiet: bool) -> Result<Pid, Error> {
+    let Some(program) = command.first() else {
+        return Err(spawn_error(OsStr::new(""), std::io::Error::other("no command to run")));
+    };
+    let c_string = |word: &OsStr| {
+        CString::new(word.as_bytes())
+            .map_err(|_| spawn_error(program, std::io::Error::other("an argument contains a NUL byte")))
+    };
+    let argv = command.iter().map(|w| c_string(w)).collect::<Result<Vec<_>, _>>()?;
+    let argv_ptrs = argv.iter().map(|a| a.as_ptr()).chain([std::ptr::null()]).collect();
+    let file = on_path(program, std::env::var_os("PATH").as_deref()).map(|f| c_string(f.as_os_str())).transpose()?;
+    let quiet = match quiet {
+        true => Some(OwnedFd::from(
+            std::fs::File::options().read(true).write(true).open("/dev/null").map_err(|e| spawn_error(program, e))?,
+        )),
+        false => None,
+    };
+    let prepared = Prepared {
+        program: c_string(program)?,
+        file,
+        _argv: argv,
+        argv_ptrs,
+        filter: crate::filter::program().map_err(Error::Unavailable)?,
+        unblock: crate::forwarded_signals(),
+        quiet,
+    };
+    fork(&prepared).map_err(|e| spawn_error(program, e.into()))
+}
+
+#[allow(unsafe_code)]
+fn fork(prepared: &Prepared) -> nix::Result<Pid> {
+    // SAFETY: the child runs `child` only, which makes system calls on memory prepared before
+    // the fork (no allocation, no lock, no unwinding: it ends in an exec or `_exit`), the calls
+    // a forked child of a multi-threaded process may make.
+    match unsafe { nix::unistd::fork() }? {
+        ForkResult::Parent { child } => Ok(child),
+        ForkResult::Child => child(prepared),
+    }
+}
+
+/// The child's whole life: its exec, or its exit with the reason on stderr.
+#[allow(unsafe_code)]
+fn child(p: &Prepared) -> ! {
+    if let Some(null) = &p.quiet {
+        for target in 0..3 {
+            // SAFETY: dup2 on open descriptors.
+            unsafe { libc::dup2(null.as_raw_fd(), target) };
+        }
+    }
+    if ptrace::traceme().is_err() {
+        refuse(b"the kernel refuses ptrace here");
+    }
+    if raise(Signal::SIGSTOP).is_err() {
+        refuse(b"cannot stop for the tracer");
+    }
+    if seccompiler::apply_filter(&p.filter).is_err() {
+        refuse(b"the kernel refuses the seccomp filter here");
+    }
+    let _ = p.unblock.thread_unblock();
+    // SAFETY: NUL-terminated strings and a NULL-terminated array of them, alive until the exec.
+    unsafe {
+        if let Some(file) = &p.file {
+            libc::execvp(file.as_ptr(), p.argv_ptrs.as_ptr());
+        }
+        // Should the found file fail, the search runs as it would have, every try checked.
+        if p.file.is_none() || search_goes_on(Errno::last()) {
+            libc::execvp(p.program.as_ptr(), p.argv_ptrs.as_ptr());
+        }
+    }
+    let errno = Errno::last();
+    say(&[b"aimon-hooks guard: ", p.program.as_bytes(), b": ", errno.desc().as_bytes(), b"\n"]);
+    exit(if errno == Errno::ENOENT { 127 } else { REFUSED })
+}
+
+/// Ends the child before the exec: why, and exit 126.
+fn refuse(why: &[u8]) -> ! {
+    say(&[b"aimon-hooks guard: ", why, b" (", Errno::last().desc().as_bytes(), b"); nothing was run\n"]);
+    exit(REFUSED)
+}
+
+/// Writes `parts` to stderr (in the child: no allocation).
+fn say(parts: &[&[u8]]) {
+    for part in parts {
+        let _ = nix::unistd::write(std::io::stderr(), part);
+    }
+}
+
+#[allow(unsafe_code)]
+fn exit(code: i32) -> ! {
+    // SAFETY: `_exit` ends the process at once (no atexit handlers, no destructors).
+    unsafe { libc::_exit(code) }
+}
+
+fn spawn_error(program: &OsStr, source: std::io::Error) -> Error {
+    Error::Spawn { command: program.to_string_lossy().into_owned(), source }
+}
+
+/// The first executable file named `program` in a directory of `path` (`PATH`; an empty entry is
+/// the current directory), as `execvp` searches; `None` for a name with a `/` or with no `PATH`.
+fn on_path(program: &OsStr, path: Option<&OsStr>) -> Option<PathBuf> {
+    if program.is_empty() || program.as_bytes().contains(&b'/') {
+        return None;
+    }
+    std::env::split_paths(path?)
+        .map(|dir| if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir }.join(program))
+        .find(|file| file.is_file() && access(file.as_path(), AccessFlags::X_OK).is_ok())
+}
+
+/// Whether `execvp` tries the next directory of `PATH` after an exec failed with `errno`.
+fn search_goes_on(errno: Errno) -> bool {
+    matches!(errno, Errno::EACCES | Errno::ENOENT | Errno::ENOTDIR | Errno::ESTALE | Errno::ENODEV | Errno::ETIMEDOUT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt as _;
+
+    #[test]
+    fn a_program_is_found_on_path_as_execvp_finds_it() {
+        let root = tempfile::tempdir().expect("temp dir");
+        let dir = |name: &str| root.path().join(name);
+        for (name, mode) in [("plain/tool", 0o644), ("exec/tool", 0o755), ("later/tool", 0o755)] {
+            std::fs::create_dir_all(dir(name).parent().expect("parent")).expect("mkdir");
+            std::fs::write(dir(name), "#!/bin/sh\n").expect("write");
+            std::fs::set_permissions(dir(name), std::fs::Permissions::from_mode(mode)).expect("chmod");
+        }
+        std::fs::create_dir_all(dir("adir/tool")).expect("a directory named tool");
+        let path = |dirs: &[&str]| std::env::join_paths(dirs.iter().map(|d| dir(d))).expect("PATH");
+        // (program, PATH directories, the file found)
+        let cases: &[(&str, &[&str], Option<&str>)] = &[
+            ("tool", &["missing", "plain", "adir", "exec", "later"], Some("exec/tool")),
+            ("tool", &["later", "exec"], Some("later/tool")),
+            ("tool", &["plain", "adir"], None),
+            ("./tool", &["exec"], None),
+            ("bin/tool", &["exec"], None),
+            ("", &["exec"], None),
+        ];
+        for (program, dirs, found) in cases {
+            let got = on_path(OsStr::new(program), Some(path(dirs).as_os_str()));
+            assert_eq!(got, found.map(dir), "{program} on {dirs:?}");
+        }
+        assert_eq!(on_path(OsStr::new("tool"), None), None, "no PATH: execvp's own default applies");
+    }
+}
