@@ -89,7 +89,7 @@ impl Guard {
     /// [`REFUSED`] when the guard could not be set up in its process, the reason on stderr).
     /// Signals the guard receives (HUP, INT, QUIT, TERM) are passed on to the command.
     pub fn run(&self, command: &[OsString]) -> Result<i32, Error> {
-        Started::fork(command, false)?.supervise(self)
+        Started::start(command, false)?.supervise(self)
     }
 
     /// The message refusing `exec`, if a rule refuses it.
@@ -111,6 +111,8 @@ impl Guard {
 struct Started {
     /// The command's process (`None` once supervised or killed).
     main: Option<Pid>,
+    /// What it runs on until its exec (dropped after `main`'s kill).
+    child: Option<spawn::Child>,
     /// The thread's signal mask before the relayed signals were blocked.
     mask: Option<SigSet>,
 }
@@ -118,13 +120,13 @@ struct Started {
 impl Started {
     /// Starts `command` (see [`Guard::run`]; `quiet`: on `/dev/null`): the signals to relay are
     /// blocked, the relay thread runs, the process stops itself before the exec.
-    fn fork(command: &[OsString], quiet: bool) -> Result<Started, Error> {
+    fn start(command: &[OsString], quiet: bool) -> Result<Started, Error> {
         filter::arch().map_err(Error::Unavailable)?;
         let forwarded = forwarded_signals();
         // Blocked here and taken by the relay thread; the child unblocks them before the exec.
         let mask = forwarded.thread_swap_mask(nix::sys::signal::SigmaskHow::SIG_BLOCK).ok();
-        let main = match spawn::fork_command(command, quiet) {
-            Ok(main) => main,
+        let child = match spawn::spawn_command(command, quiet) {
+            Ok(child) => child,
             Err(e) => {
                 if let Some(mask) = mask {
                     let _ = mask.thread_set_mask();
@@ -132,8 +134,8 @@ impl Started {
                 return Err(e);
             }
         };
-        relay(forwarded, main);
-        Ok(Started { main: Some(main), mask })
+        relay(forwarded, child.pid);
+        Ok(Started { main: Some(child.pid), child: Some(child), mask })
     }
 
     /// Follows the command under `guard`'s rules until the command's process tree is gone; returns
@@ -164,7 +166,13 @@ impl Started {
                 }
             }
         }
-        supervise::supervise(guard, main)
+        let result = supervise::supervise(guard, main);
+        if result.is_err() {
+            // The tracer lost track: the process may not have exec'd yet, so what it runs on is
+            // never freed.
+            std::mem::forget(self.child.take());
+        }
+        result
     }
 }
 
@@ -189,7 +197,7 @@ fn kill_command(main: Pid) {
 /// guarded `true` on `/dev/null` to find out.
 pub fn probe() -> Result<(), Error> {
     let guard = Guard { rules: Rules::default(), git: None };
-    match Started::fork(&["true".into()], true)?.supervise(&guard)? {
+    match Started::start(&["true".into()], true)?.supervise(&guard)? {
         0 => Ok(()),
         REFUSED => Err(Error::Unavailable(String::from("the kernel refuses ptrace or seccomp to this process"))),
         code => Err(Error::Unavailable(format!("a guarded `true` exited with {code}"))),

@@ -1,7 +1,14 @@
-//! The guarded command's process: forked from the guard, it asks to be traced, stops until the
+//! The guarded command's process: cloned from the guard, it asks to be traced, stops until the
 //! tracer is ready, installs the filter, then execs the command — so the command's own first exec
-//! is checked too. Between the fork and the exec the child makes system calls on what the parent
-//! prepared and nothing else (no allocation, no lock): the guard may have other threads.
+//! is checked too. Until its exec the child runs in the guard's own memory (`CLONE_VM`, as
+//! `posix_spawn` does, without waiting for the exec): nothing is copied, no page is shared
+//! copy-on-write, and the exec has no copy of the guard to tear down. So the child makes system
+//! calls on what the parent prepared and nothing else — no allocation, no lock, no libc call that
+//! reads the thread it would share with the parent (glibc's `raise` would signal the parent) —
+//! and the parent keeps that memory, and the child's stack, until the child has exec'd or ended
+//! ([`Child`]).
+
+#![allow(unsafe_code)]
 
 use std::ffi::{CString, OsStr, OsString};
 use std::os::fd::{AsRawFd as _, OwnedFd};
@@ -10,8 +17,8 @@ use std::path::PathBuf;
 
 use nix::errno::Errno;
 use nix::sys::ptrace;
-use nix::sys::signal::{SigSet, Signal, raise};
-use nix::unistd::{AccessFlags, ForkResult, Pid, access};
+use nix::sys::signal::{SigSet, Signal, kill};
+use nix::unistd::{AccessFlags, Pid, access, getpid};
 use seccompiler::BpfProgram;
 
 use crate::Error;
@@ -37,10 +44,28 @@ struct Prepared {
     quiet: Option<OwnedFd>,
 }
 
-/// Forks the guarded process for `command` (program first), stopped before anything of the
+/// The child's stack (`execvp` runs a script without a `#!` line through `sh` with a copy of
+/// `argv` on it).
+const STACK: usize = 1 << 20;
+
+/// The guarded process, and what it runs on until its exec: keep it until the process has
+/// exec'd or ended.
+pub(crate) struct Child {
+    pub(crate) pid: Pid,
+    _prepared: Box<Prepared>,
+    _stack: Vec<u8>,
+}
+
+impl std::fmt::Debug for Child {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Child").field("pid", &self.pid).finish_non_exhaustive()
+    }
+}
+
+/// Starts the guarded process for `command` (program first), stopped before anything of the
 /// command runs once it reaches its `SIGSTOP` (see the module doc); `quiet` runs it on
 /// `/dev/null`.
-pub(crate) fn fork_command(command: &[OsString], quiet: bool) -> Result<Pid, Error> {
+pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, Error> {
     let Some(program) = command.first() else {
         return Err(spawn_error(OsStr::new(""), std::io::Error::other("no command to run")));
     };
@@ -57,7 +82,7 @@ pub(crate) fn fork_command(command: &[OsString], quiet: bool) -> Result<Pid, Err
         )),
         false => None,
     };
-    let prepared = Prepared {
+    let prepared = Box::new(Prepared {
         program: c_string(program)?,
         file,
         _argv: argv,
@@ -65,24 +90,34 @@ pub(crate) fn fork_command(command: &[OsString], quiet: bool) -> Result<Pid, Err
         filter: crate::filter::program().map_err(Error::Unavailable)?,
         unblock: crate::forwarded_signals(),
         quiet,
-    };
-    fork(&prepared).map_err(|e| spawn_error(program, e.into()))
-}
-
-#[allow(unsafe_code)]
-fn fork(prepared: &Prepared) -> nix::Result<Pid> {
-    // SAFETY: the child runs `child` only, which makes system calls on memory prepared before
-    // the fork (no allocation, no lock, no unwinding: it ends in an exec or `_exit`), the calls
-    // a forked child of a multi-threaded process may make.
-    match unsafe { nix::unistd::fork() }? {
-        ForkResult::Parent { child } => Ok(child),
-        ForkResult::Child => child(prepared),
+    });
+    let mut stack = vec![0u8; STACK];
+    // The stack grows down from its 16-byte aligned top.
+    let top = stack.as_mut_ptr().wrapping_add(STACK);
+    let top = top.wrapping_sub(top as usize % 16);
+    let arg: *const Prepared = &*prepared;
+    // SAFETY: the child runs `entry` on `stack` with `prepared` (both heap blocks that `Child`
+    // keeps alive for as long as the child may run on them); `entry` makes system calls on
+    // `prepared` only (no allocation, no lock, no unwinding, nothing of the parent's thread: see
+    // the module doc) and ends in an exec or an exit.
+    let pid = unsafe { libc::clone(entry, top.cast(), libc::CLONE_VM | libc::SIGCHLD, arg.cast_mut().cast()) };
+    if pid < 0 {
+        return Err(spawn_error(program, std::io::Error::last_os_error()));
     }
+    let pid = Pid::from_raw(pid);
+    Ok(Child { pid, _prepared: prepared, _stack: stack })
 }
 
-/// The child's whole life: its exec, or its exit with the reason on stderr.
-#[allow(unsafe_code)]
-fn child(p: &Prepared) -> ! {
+/// The child's entry: `arg` is the `Prepared` the parent keeps.
+extern "C" fn entry(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `spawn_command` passes a pointer to a live `Prepared`, never written while the
+    // child runs.
+    let prepared = unsafe { &*arg.cast::<Prepared>() };
+    child(prepared)
+}
+
+/// The child's whole life: its exec, or its exit code with the reason on stderr.
+fn child(p: &Prepared) -> libc::c_int {
     if let Some(null) = &p.quiet {
         for target in 0..3 {
             // SAFETY: dup2 on open descriptors.
@@ -90,13 +125,13 @@ fn child(p: &Prepared) -> ! {
         }
     }
     if ptrace::traceme().is_err() {
-        refuse(b"the kernel refuses ptrace here");
+        return refuse(b"the kernel refuses ptrace here");
     }
-    if raise(Signal::SIGSTOP).is_err() {
-        refuse(b"cannot stop for the tracer");
+    if kill(getpid(), Signal::SIGSTOP).is_err() {
+        return refuse(b"cannot stop for the tracer");
     }
     if seccompiler::apply_filter(&p.filter).is_err() {
-        refuse(b"the kernel refuses the seccomp filter here");
+        return refuse(b"the kernel refuses the seccomp filter here");
     }
     let _ = p.unblock.thread_unblock();
     // SAFETY: NUL-terminated strings and a NULL-terminated array of them, alive until the exec.
@@ -111,13 +146,13 @@ fn child(p: &Prepared) -> ! {
     }
     let errno = Errno::last();
     say(&[b"aimon-hooks guard: ", p.program.as_bytes(), b": ", errno.desc().as_bytes(), b"\n"]);
-    exit(if errno == Errno::ENOENT { 127 } else { REFUSED })
+    if errno == Errno::ENOENT { 127 } else { REFUSED }
 }
 
-/// Ends the child before the exec: why, and exit 126.
-fn refuse(why: &[u8]) -> ! {
+/// Says why the child ends before its exec; its exit code, 126.
+fn refuse(why: &[u8]) -> libc::c_int {
     say(&[b"aimon-hooks guard: ", why, b" (", Errno::last().desc().as_bytes(), b"); nothing was run\n"]);
-    exit(REFUSED)
+    REFUSED
 }
 
 /// Writes `parts` to stderr (in the child: no allocation).
@@ -125,12 +160,6 @@ fn say(parts: &[&[u8]]) {
     for part in parts {
         let _ = nix::unistd::write(std::io::stderr(), part);
     }
-}
-
-#[allow(unsafe_code)]
-fn exit(code: i32) -> ! {
-    // SAFETY: `_exit` ends the process at once (no atexit handlers, no destructors).
-    unsafe { libc::_exit(code) }
 }
 
 fn spawn_error(program: &OsStr, source: std::io::Error) -> Error {
