@@ -48,6 +48,7 @@ mod error;
 mod exec;
 mod filter;
 mod memory;
+mod relay;
 mod rules;
 mod spawn;
 mod supervise;
@@ -59,7 +60,7 @@ use std::sync::Arc;
 use hook_config::DeclarativeHook;
 use hook_core::HookEventType;
 use nix::sys::ptrace;
-use nix::sys::signal::{SigSet, Signal};
+use nix::sys::signal::Signal;
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 
@@ -113,29 +114,27 @@ struct Started {
     main: Option<Pid>,
     /// What it runs on until its exec (dropped after `main`'s kill).
     child: Option<spawn::Child>,
-    /// The thread's signal mask before the relayed signals were blocked.
-    mask: Option<SigSet>,
+    /// The relay of the guard's signals to the process (dropped after `main`'s kill).
+    _relay: relay::Relay,
 }
 
 impl Started {
-    /// Starts `command` (see [`Guard::run`]; `quiet`: on `/dev/null`): the signals to relay are
-    /// blocked, the relay thread runs, the process stops itself before the exec.
+    /// Starts `command` (see [`Guard::run`]; `quiet`: on `/dev/null`): the process stops
+    /// itself before the exec; the guard's signals are relayed to it.
     fn start(command: &[OsString], quiet: bool) -> Result<Started, Error> {
         filter::arch().map_err(Error::Unavailable)?;
-        let forwarded = forwarded_signals();
-        // Blocked here and taken by the relay thread; the child unblocks them before the exec.
-        let mask = forwarded.thread_swap_mask(nix::sys::signal::SigmaskHow::SIG_BLOCK).ok();
-        let child = match spawn::spawn_command(command, quiet) {
-            Ok(child) => child,
-            Err(e) => {
-                if let Some(mask) = mask {
-                    let _ = mask.thread_set_mask();
-                }
-                return Err(e);
-            }
-        };
-        relay(forwarded, child.pid);
-        Ok(Started { main: Some(child.pid), child: Some(child), mask })
+        // Blocked while the process starts and the relay is set up (the process unblocks them
+        // before its exec), so none is missed or handled in the process with the guard's handler.
+        let mask = relay::forwarded().thread_swap_mask(nix::sys::signal::SigmaskHow::SIG_BLOCK).ok();
+        let started = spawn::spawn_command(command, quiet).map(|child| Started {
+            main: Some(child.pid),
+            _relay: relay::Relay::start(child.pid),
+            child: Some(child),
+        });
+        if let Some(mask) = mask {
+            let _ = mask.thread_set_mask();
+        }
+        started
     }
 
     /// Follows the command under `guard`'s rules until the command's process tree is gone; returns
@@ -181,9 +180,6 @@ impl Drop for Started {
         if let Some(main) = self.main.take() {
             kill_command(main);
         }
-        if let Some(mask) = self.mask.take() {
-            let _ = mask.thread_set_mask();
-        }
     }
 }
 
@@ -202,31 +198,6 @@ pub fn probe() -> Result<(), Error> {
         REFUSED => Err(Error::Unavailable(String::from("the kernel refuses ptrace or seccomp to this process"))),
         code => Err(Error::Unavailable(format!("a guarded `true` exited with {code}"))),
     }
-}
-
-/// The signals the guard relays to the command (HUP, INT, QUIT, TERM).
-fn forwarded_signals() -> SigSet {
-    let mut set = SigSet::empty();
-    for sig in [Signal::SIGHUP, Signal::SIGINT, Signal::SIGQUIT, Signal::SIGTERM] {
-        set.add(sig);
-    }
-    set
-}
-
-/// A thread passing the signals of `set` sent to the guard on to `main`; a signal the terminal
-/// sent (the whole foreground group got it already) is not sent twice.
-fn relay(set: SigSet, main: Pid) {
-    let Ok(fd) = nix::sys::signalfd::SignalFd::new(&set) else { return };
-    std::thread::spawn(move || {
-        while let Ok(Some(info)) = fd.read_signal() {
-            if info.ssi_code == libc::SI_KERNEL {
-                continue;
-            }
-            if let Ok(sig) = Signal::try_from(info.ssi_signo as i32) {
-                let _ = nix::sys::signal::kill(main, sig);
-            }
-        }
-    });
 }
 
 fn find_on_path(name: &str) -> Option<PathBuf> {

@@ -88,7 +88,7 @@ pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, 
         _argv: argv,
         argv_ptrs,
         filter: crate::filter::program().map_err(Error::Unavailable)?,
-        unblock: crate::forwarded_signals(),
+        unblock: crate::relay::forwarded(),
         quiet,
     });
     let mut stack = vec![0u8; STACK];

@@ -5,10 +5,12 @@
 //!   the command exits as its own program decides; benign commands run byte-identical with and
 //!   without the guard;
 //! - `reason` — the refusal's reason reaches the refused command's own stderr (a pipe, a socket);
+//! - `signals` — a signal sent to the guard reaches the command;
 //! - `unavailable` — where the kernel refuses the mechanism the guard runs nothing and exits 126
 //!   with a sentence.
 
 mod reason;
 mod sandbox;
+mod signals;
 mod table;
 mod unavailable;
