@@ -2,9 +2,9 @@
 //!
 //! - a loop: one `bash` running `/bin/true` 1,000 times (1,000 forks and execs, each stopped and
 //!   checked twice by the guard), guarded ÷ unguarded (goal ≤ 1.10);
-//! - start-up: `aimon-hooks guard -- bash -c /bin/true` (start the traced step, a re-exec of
-//!   itself, and load the tiers while it starts; install the filter; check both execs twice)
-//!   minus a bare spawn of `bash -c /bin/true` (goal ≤ 2 ms).
+//! - start-up: `aimon-hooks guard -- bash -c /bin/true` (start the binary, read the tiers, clone
+//!   the command's process, which installs the filter; check both execs twice) minus a bare
+//!   spawn of `bash -c /bin/true` (goal ≤ 2 ms).
 //!
 //! `cargo bench -p hook-cli --bench guard` (release profile). The project has three deny rules.
 //! Runs are interleaved so machine noise hits both sides alike; medians are printed.
