@@ -4,7 +4,8 @@
 //!   heavy crates in resolved graphs, crates allowed only behind a cargo feature, hook-predicate's public surface, event-name literals, Claude Code output-key literals) and
 //!   the crate table of `docs/architecture.md`, which is rendered from the same layer table,
 //!   and that every requirement id cited in `crates/` or `xtask/` has a line in
-//!   `docs/behaviour.md`, and that no file but the CLI's allocator switch allows unsafe code.
+//!   `docs/behaviour.md`, and that no file but the CLI's allocator switch and the exec guard's
+//!   spawn and relay modules allows unsafe code.
 //!   The event tables of `docs/config.md` and `docs/cli.md` are rendered from hook-core's events
 //!   table the same way, the README must have a row for every crate, and every library crate's
 //!   public names must equal its snapshot `xtask/snapshots/<crate>.exports`.

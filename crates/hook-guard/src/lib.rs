@@ -48,8 +48,11 @@ mod error;
 mod exec;
 mod filter;
 mod memory;
+// The clone of the command's process and the signal handler: the crate's only unsafe code.
+#[allow(unsafe_code)]
 mod relay;
 mod rules;
+#[allow(unsafe_code)]
 mod spawn;
 mod supervise;
 

@@ -2,8 +2,6 @@
 //! signal handler for as long as a [`Relay`] lives: no thread to start, and none to stop when the
 //! guard exits. One guarded command per process has its signals relayed at a time.
 
-#![allow(unsafe_code)]
-
 use std::sync::atomic::{AtomicI32, Ordering};
 
 use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal, sigaction};

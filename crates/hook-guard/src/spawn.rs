@@ -8,8 +8,6 @@
 //! and the parent keeps that memory, and the child's stack, until the child has exec'd or ended
 //! ([`Child`]).
 
-#![allow(unsafe_code)]
-
 use std::ffi::{CString, OsStr, OsString};
 use std::os::fd::{AsRawFd as _, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
