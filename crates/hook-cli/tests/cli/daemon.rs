@@ -42,7 +42,8 @@ impl Daemon {
             .spawn()
             .expect("aimon-hooks serve starts");
         let socket = sandbox.home().join(".aimon/serve.sock");
-        wait_until(Duration::from_secs(20), "serve did not listen", || {
+        // Generous: a loaded machine (the whole suite, a store with a thousand envelopes) is slow.
+        wait_until(Duration::from_secs(60), "serve did not listen", || {
             TcpStream::connect(("127.0.0.1", port)).is_ok() && socket.exists()
         });
         let token = std::fs::read_to_string(sandbox.home().join(".aimon/serve.token")).expect("the token file");

@@ -91,6 +91,10 @@ fn kill_9_of_serve_mid_fire_loses_no_envelope_and_repeats_only_the_fires_in_flig
         log_lines(&log).iter().filter(|(k, ..)| k == "START").count() >= KILL_AFTER_STARTS
     });
     first.kill_9();
+    // Each hook runs in a process group of its own, so the hooks serve had started outlive it: one
+    // started just before the kill may write its START a moment later. Read the log once they have
+    // (well within the 0.3 s before any of them writes its END).
+    std::thread::sleep(Duration::from_millis(150));
     let at_kill = log_lines(&log);
     let started: BTreeSet<String> = starts(&at_kill).into_keys().collect();
     let ended: BTreeSet<String> = at_kill.iter().filter(|(k, ..)| k == "END").map(|(_, id, _)| id.clone()).collect();
