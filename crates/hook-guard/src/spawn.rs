@@ -9,11 +9,14 @@
 //! ([`Child`]).
 
 use std::ffi::{CString, OsStr, OsString};
+use std::num::NonZeroUsize;
 use std::os::fd::{AsRawFd as _, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::PathBuf;
+use std::ptr::NonNull;
 
 use nix::errno::Errno;
+use nix::sys::mman::{MapFlags, ProtFlags, mmap_anonymous, mprotect, munmap};
 use nix::sys::ptrace;
 use nix::sys::signal::{SigSet, Signal, kill};
 use nix::unistd::{AccessFlags, Pid, access, getpid};
@@ -42,16 +45,52 @@ struct Prepared {
     quiet: Option<OwnedFd>,
 }
 
-/// The child's stack (`execvp` runs a script without a `#!` line through `sh` with a copy of
-/// `argv` on it).
-const STACK: usize = 1 << 20;
+/// The child's stack. `execvp` runs a script without a `#!` line through `sh` with a copy of
+/// `argv`'s pointers on it: at most 8 bytes for every 10 of the kernel's argument limit (at most
+/// 6 MB), so 8 MB always hold it. Untouched pages of the mapping cost nothing.
+const STACK: usize = 8 << 20;
+/// The inaccessible page below it.
+const GUARD_PAGE: usize = 4096;
+
+/// The child's stack: a mapping of its own with an inaccessible page below it, so that running
+/// past its end faults in the child instead of writing over the guard's memory.
+struct Stack {
+    base: NonNull<libc::c_void>,
+    len: usize,
+}
+
+impl Stack {
+    fn new() -> nix::Result<Stack> {
+        let len = STACK + GUARD_PAGE;
+        let flags = MapFlags::MAP_PRIVATE | MapFlags::MAP_STACK;
+        let size = NonZeroUsize::new(len).ok_or(Errno::EINVAL)?;
+        // SAFETY: a fresh anonymous mapping, owned by the `Stack` from here on.
+        let base = unsafe { mmap_anonymous(None, size, ProtFlags::PROT_READ | ProtFlags::PROT_WRITE, flags) }?;
+        let stack = Stack { base, len };
+        // SAFETY: the lowest page of the mapping just made.
+        unsafe { mprotect(stack.base, GUARD_PAGE, ProtFlags::PROT_NONE) }?;
+        Ok(stack)
+    }
+
+    /// The top (the stack grows down from it), 16-byte aligned as the mapping is page-aligned.
+    fn top(&self) -> *mut libc::c_void {
+        self.base.as_ptr().cast::<u8>().wrapping_add(self.len).cast()
+    }
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        // SAFETY: the mapping `new` made, no longer used by anyone.
+        let _ = unsafe { munmap(self.base, self.len) };
+    }
+}
 
 /// The guarded process, and what it runs on until its exec: keep it until the process has
 /// exec'd or ended.
 pub(crate) struct Child {
     pub(crate) pid: Pid,
     _prepared: Box<Prepared>,
-    _stack: Vec<u8>,
+    _stack: Stack,
 }
 
 impl std::fmt::Debug for Child {
@@ -89,16 +128,13 @@ pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, 
         unblock: crate::relay::forwarded(),
         quiet,
     });
-    let mut stack = vec![0u8; STACK];
-    // The stack grows down from its 16-byte aligned top.
-    let top = stack.as_mut_ptr().wrapping_add(STACK);
-    let top = top.wrapping_sub(top as usize % 16);
+    let stack = Stack::new().map_err(|e| spawn_error(program, e.into()))?;
     let arg: *const Prepared = &*prepared;
-    // SAFETY: the child runs `entry` on `stack` with `prepared` (both heap blocks that `Child`
-    // keeps alive for as long as the child may run on them); `entry` makes system calls on
+    // SAFETY: the child runs `entry` on `stack` with `prepared` (both kept alive by `Child` for
+    // as long as the child may run on them); `entry` makes system calls on
     // `prepared` only (no allocation, no lock, no unwinding, nothing of the parent's thread: see
     // the module doc) and ends in an exec or an exit.
-    let pid = unsafe { libc::clone(entry, top.cast(), libc::CLONE_VM | libc::SIGCHLD, arg.cast_mut().cast()) };
+    let pid = unsafe { libc::clone(entry, stack.top(), libc::CLONE_VM | libc::SIGCHLD, arg.cast_mut().cast()) };
     if pid < 0 {
         return Err(spawn_error(program, std::io::Error::last_os_error()));
     }

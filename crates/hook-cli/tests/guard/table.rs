@@ -185,3 +185,22 @@ fn benign_commands_run_byte_identical_with_and_without_the_guard() {
     }
     assert_eq!(sandbox.log(), "", "no stub was called");
 }
+
+/// The guard starts the command itself as `execvp` would: a file without `#!` runs through `sh`,
+/// which needs a copy of every argument's pointer on the starting process's stack — here with
+/// close to the most one-letter arguments the kernel takes.
+#[test]
+fn a_script_without_a_shebang_line_runs_as_the_command_itself_even_with_190000_arguments() {
+    let sandbox = Sandbox::new(&[]);
+    let script = sandbox.script("work/count", "echo \"$# $1\"\n");
+    let many: Vec<&str> = vec!["a"; 190_000];
+    let mut guard = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"));
+    guard.arg("guard").arg("--project").arg(sandbox.path("project")).arg("--home").arg(sandbox.path("home"));
+    let out = guard.arg("--").arg(&script).args(&many).output().expect("guard runs");
+    assert_eq!(
+        (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code()),
+        ("190000 a\n".to_owned(), Some(0)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
