@@ -7,13 +7,14 @@
 //! program `aimon-hooks guard`). It is `guard --` in the current directory's project.
 
 use std::ffi::OsString;
+use std::sync::Arc;
 
+use hook_config::{BuildEnv, DeclarativeHook, TierPaths, load_tiers_lazily};
 use hook_core::HookEventType;
 use hook_guard::{Guard, REFUSED};
 
-use crate::cli::GuardArgs;
-use crate::load::{self, Scope};
-use crate::trust::Trust;
+use crate::cli::{GuardArgs, TierArgs};
+use crate::load;
 
 /// The flag of the shell-prefix form (`init claude --guard` writes `<path>/aimon-hooks --guard`).
 pub(crate) const PREFIX_FLAG: &str = "--guard";
@@ -34,7 +35,7 @@ pub(crate) fn plain_call(mut args: impl Iterator<Item = OsString>) -> Option<Gua
     if args.next()? != "guard" {
         return None;
     }
-    let mut tiers = crate::cli::TierArgs::default();
+    let mut tiers = TierArgs::default();
     loop {
         let arg = args.next()?;
         if arg == "--" {
@@ -62,23 +63,30 @@ pub(crate) fn plain_call(mut args: impl Iterator<Item = OsString>) -> Option<Gua
 
 /// Runs `guard`; the exit code is the command's.
 pub(crate) fn run(args: &GuardArgs) -> u8 {
-    // Deny hooks hold whatever the trust store says; the store is read as `claude` reads it.
-    let loaded = match load::load(&args.tiers, &[], false, Scope::Event(HookEventType::PRE_TOOL), Trust::Store) {
-        Ok(loaded) => loaded,
+    let hooks = match rules(&args.tiers) {
+        Ok(hooks) => hooks,
         Err(e) => {
             eprintln!("aimon-hooks guard: the rules cannot be read, so nothing was run: {e:#}");
             return REFUSED as u8;
         }
     };
-    // Read first, then forked: the fork's copy-on-write pages stay shared while the rules are
-    // checked, not while they are built.
-    match Guard::new(&loaded.hooks).run(&shell_form(&args.command)) {
+    // Read first, then the command's process is started: it has nothing to do meanwhile.
+    match Guard::new(&hooks).run(&shell_form(&args.command)) {
         Ok(code) => exit_code(code),
         Err(e) => {
             eprintln!("{e}");
             REFUSED as u8
         }
     }
+}
+
+/// The tiers' hooks, as the guard needs them: it enforces `deny` hooks only, which hold whatever
+/// the trust store says and need no MCP server, so neither is read (and nothing is compiled until
+/// an exec is checked).
+fn rules(tiers: &TierArgs) -> anyhow::Result<Vec<(HookEventType, Arc<DeclarativeHook>)>> {
+    let paths = TierPaths::new(tiers.home_dir(), tiers.project_dir()?);
+    let (config, _diagnostics) = load_tiers_lazily(&paths).map_err(load::config_error)?;
+    Ok(config.into_hooks(&BuildEnv::without_mcp(&paths)))
 }
 
 /// One argument is a shell snippet (Claude Code's CLAUDE_CODE_SHELL_PREFIX passes one): `bash -c`.

@@ -77,8 +77,8 @@ impl BuildEnv {
     }
 
     /// The environment of `paths` with no MCP servers, trusting every file (hot reload loads
-    /// the servers itself).
-    pub(crate) fn without_mcp(paths: &TierPaths) -> Self {
+    /// the servers itself; the exec guard needs only the `deny` hooks).
+    pub fn without_mcp(paths: &TierPaths) -> Self {
         BuildEnv {
             anchors_project: paths.project.clone(),
             home: paths.home.clone(),
