@@ -27,7 +27,7 @@ use crate::Error;
 /// The exit code of a command the guard could not set up (as a shell's "cannot execute").
 pub const REFUSED: i32 = 126;
 
-/// Everything the child needs, made before the fork.
+/// Everything the child needs, made before the clone.
 struct Prepared {
     /// The program as given: the name of the failure and the `PATH` search's fallback.
     program: CString,
