@@ -49,7 +49,10 @@ mod error;
 mod exec;
 mod filter;
 mod memory;
-// The clone of the command's process and the signal handler: the crate's only unsafe code.
+// The listener's ioctls, the clone of the command's process and the signal handlers: the crate's
+// only unsafe code.
+#[allow(unsafe_code)]
+mod notify;
 #[allow(unsafe_code)]
 mod relay;
 mod rules;
@@ -63,7 +66,6 @@ use std::sync::Arc;
 
 use hook_config::DeclarativeHook;
 use hook_core::HookEventType;
-use nix::sys::ptrace;
 use nix::sys::signal::Signal;
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
@@ -109,22 +111,21 @@ impl Guard {
     }
 }
 
-/// A guarded command's process, started: it stops itself before anything of the command runs
-/// and waits there for [`Started::supervise`]. Dropped without supervising, it is killed:
-/// nothing of the command runs.
+/// A guarded command's process, started: its execs wait for the guard's answer, so nothing of
+/// the command runs before [`Started::supervise`]. Dropped without supervising, it is killed.
 #[derive(Debug)]
 struct Started {
     /// The command's process (`None` once supervised or killed).
     main: Option<Pid>,
-    /// What it runs on until its exec (dropped after `main`'s kill).
+    /// What it runs on until its exec, and its listener (dropped after `main`'s kill).
     child: Option<spawn::Child>,
     /// The relay of the guard's signals to the process (dropped after `main`'s kill).
     _relay: relay::Relay,
 }
 
 impl Started {
-    /// Starts `command` (see [`Guard::run`]; `quiet`: on `/dev/null`): the process stops
-    /// itself before the exec; the guard's signals are relayed to it.
+    /// Starts `command` (see [`Guard::run`]; `quiet`: on `/dev/null`); the guard's signals are
+    /// relayed to it.
     fn start(command: &[OsString], quiet: bool) -> Result<Started, Error> {
         filter::arch().map_err(Error::Unavailable)?;
         // Blocked while the process starts and the relay is set up (the process unblocks them
@@ -141,38 +142,21 @@ impl Started {
         started
     }
 
-    /// Follows the command under `guard`'s rules until the command's process tree is gone; returns
-    /// the command's exit code (128 + N when a signal ended it).
+    /// Supervises the command under `guard`'s rules until the command's process tree is gone;
+    /// returns the command's exit code (128 + N when a signal ended it).
     fn supervise(mut self, guard: &Guard) -> Result<i32, Error> {
-        let Some(main) = self.main.take() else {
-            return Err(Error::Unavailable(String::from("the command's process is gone")));
+        let (Some(main), Some(listener)) = (self.main.take(), self.child.as_mut().and_then(|c| c.listener.take()))
+        else {
+            // The process could not set its filters up: it ends saying why, before anything ran.
+            return match self.main.take().map(|main| waitpid(main, Some(WaitPidFlag::__WALL))) {
+                Some(Ok(WaitStatus::Exited(_, code))) => Ok(code),
+                _ => Ok(REFUSED),
+            };
         };
-        loop {
-            match waitpid(main, Some(WaitPidFlag::__WALL)) {
-                Ok(WaitStatus::Stopped(_, Signal::SIGSTOP)) => break,
-                // A relayed signal reached the process before its stop: it is delivered (and
-                // ends it before anything ran, as it would have ended the command).
-                Ok(WaitStatus::Stopped(_, sig)) => {
-                    let _ = ptrace::cont(main, sig);
-                }
-                // The process refused (its sentence is on stderr) before anything ran.
-                Ok(WaitStatus::Exited(_, code)) => return Ok(code),
-                Ok(WaitStatus::Signaled(_, sig, _)) => return Ok(128 + sig as i32),
-                Err(nix::errno::Errno::EINTR) => {}
-                Ok(other) => {
-                    kill_command(main);
-                    return Err(Error::Unavailable(format!("the command's process stopped unexpectedly ({other:?})")));
-                }
-                Err(e) => {
-                    kill_command(main);
-                    return Err(Error::Unavailable(format!("cannot wait for the command's process ({e})")));
-                }
-            }
-        }
-        let result = supervise::supervise(guard, main);
+        let result = supervise::supervise(guard, main, notify::Listener::new(listener));
         if result.is_err() {
-            // The tracer lost track: the process may not have exec'd yet, so what it runs on is
-            // never freed.
+            kill_command(main);
+            // The process may not have exec'd: what it runs on is never freed.
             std::mem::forget(self.child.take());
         }
         result
@@ -187,7 +171,7 @@ impl Drop for Started {
     }
 }
 
-/// Kills the command's process before it ran the command, and reaps it.
+/// Kills the command's process, and reaps it.
 fn kill_command(main: Pid) {
     let _ = nix::sys::signal::kill(main, Signal::SIGKILL);
     let _ = waitpid(main, Some(WaitPidFlag::__WALL));
@@ -199,7 +183,7 @@ pub fn probe() -> Result<(), Error> {
     let guard = Guard { rules: Rules::default(), git: None };
     match Started::start(&["true".into()], true)?.supervise(&guard)? {
         0 => Ok(()),
-        REFUSED => Err(Error::Unavailable(String::from("the kernel refuses ptrace or seccomp to this process"))),
+        REFUSED => Err(Error::Unavailable(String::from("the kernel refuses ptrace or seccomp notifications to this process"))),
         code => Err(Error::Unavailable(format!("a guarded `true` exited with {code}"))),
     }
 }

@@ -1,7 +1,13 @@
-//! The signals the guard receives (HUP, INT, QUIT, TERM), passed on to the command's process by a
-//! signal handler for as long as a [`Relay`] lives: no thread to start, and none to stop when the
-//! guard exits. One guarded command per process has its signals relayed at a time.
+//! The guard's signal handlers, for as long as their guard values live: no thread to start, and
+//! none to stop when the guard exits. One guarded command per process at a time.
+//!
+//! - [`Relay`]: the signals the guard receives (HUP, INT, QUIT, TERM), passed on to the command's
+//!   process.
+//! - [`ChildWake`]: `SIGCHLD` (a traced exec stopped, a child ended) as a byte on a pipe, which the
+//!   guard's `poll` sees beside the exec listener — whichever of the process's threads the kernel
+//!   hands the signal to.
 
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::atomic::{AtomicI32, Ordering};
 
 use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal, sigaction};
@@ -48,6 +54,64 @@ impl Drop for Relay {
             let _ = unsafe { sigaction(*sig, action) };
         }
         MAIN.store(0, Ordering::SeqCst);
+    }
+}
+
+/// The pipe's writing end `ChildWake` writes to (-1: none).
+static WAKE: AtomicI32 = AtomicI32::new(-1);
+
+/// `SIGCHLD`'s handler in place, and the pipe it writes to; dropped, the previous handler is back.
+#[derive(Debug)]
+pub(crate) struct ChildWake {
+    read: OwnedFd,
+    _write: OwnedFd,
+    previous: Option<SigAction>,
+}
+
+impl ChildWake {
+    pub(crate) fn start() -> nix::Result<ChildWake> {
+        let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC | nix::fcntl::OFlag::O_NONBLOCK)?;
+        WAKE.store(std::os::fd::AsRawFd::as_raw_fd(&write), Ordering::SeqCst);
+        let action = SigAction::new(SigHandler::Handler(wake), SaFlags::SA_RESTART, SigSet::empty());
+        // (Without SA_NOCLDSTOP: a traced exec's stop is what the guard waits for.)
+        // SAFETY: `wake` only reads an atomic and calls `write`, which a handler may.
+        let previous = unsafe { sigaction(Signal::SIGCHLD, &action) }?;
+        Ok(ChildWake { read, _write: write, previous: Some(previous) })
+    }
+
+    /// Empties the pipe (the wake-ups so far are seen).
+    pub(crate) fn drain(&self) {
+        let mut buf = [0u8; 64];
+        while matches!(nix::unistd::read(&self.read, &mut buf), Ok(n) if n > 0) {}
+    }
+}
+
+impl AsFd for ChildWake {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        self.read.as_fd()
+    }
+}
+
+impl Drop for ChildWake {
+    fn drop(&mut self) {
+        if let Some(previous) = self.previous.take() {
+            // SAFETY: the action was in place before `start`.
+            let _ = unsafe { sigaction(Signal::SIGCHLD, &previous) };
+        }
+        WAKE.store(-1, Ordering::SeqCst);
+    }
+}
+
+/// `SIGCHLD`'s handler: a byte on the pipe (a full pipe has wake-ups enough).
+extern "C" fn wake(_sig: libc::c_int) {
+    let fd = WAKE.load(Ordering::SeqCst);
+    if fd >= 0 {
+        // SAFETY: `write` is async-signal-safe; errno is kept for the code the signal interrupted.
+        unsafe {
+            let errno = *libc::__errno_location();
+            libc::write(fd, [0u8].as_ptr().cast(), 1);
+            *libc::__errno_location() = errno;
+        }
     }
 }
 

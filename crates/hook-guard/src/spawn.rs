@@ -1,6 +1,7 @@
-//! The guarded command's process: cloned from the guard, it asks to be traced, stops until the
-//! tracer is ready, installs the filter, then execs the command — so the command's own first exec
-//! is checked too. Until its exec the child runs in the guard's own memory (`CLONE_VM`, as
+//! The guarded command's process: cloned from the guard, it installs the filters, hands the exec
+//! filter's listener to the guard (over a socket pair made before the clone; its own copy is
+//! closed, so nothing the command runs can answer its execs), then execs the command — so the
+//! command's own first exec is checked too. Until its exec the child runs in the guard's own memory (`CLONE_VM`, as
 //! `posix_spawn` does, without waiting for the exec): nothing is copied, no page is shared
 //! copy-on-write, and the exec has no copy of the guard to tear down. So the child makes system
 //! calls on what the parent prepared and nothing else — no allocation, no lock, no libc call that
@@ -10,6 +11,8 @@
 
 use std::ffi::{CString, OsStr, OsString};
 use std::num::NonZeroUsize;
+use std::io::IoSliceMut;
+use std::mem::MaybeUninit;
 use std::os::fd::{AsRawFd as _, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::PathBuf;
@@ -17,9 +20,9 @@ use std::ptr::NonNull;
 
 use nix::errno::Errno;
 use nix::sys::mman::{MapFlags, ProtFlags, mmap_anonymous, mprotect, munmap};
-use nix::sys::ptrace;
-use nix::sys::signal::{SigSet, Signal, kill};
-use nix::unistd::{AccessFlags, Pid, access, getpid};
+use nix::sys::signal::SigSet;
+use nix::unistd::{AccessFlags, Pid, access};
+use rustix::net::{RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags};
 use seccompiler::BpfProgram;
 
 use crate::Error;
@@ -31,14 +34,20 @@ pub const REFUSED: i32 = 126;
 struct Prepared {
     /// The program as given: the name of the failure and the `PATH` search's fallback.
     program: CString,
-    /// The file a `PATH` search finds, exec'd by its path: each `execve` of a search would stop
-    /// for the tracer (a dozen stops on a usual `PATH`).
+    /// The file a `PATH` search finds, exec'd by its path: each `execve` of a search would wait
+    /// for the guard (a dozen round trips on a usual `PATH`).
     file: Option<CString>,
     /// The arguments, `argv[0]` first: owned here for `argv_ptrs`, never read.
     _argv: Vec<CString>,
     /// The arguments' pointers, NULL-terminated (pointing into `_argv`).
     argv_ptrs: Vec<*const libc::c_char>,
-    filter: BpfProgram,
+    /// The exec filter, installed with a listener.
+    exec_filter: BpfProgram,
+    /// The filter refusing listeners of the command's own, installed after it.
+    no_listeners: BpfProgram,
+    /// The child's end of the socket pair the listener goes to the guard over (the guard's copy
+    /// is closed right after the clone, so the guard's end reads the end of the child).
+    sock: libc::c_int,
     /// The signals the guard blocks for its relay: not the command's to have blocked.
     unblock: SigSet,
     /// `/dev/null`, for standard input, output and error, when the command runs quietly.
@@ -89,6 +98,9 @@ impl Drop for Stack {
 /// exec'd or ended.
 pub(crate) struct Child {
     pub(crate) pid: Pid,
+    /// The listener its execs wait on (`None`: it could not set its filters up, and ends with
+    /// [`REFUSED`], its reason on stderr).
+    pub(crate) listener: Option<OwnedFd>,
     _prepared: Box<Prepared>,
     _stack: Stack,
 }
@@ -99,8 +111,8 @@ impl std::fmt::Debug for Child {
     }
 }
 
-/// Starts the guarded process for `command` (program first), stopped before anything of the
-/// command runs once it reaches its `SIGSTOP` (see the module doc); `quiet` runs it on
+/// Starts the guarded process for `command` (program first; see the module doc) and takes its
+/// listener: nothing of the command runs before the guard answers its exec. `quiet` runs it on
 /// `/dev/null`.
 pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, Error> {
     let Some(program) = command.first() else {
@@ -119,12 +131,21 @@ pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, 
         )),
         false => None,
     };
+    let (ours, theirs) = rustix::net::socketpair(
+        rustix::net::AddressFamily::UNIX,
+        rustix::net::SocketType::SEQPACKET,
+        rustix::net::SocketFlags::CLOEXEC,
+        None,
+    )
+    .map_err(|e| spawn_error(program, e.into()))?;
     let prepared = Box::new(Prepared {
         program: c_string(program)?,
         file,
         _argv: argv,
         argv_ptrs,
-        filter: crate::filter::program().map_err(Error::Unavailable)?,
+        exec_filter: crate::filter::exec_notify().map_err(Error::Unavailable)?,
+        no_listeners: crate::filter::no_listeners().map_err(Error::Unavailable)?,
+        sock: theirs.as_raw_fd(),
         unblock: crate::relay::forwarded(),
         quiet,
     });
@@ -139,7 +160,27 @@ pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, 
         return Err(spawn_error(program, std::io::Error::last_os_error()));
     }
     let pid = Pid::from_raw(pid);
-    Ok(Child { pid, _prepared: prepared, _stack: stack })
+    drop(theirs);
+    let listener = receive_listener(&ours);
+    Ok(Child { pid, listener, _prepared: prepared, _stack: stack })
+}
+
+/// The listener the child sends, or `None` when it ends without (its socket closes).
+fn receive_listener(sock: &OwnedFd) -> Option<OwnedFd> {
+    let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(1))];
+    let mut control = RecvAncillaryBuffer::new(&mut space);
+    let mut byte = [0u8; 1];
+    loop {
+        match rustix::net::recvmsg(sock, &mut [IoSliceMut::new(&mut byte)], &mut control, RecvFlags::CMSG_CLOEXEC) {
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return None,
+            Ok(_) => break,
+        }
+    }
+    control.drain().find_map(|message| match message {
+        RecvAncillaryMessage::ScmRights(mut fds) => fds.next(),
+        _ => None,
+    })
 }
 
 /// The child's entry: `arg` is the `Prepared` the parent keeps.
@@ -158,14 +199,30 @@ fn child(p: &Prepared) -> libc::c_int {
             unsafe { libc::dup2(null.as_raw_fd(), target) };
         }
     }
-    if ptrace::traceme().is_err() {
-        return refuse(b"the kernel refuses ptrace here");
-    }
-    if kill(getpid(), Signal::SIGSTOP).is_err() {
-        return refuse(b"cannot stop for the tracer");
-    }
-    if seccompiler::apply_filter(&p.filter).is_err() {
+    // SAFETY: prctl with integer arguments.
+    if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } != 0 {
         return refuse(b"the kernel refuses the seccomp filter here");
+    }
+    // seccompiler's `sock_filter` is the kernel's, `repr(C)`.
+    let program = libc::sock_fprog { len: p.exec_filter.len() as u16, filter: p.exec_filter.as_ptr().cast::<libc::sock_filter>().cast_mut() };
+    // SAFETY: the kernel copies the program the pointer points to.
+    let listener = unsafe {
+        libc::syscall(libc::SYS_seccomp, libc::SECCOMP_SET_MODE_FILTER, libc::SECCOMP_FILTER_FLAG_NEW_LISTENER, &program)
+    };
+    if listener < 0 {
+        return refuse(b"the kernel refuses seccomp notifications here");
+    }
+    let listener = listener as libc::c_int;
+    if seccompiler::apply_filter(&p.no_listeners).is_err() {
+        return refuse(b"the kernel refuses the seccomp filter here");
+    }
+    if !send_fd(p.sock, listener) {
+        return refuse(b"cannot hand the exec listener to the guard");
+    }
+    // SAFETY: closing descriptors of the child's own table (not the guard's: no CLONE_FILES).
+    unsafe {
+        libc::close(listener);
+        libc::close(p.sock);
     }
     let _ = p.unblock.thread_unblock();
     // SAFETY: NUL-terminated strings and a NULL-terminated array of them, alive until the exec.
@@ -181,6 +238,33 @@ fn child(p: &Prepared) -> libc::c_int {
     let errno = Errno::last();
     say(&[b"aimon-hooks guard: ", p.program.as_bytes(), b": ", errno.desc().as_bytes(), b"\n"]);
     if errno == Errno::ENOENT { 127 } else { REFUSED }
+}
+
+/// Sends `fd` over the socket `sock` (in the child: the message is built on its stack).
+fn send_fd(sock: libc::c_int, fd: libc::c_int) -> bool {
+    let mut byte = 0u8;
+    let mut iov = libc::iovec { iov_base: (&raw mut byte).cast(), iov_len: 1 };
+    // Room for one descriptor's control message (CMSG_SPACE(4) is 24), 8-byte aligned.
+    let mut control = [0u64; 4];
+    // SAFETY: an all-zero `msghdr` is a valid empty message.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &raw mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    // SAFETY: the CMSG macros compute offsets into `control`, which holds one descriptor's
+    // message; `sendmsg` reads the message built there.
+    unsafe {
+        msg.msg_controllen = libc::CMSG_SPACE(std::mem::size_of::<libc::c_int>() as u32) as usize;
+        let header = libc::CMSG_FIRSTHDR(&msg);
+        if header.is_null() {
+            return false;
+        }
+        (*header).cmsg_level = libc::SOL_SOCKET;
+        (*header).cmsg_type = libc::SCM_RIGHTS;
+        (*header).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<libc::c_int>() as u32) as usize;
+        std::ptr::write_unaligned(libc::CMSG_DATA(header).cast::<libc::c_int>(), fd);
+        libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL) == 1
+    }
 }
 
 /// Says why the child ends before its exec; its exit code, 126.

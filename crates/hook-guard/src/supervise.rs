@@ -1,19 +1,25 @@
-//! The tracer: every process and thread of the guarded tree is followed (fork, vfork, clone); it
-//! stops only at `execve`/`execveat` (the filter's trace stops) and right after an exec
-//! succeeded. At the first stop the exec's file, argv, cwd and environment are read from the
-//! process and checked: a denied exec is skipped with `EPERM`. At the second the new program's
-//! argv and file are read again from `/proc` and checked again before it runs a single
+//! The supervisor: every exec of the guarded tree waits for it (the seccomp filter's
+//! notification). The exec's file, argv, cwd and environment are read from the waiting thread
+//! and checked: a denied exec fails with `EPERM`. An exec let through is followed by ptrace,
+//! attached to that thread alone (`PTRACE_SEIZE`) before the kernel goes on with the call, and the
+//! new program's argv and file are read again right after the exec, before it runs a single
 //! instruction — another thread may have rewritten the argv between the check and the kernel's
-//! own read, and a process whose exec was let through on such a changed argv is killed.
+//! own read, and a program whose exec was let through on such a changed argv is killed. Then the
+//! thread is let go. Forks, clones and signals cost nothing: nothing else is traced.
+//!
+//! The guard is the tree's subreaper, so a daemonising grandchild stays its descendant (traceable
+//! where Yama allows only descendants) and the guard returns once the whole tree is gone.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::Write as _;
+use std::os::fd::AsFd as _;
 use std::os::unix::ffi::OsStringExt as _;
 use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _, OpenOptionsExt as _};
 use std::path::PathBuf;
 
 use nix::errno::Errno;
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::sys::ptrace::{self, Event};
 use nix::sys::signal::Signal;
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
@@ -22,98 +28,208 @@ use nix::unistd::Pid;
 use crate::Guard;
 use crate::exec::Exec;
 use crate::memory::{self, MAX_ARG_BYTES};
+use crate::notify::{Listener, Notification};
+use crate::relay::ChildWake;
 use crate::rules::quote_line;
 
 /// `execveat`'s `AT_FDCWD` and `AT_EMPTY_PATH`.
 const AT_FDCWD: i64 = -100;
 const AT_EMPTY_PATH: u64 = 0x1000;
 
-/// Follows the tree under `main` (stopped, options not yet set) until every process of it is
-/// gone; returns the exit code of `main` (128 + N for a signal).
-pub(crate) fn supervise(guard: &Guard, main: Pid) -> Result<i32, crate::Error> {
-    let options = ptrace::Options::PTRACE_O_TRACESECCOMP
-        | ptrace::Options::PTRACE_O_TRACEEXEC
-        | ptrace::Options::PTRACE_O_TRACEFORK
-        | ptrace::Options::PTRACE_O_TRACEVFORK
-        | ptrace::Options::PTRACE_O_TRACECLONE
-        | ptrace::Options::PTRACE_O_EXITKILL;
-    if let Err(e) = ptrace::setoptions(main, options) {
-        let _ = nix::sys::signal::kill(main, Signal::SIGKILL);
-        return Err(crate::Error::Unavailable(format!("the kernel refuses the ptrace options ({e})")));
-    }
-    let mut known: HashSet<Pid> = HashSet::from([main]);
-    // The last refusal said, so a PATH search refused in each directory is said once.
-    let mut said: Option<(Pid, String)> = None;
-    // The exec each process was let through with, to compare with what it became.
-    let mut allowed: HashMap<Pid, Allowed> = HashMap::new();
-    let mut status = None;
-    let _ = ptrace::cont(main, None);
+/// The options of a followed exec: its stop after the exec, and its death should the guard die.
+fn follow_options() -> ptrace::Options {
+    ptrace::Options::PTRACE_O_TRACEEXEC | ptrace::Options::PTRACE_O_EXITKILL
+}
+
+/// What the supervisor keeps between events.
+struct Supervisor<'a> {
+    guard: &'a Guard,
+    listener: Listener,
+    main: Pid,
+    /// Whether `main`'s own exec has been followed (until then a refusal of ptrace refuses
+    /// the whole command).
+    followed: bool,
+    /// The threads followed, with the exec each was let through with (a thread whose exec
+    /// failed stays followed until its next exec, signal or end).
+    seized: HashMap<Pid, Allowed>,
+    /// The last refusal said, so a PATH search refused in each directory is said once.
+    said: Option<(Pid, String)>,
+    /// `main`'s exit code once it ended.
+    status: Option<i32>,
+}
+
+/// Supervises the tree under `main` (which has not exec'd yet; its execs wait on `listener`)
+/// until every process of it is gone; returns the exit code of `main` (128 + N for a signal).
+pub(crate) fn supervise(guard: &Guard, main: Pid, listener: Listener) -> Result<i32, crate::Error> {
+    let wake = ChildWake::start()
+        .map_err(|e| crate::Error::Unavailable(format!("cannot watch the command's processes ({e})")))?;
+    let _reaper = Reaper::start()?;
+    let mut s = Supervisor { guard, listener, main, followed: false, seized: HashMap::new(), said: None, status: None };
+    let mut listening = true;
     loop {
-        let event = match waitpid(None, Some(WaitPidFlag::__WALL)) {
-            Ok(event) => event,
-            Err(Errno::EINTR) => continue,
-            Err(Errno::ECHILD) => break,
-            Err(e) => return Err(crate::Error::Supervise(e.to_string())),
-        };
-        match event {
-            WaitStatus::Exited(pid, code) => {
-                known.remove(&pid);
-                allowed.remove(&pid);
-                if pid == main {
-                    status = Some(code);
-                }
+        wake.drain();
+        if !s.reap()? {
+            break;
+        }
+        let mut fds = vec![PollFd::new(wake.as_fd(), PollFlags::POLLIN)];
+        if listening {
+            fds.push(PollFd::new(s.listener.as_fd(), PollFlags::POLLIN));
+        }
+        match poll(&mut fds, PollTimeout::NONE) {
+            Ok(_) | Err(Errno::EINTR) => {}
+            Err(e) => return Err(crate::Error::Supervise(format!("cannot wait for an exec ({e})"))),
+        }
+        let Some(events) = fds.get(1).and_then(PollFd::revents) else { continue };
+        if events.contains(PollFlags::POLLIN) {
+            match s.listener.receive() {
+                Ok(n) => s.on_exec(n)?,
+                Err(Errno::EINTR | Errno::ENOENT) => {}
+                Err(e) => return Err(crate::Error::Supervise(format!("cannot read an exec ({e})"))),
             }
-            WaitStatus::Signaled(pid, sig, _) => {
-                known.remove(&pid);
-                allowed.remove(&pid);
-                if pid == main {
-                    status = Some(128 + sig as i32);
-                }
-            }
-            WaitStatus::Stopped(pid, sig) => {
-                if known.insert(pid) && sig == Signal::SIGSTOP {
-                    // A new process or thread's first stop, not a signal to deliver.
-                    let _ = ptrace::cont(pid, None);
-                } else if is_group_stop(pid, sig) {
-                    // Job control cannot be relayed under PTRACE_TRACEME: the process goes on.
-                    let _ = ptrace::cont(pid, None);
-                } else {
-                    let _ = ptrace::cont(pid, sig);
-                }
-            }
-            WaitStatus::PtraceEvent(pid, _, event) => {
-                known.insert(pid);
-                if event == Event::PTRACE_EVENT_SECCOMP as i32 {
-                    match at_exec(guard, pid, &mut said) {
-                        Some(exec) => allowed.insert(pid, exec),
-                        None => allowed.remove(&pid),
-                    };
-                } else if event == Event::PTRACE_EVENT_EXEC as i32 {
-                    // A thread other than the leader that execs takes the leader's pid.
-                    let former = ptrace::getevent(pid).ok().map(|tid| Pid::from_raw(tid as i32));
-                    let checked = allowed.remove(&former.unwrap_or(pid));
-                    after_exec(guard, pid, checked);
-                }
-                let _ = ptrace::cont(pid, None);
-            }
-            _ => {}
+        } else if events.intersects(PollFlags::POLLHUP | PollFlags::POLLERR) {
+            // No process of the tree is left to exec.
+            listening = false;
         }
     }
-    Ok(status.unwrap_or(128 + Signal::SIGKILL as i32))
+    Ok(s.status.unwrap_or(128 + Signal::SIGKILL as i32))
 }
 
-/// Whether a stop with a stopping signal is a group-stop (no signal info), not its delivery.
-fn is_group_stop(pid: Pid, sig: Signal) -> bool {
-    matches!(sig, Signal::SIGSTOP | Signal::SIGTSTP | Signal::SIGTTIN | Signal::SIGTTOU)
-        && ptrace::getsiginfo(pid) == Err(Errno::EINVAL)
+impl Supervisor<'_> {
+    /// Takes every change of the tree's processes so far; `false` once none is left.
+    fn reap(&mut self) -> Result<bool, crate::Error> {
+        loop {
+            let event = match waitpid(None, Some(WaitPidFlag::__WALL | WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) => return Ok(true),
+                Ok(event) => event,
+                Err(Errno::EINTR) => continue,
+                Err(Errno::ECHILD) => return Ok(false),
+                Err(e) => return Err(crate::Error::Supervise(e.to_string())),
+            };
+            match event {
+                WaitStatus::Exited(pid, code) => self.ended(pid, code),
+                WaitStatus::Signaled(pid, sig, _) => self.ended(pid, 128 + sig as i32),
+                WaitStatus::PtraceEvent(pid, _, event) if event == Event::PTRACE_EVENT_EXEC as i32 => {
+                    // A thread other than the leader that execs takes the leader's pid.
+                    let former = ptrace::getevent(pid).ok().map(|tid| Pid::from_raw(tid as i32)).unwrap_or(pid);
+                    let checked = self.seized.remove(&former);
+                    self.seized.remove(&pid);
+                    if pid == self.main {
+                        self.followed = true;
+                    }
+                    after_exec(self.guard, pid, checked);
+                    let _ = ptrace::detach(pid, None);
+                }
+                // A group-stop (it stays stopped once let go).
+                WaitStatus::PtraceEvent(pid, _, _) => self.let_go(pid, None),
+                // A signal on its way: delivered as the thread is let go.
+                WaitStatus::Stopped(pid, sig) => self.let_go(pid, Some(sig)),
+                _ => {}
+            }
+        }
+    }
+
+    fn ended(&mut self, pid: Pid, code: i32) {
+        self.seized.remove(&pid);
+        if pid == self.main {
+            self.status = Some(code);
+        }
+    }
+
+    fn let_go(&mut self, pid: Pid, sig: Option<Signal>) {
+        self.seized.remove(&pid);
+        let _ = ptrace::detach(pid, sig);
+    }
+
+    /// An exec waits: check it; fail it, or follow it and let it go on.
+    fn on_exec(&mut self, n: Notification) -> Result<(), crate::Error> {
+        let pid = n.pid;
+        let allowed = match self.check(&n) {
+            Ok(allowed) => allowed,
+            Err(errno) => {
+                let _ = self.listener.fail(n.id, errno);
+                return Ok(());
+            }
+        };
+        if !self.seized.contains_key(&pid) {
+            if let Err(e) = ptrace::seize(pid, follow_options()) {
+                let _ = self.listener.fail(n.id, Errno::EPERM);
+                if pid == self.main && !self.followed {
+                    let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+                    return Err(crate::Error::Unavailable(format!("the kernel refuses ptrace here ({})", e.desc())));
+                }
+                let message = format!(
+                    "aimon-hooks: refused: the guard cannot follow this exec ({}) ({})",
+                    e.desc(),
+                    quote_line(&allowed.argv)
+                );
+                self.say(pid, message);
+                return Ok(());
+            }
+        }
+        self.seized.insert(pid, allowed);
+        // Still waiting once followed: what was read and followed is that thread's.
+        if self.listener.waits(n.id) {
+            let _ = self.listener.go_on(n.id);
+        }
+        Ok(())
+    }
+
+    /// The exec `n` let through, or the error it fails with (`EPERM` when refused).
+    fn check(&mut self, n: &Notification) -> Result<Allowed, Errno> {
+        let pid = n.pid;
+        // x32 execs are never checked: they are refused.
+        let args = exec_args(n).ok_or(Errno::EPERM)?;
+        let (exec, envp) = read_exec(pid, args)?;
+        let mut env = || read_env(pid, envp);
+        let Some(message) = self.guard.denial(&exec, &mut env) else {
+            return Ok(Allowed { argv: exec.argv, real: exec.real, cwd: exec.cwd });
+        };
+        match std::fs::metadata(&exec.file) {
+            // A file that is not there fails as the kernel would fail it (a PATH search goes on
+            // to the next directory), without a word: nothing runs either way.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Errno::ENOENT),
+            _ => {
+                self.say(pid, message);
+                Err(Errno::EPERM)
+            }
+        }
+    }
+
+    /// Says `message` about `pid`'s exec, unless it was the last thing said about it.
+    fn say(&mut self, pid: Pid, message: String) {
+        if self.said.as_ref().is_none_or(|(p, m)| *p != pid || *m != message) {
+            report(pid, &message);
+            self.said = Some((pid, message));
+        }
+    }
 }
 
-/// The syscall's registers as an exec's arguments: (path, argv, envp, dirfd, flags).
-#[cfg(target_arch = "x86_64")]
-fn exec_args(regs: &libc::user_regs_struct) -> Option<(u64, u64, u64, i64, u64)> {
-    match regs.orig_rax {
-        59 => Some((regs.rdi, regs.rsi, regs.rdx, AT_FDCWD, 0)),
-        322 => Some((regs.rsi, regs.rdx, regs.r10, regs.rdi as i32 as i64, regs.r8)),
+/// The guard as the subreaper of its tree while it supervises (what it was before, back after).
+struct Reaper {
+    was: bool,
+}
+
+impl Reaper {
+    fn start() -> Result<Reaper, crate::Error> {
+        let was = nix::sys::prctl::get_child_subreaper().unwrap_or(false);
+        nix::sys::prctl::set_child_subreaper(true)
+            .map_err(|e| crate::Error::Unavailable(format!("cannot adopt the command's orphans ({e})")))?;
+        Ok(Reaper { was })
+    }
+}
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        let _ = nix::sys::prctl::set_child_subreaper(self.was);
+    }
+}
+
+/// A notification's arguments as an exec's: (path, argv, envp, dirfd, flags).
+fn exec_args(n: &Notification) -> Option<(u64, u64, u64, i64, u64)> {
+    let a = n.args;
+    match n.nr {
+        59 => Some((a[0], a[1], a[2], AT_FDCWD, 0)),
+        322 => Some((a[1], a[2], a[3], a[0] as i32 as i64, a[4])),
         _ => None,
     }
 }
@@ -125,54 +241,6 @@ struct Allowed {
     argv: Vec<String>,
     real: Option<PathBuf>,
     cwd: Option<PathBuf>,
-}
-
-/// At an exec's trace stop: check it, and skip it with `EPERM` (or the error reading it met)
-/// when it is refused; returns the exec let through.
-#[cfg(target_arch = "x86_64")]
-fn at_exec(guard: &Guard, pid: Pid, said: &mut Option<(Pid, String)>) -> Option<Allowed> {
-    let Ok(mut regs) = ptrace::getregs(pid) else { return None };
-    let refusal = match exec_args(&regs) {
-        // x32 execs are never checked: they are refused.
-        None => Some(Errno::EPERM),
-        Some(args) => match read_exec(pid, args) {
-            Err(errno) => Some(errno),
-            Ok((exec, envp)) => {
-                let mut env = || read_env(pid, envp);
-                match guard.denial(&exec, &mut env) {
-                    None => return Some(Allowed { argv: exec.argv, real: exec.real, cwd: exec.cwd }),
-                    Some(message) => Some(match std::fs::metadata(&exec.file) {
-                        // A file that is not there fails as the kernel would fail it (a PATH
-                        // search goes on to the next directory), without a word: nothing ran
-                        // either way.
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Errno::ENOENT,
-                        _ => {
-                            if said.as_ref().is_none_or(|(p, m)| *p != pid || *m != message) {
-                                report(pid, &message);
-                                *said = Some((pid, message));
-                            }
-                            Errno::EPERM
-                        }
-                    }),
-                }
-            }
-        },
-    };
-    if let Some(errno) = refusal {
-        regs.orig_rax = u64::MAX;
-        regs.rax = (-(errno as i64)) as u64;
-        if ptrace::setregs(pid, regs).is_err() {
-            // The exec must not go ahead unchecked.
-            let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
-        }
-    }
-    None
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn at_exec(_guard: &Guard, pid: Pid, _said: &mut Option<(Pid, String)>) -> Option<Allowed> {
-    let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
-    None
 }
 
 /// Right after an exec succeeded: the new program's argv (from its new stack: argc, then the argv
