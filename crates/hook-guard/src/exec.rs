@@ -60,13 +60,8 @@ pub(crate) fn basename(name: &str) -> &str {
 }
 
 impl Exec {
-    /// The command lines the rules are asked about; `env` gives the exec's environment (asked
-    /// only for git); `git` is the git that looks aliases up.
-    pub(crate) fn readings(
-        &self,
-        git: Option<&Path>,
-        env: &mut dyn FnMut() -> Vec<(OsString, OsString)>,
-    ) -> Vec<String> {
+    /// The names the program runs under: the file's, `argv[0]`'s and the real file's basenames.
+    fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = Vec::with_capacity(3);
         let mut add = |name: &str| {
             if !name.is_empty() && !names.iter().any(|n| n == name) {
@@ -80,6 +75,22 @@ impl Exec {
         if let Some(real) = &self.real {
             add(basename(&real.to_string_lossy()));
         }
+        names
+    }
+
+    /// Whether a reading depends on the exec's environment (git's, for its aliases).
+    pub(crate) fn reads_environment(&self) -> bool {
+        self.names().iter().any(|n| n == "git")
+    }
+
+    /// The command lines the rules are asked about; `env` gives the exec's environment (asked
+    /// only for git); `git` is the git that looks aliases up.
+    pub(crate) fn readings(
+        &self,
+        git: Option<&Path>,
+        env: &mut dyn FnMut() -> Vec<(OsString, OsString)>,
+    ) -> Vec<String> {
+        let names = self.names();
         let args = self.argv.get(1..).unwrap_or_default();
         let mut lines = Vec::with_capacity(names.len());
         for name in names {

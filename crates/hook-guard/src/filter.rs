@@ -1,19 +1,16 @@
-//! The seccomp filters of a guarded process, compiled by seccompiler before the clone:
-//!
-//! - [`exec_notify`]: `execve` and `execveat` wait for the guard (`SECCOMP_RET_USER_NOTIF`),
-//!   everything else runs untouched. Once the guard is gone those calls fail with `ENOSYS`, so a
-//!   process that outlives its guard cannot exec at all.
-//! - [`no_listeners`]: a guarded process cannot make a notification listener of its own. A newer
-//!   filter's notification wins over an older one's, so a listener of the command's would hear
-//!   its execs in the guard's place and could let them through unchecked.
-//!
-//! Any other architecture's system calls (32-bit ones through `int 0x80`) kill the process.
+//! The seccomp filter of a guarded process, compiled by seccompiler before the clone: `execve` and
+//! `execveat` wait for the guard (`SECCOMP_RET_USER_NOTIF`), and so does a `seccomp` call making
+//! a notification listener (`SECCOMP_FILTER_FLAG_NEW_LISTENER`, and any x32 `seccomp`), which the
+//! guard fails with `EPERM`: a newer filter's notification wins over an older one's, so a listener
+//! of the command's own would hear its execs in the guard's place and could let them through
+//! unchecked. Everything else runs untouched; any other architecture's system calls (32-bit ones
+//! through `int 0x80`) kill the process. Once the guard is gone the notified calls fail with
+//! `ENOSYS`, so a process that outlives its guard cannot exec at all.
 
 use std::collections::BTreeMap;
 
 use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
-    TargetArch,
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule, TargetArch,
 };
 
 /// x86_64's `execve` and `execveat`, and their x32 numbers (x32 calls carry bit 30).
@@ -34,13 +31,21 @@ pub(crate) fn arch() -> Result<TargetArch, String> {
     }
 }
 
-/// The filter that makes execs wait for the guard. seccompiler has no action for a notification,
-/// so the filter is built with `SECCOMP_RET_TRACE` as its match action and that return is turned
-/// into `SECCOMP_RET_USER_NOTIF` (the only return instruction with that value).
+/// The filter. seccompiler has no action for a notification, so the filter is built with
+/// `SECCOMP_RET_TRACE` as its match action and that return is turned into
+/// `SECCOMP_RET_USER_NOTIF` (the only return instruction with that value).
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn exec_notify() -> Result<BpfProgram, String> {
-    let rules: BTreeMap<i64, Vec<SeccompRule>> = EXEC_CALLS.iter().map(|nr| (*nr, Vec::new())).collect();
-    let mut program = compile(rules, SeccompAction::Trace(0))?;
+pub(crate) fn program() -> Result<BpfProgram, String> {
+    let flag = libc::SECCOMP_FILTER_FLAG_NEW_LISTENER;
+    let listener = SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(flag), flag)
+        .and_then(|c| SeccompRule::new(vec![c]))
+        .map_err(|e| format!("cannot build the seccomp filter: {e}"))?;
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = EXEC_CALLS.iter().map(|nr| (*nr, Vec::new())).collect();
+    rules.insert(SECCOMP, vec![listener]);
+    rules.insert(X32 | SECCOMP, Vec::new());
+    let filter = SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Trace(0), arch()?)
+        .map_err(|e| format!("cannot build the seccomp filter: {e}"))?;
+    let mut program = BpfProgram::try_from(filter).map_err(|e| format!("cannot compile the seccomp filter: {e}"))?;
     let trace = u32::from(SeccompAction::Trace(0));
     let mut turned = 0;
     for insn in &mut program {
@@ -50,41 +55,22 @@ pub(crate) fn exec_notify() -> Result<BpfProgram, String> {
         }
     }
     match turned {
-        0 => Err(String::from("cannot build the seccomp filter: it has no exec to notify")),
+        0 => Err(String::from("cannot build the seccomp filter: nothing in it waits for the guard")),
         _ => Ok(program),
     }
 }
 
-/// The filter that refuses a notification listener (`seccomp` with
-/// `SECCOMP_FILTER_FLAG_NEW_LISTENER`, and any x32 `seccomp`) with `EPERM`.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn no_listeners() -> Result<BpfProgram, String> {
-    let flag = libc::SECCOMP_FILTER_FLAG_NEW_LISTENER;
-    let listener = SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(flag), flag)
-        .and_then(|c| SeccompRule::new(vec![c]))
-        .map_err(|e| format!("cannot build the seccomp filter: {e}"))?;
-    let rules = BTreeMap::from([(SECCOMP, vec![listener]), (X32 | SECCOMP, Vec::new())]);
-    compile(rules, SeccompAction::Errno(libc::EPERM as u32))
+/// Whether a notified call is a listener's making (not an exec).
+pub(crate) fn is_seccomp(nr: i32) -> bool {
+    i64::from(nr) & !X32 == SECCOMP
 }
 
 /// `BPF_RET | BPF_K`.
 const RET_K: u16 = 0x06;
 
-fn compile(rules: BTreeMap<i64, Vec<SeccompRule>>, on_match: SeccompAction) -> Result<BpfProgram, String> {
-    let filter = SeccompFilter::new(rules, SeccompAction::Allow, on_match, arch()?)
-        .map_err(|e| format!("cannot build the seccomp filter: {e}"))?;
-    BpfProgram::try_from(filter).map_err(|e| format!("cannot compile the seccomp filter: {e}"))
-}
-
-/// The filter that makes execs wait for the guard.
+/// The filter.
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) fn exec_notify() -> Result<BpfProgram, String> {
-    Err(arch().err().unwrap_or_default())
-}
-
-/// The filter that refuses a notification listener.
-#[cfg(not(target_arch = "x86_64"))]
-pub(crate) fn no_listeners() -> Result<BpfProgram, String> {
+pub(crate) fn program() -> Result<BpfProgram, String> {
     Err(arch().err().unwrap_or_default())
 }
 
@@ -101,24 +87,15 @@ mod tests {
                 libc::SECCOMP_RET_ALLOW => "allow",
                 libc::SECCOMP_RET_USER_NOTIF => "notify",
                 libc::SECCOMP_RET_KILL_PROCESS => "kill",
-                k if k == libc::SECCOMP_RET_ERRNO | libc::EPERM as u32 => "eperm",
                 _ => "other",
             })
             .collect()
     }
 
     #[test]
-    fn the_exec_filter_notifies_and_otherwise_allows_or_kills_another_architecture() {
-        let program = exec_notify().expect("builds");
-        let got = returns(&program);
+    fn the_filter_notifies_and_otherwise_allows_or_kills_another_architecture() {
+        let got = returns(&program().expect("builds"));
         assert!(got.contains(&"notify") && got.contains(&"allow") && got.contains(&"kill"), "{got:?}");
         assert!(!got.contains(&"other"), "no trace return is left: {got:?}");
-    }
-
-    #[test]
-    fn the_listener_filter_refuses_with_eperm_and_otherwise_allows() {
-        let got = returns(&no_listeners().expect("builds"));
-        assert!(got.contains(&"eperm") && got.contains(&"allow"), "{got:?}");
-        assert!(!got.contains(&"notify") && !got.contains(&"other"), "{got:?}");
     }
 }

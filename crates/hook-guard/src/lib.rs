@@ -183,7 +183,9 @@ pub fn probe() -> Result<(), Error> {
     let guard = Guard { rules: Rules::default(), git: None };
     match Started::start(&["true".into()], true)?.supervise(&guard)? {
         0 => Ok(()),
-        REFUSED => Err(Error::Unavailable(String::from("the kernel refuses ptrace or seccomp notifications to this process"))),
+        REFUSED => {
+            Err(Error::Unavailable(String::from("the kernel refuses ptrace or seccomp notifications to this process")))
+        }
         code => Err(Error::Unavailable(format!("a guarded `true` exited with {code}"))),
     }
 }

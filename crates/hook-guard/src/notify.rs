@@ -35,11 +35,6 @@ impl AsFd for Listener {
 
 impl Listener {
     pub(crate) fn new(fd: OwnedFd) -> Listener {
-        // A wake-up that hands the CPU straight to the thread woken (Linux 6.6): the guard and
-        // the waiting exec take turns. Older kernels refuse the flag, and wake-ups stay as usual.
-        let sync_wake_up = 1u64; // SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-        // SAFETY: the ioctl takes its flags by value.
-        let _ = unsafe { libc::ioctl(fd.as_raw_fd(), libc::SECCOMP_IOCTL_NOTIF_SET_FLAGS, sync_wake_up) };
         Listener { fd }
     }
 

@@ -82,7 +82,7 @@ impl ChildWake {
     /// Empties the pipe (the wake-ups so far are seen).
     pub(crate) fn drain(&self) {
         let mut buf = [0u8; 64];
-        while matches!(nix::unistd::read(&self.read, &mut buf), Ok(n) if n > 0) {}
+        while matches!(nix::unistd::read(&self.read, &mut buf), Ok(n) if n == buf.len()) {}
     }
 }
 

@@ -10,9 +10,9 @@
 //! ([`Child`]).
 
 use std::ffi::{CString, OsStr, OsString};
-use std::num::NonZeroUsize;
 use std::io::IoSliceMut;
 use std::mem::MaybeUninit;
+use std::num::NonZeroUsize;
 use std::os::fd::{AsRawFd as _, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::PathBuf;
@@ -41,10 +41,8 @@ struct Prepared {
     _argv: Vec<CString>,
     /// The arguments' pointers, NULL-terminated (pointing into `_argv`).
     argv_ptrs: Vec<*const libc::c_char>,
-    /// The exec filter, installed with a listener.
-    exec_filter: BpfProgram,
-    /// The filter refusing listeners of the command's own, installed after it.
-    no_listeners: BpfProgram,
+    /// The filter, installed with its listener.
+    filter: BpfProgram,
     /// The child's end of the socket pair the listener goes to the guard over (the guard's copy
     /// is closed right after the clone, so the guard's end reads the end of the child).
     sock: libc::c_int,
@@ -143,8 +141,7 @@ pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, 
         file,
         _argv: argv,
         argv_ptrs,
-        exec_filter: crate::filter::exec_notify().map_err(Error::Unavailable)?,
-        no_listeners: crate::filter::no_listeners().map_err(Error::Unavailable)?,
+        filter: crate::filter::program().map_err(Error::Unavailable)?,
         sock: theirs.as_raw_fd(),
         unblock: crate::relay::forwarded(),
         quiet,
@@ -204,18 +201,23 @@ fn child(p: &Prepared) -> libc::c_int {
         return refuse(b"the kernel refuses the seccomp filter here");
     }
     // seccompiler's `sock_filter` is the kernel's, `repr(C)`.
-    let program = libc::sock_fprog { len: p.exec_filter.len() as u16, filter: p.exec_filter.as_ptr().cast::<libc::sock_filter>().cast_mut() };
+    let program = libc::sock_fprog {
+        len: p.filter.len() as u16,
+        filter: p.filter.as_ptr().cast::<libc::sock_filter>().cast_mut(),
+    };
     // SAFETY: the kernel copies the program the pointer points to.
     let listener = unsafe {
-        libc::syscall(libc::SYS_seccomp, libc::SECCOMP_SET_MODE_FILTER, libc::SECCOMP_FILTER_FLAG_NEW_LISTENER, &program)
+        libc::syscall(
+            libc::SYS_seccomp,
+            libc::SECCOMP_SET_MODE_FILTER,
+            libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
+            &program,
+        )
     };
     if listener < 0 {
         return refuse(b"the kernel refuses seccomp notifications here");
     }
     let listener = listener as libc::c_int;
-    if seccompiler::apply_filter(&p.no_listeners).is_err() {
-        return refuse(b"the kernel refuses the seccomp filter here");
-    }
     if !send_fd(p.sock, listener) {
         return refuse(b"cannot hand the exec listener to the guard");
     }

@@ -110,7 +110,10 @@ impl Supervisor<'_> {
                 WaitStatus::Signaled(pid, sig, _) => self.ended(pid, 128 + sig as i32),
                 WaitStatus::PtraceEvent(pid, _, event) if event == Event::PTRACE_EVENT_EXEC as i32 => {
                     // A thread other than the leader that execs takes the leader's pid.
-                    let former = ptrace::getevent(pid).ok().map(|tid| Pid::from_raw(tid as i32)).unwrap_or(pid);
+                    let former = match self.seized.contains_key(&pid) {
+                        true => pid,
+                        false => ptrace::getevent(pid).ok().map_or(pid, |tid| Pid::from_raw(tid as i32)),
+                    };
                     let checked = self.seized.remove(&former);
                     self.seized.remove(&pid);
                     if pid == self.main {
@@ -143,6 +146,11 @@ impl Supervisor<'_> {
     /// An exec waits: check it; fail it, or follow it and let it go on.
     fn on_exec(&mut self, n: Notification) -> Result<(), crate::Error> {
         let pid = n.pid;
+        if crate::filter::is_seccomp(n.nr) {
+            // A listener of the command's own would hear its execs in the guard's place.
+            let _ = self.listener.fail(n.id, Errno::EPERM);
+            return Ok(());
+        }
         let allowed = match self.check(&n) {
             Ok(allowed) => allowed,
             Err(errno) => {
@@ -182,7 +190,7 @@ impl Supervisor<'_> {
         let (exec, envp) = read_exec(pid, args)?;
         let mut env = || read_env(pid, envp);
         let Some(message) = self.guard.denial(&exec, &mut env) else {
-            return Ok(Allowed { argv: exec.argv, real: exec.real, cwd: exec.cwd });
+            return Ok(Allowed::of(exec));
         };
         match std::fs::metadata(&exec.file) {
             // A file that is not there fails as the kernel would fail it (a PATH search goes on
@@ -236,11 +244,22 @@ fn exec_args(n: &Notification) -> Option<(u64, u64, u64, i64, u64)> {
 
 /// What an exec was let through with: the same argv, file and cwd after the exec need no
 /// second reading of the rules.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 struct Allowed {
     argv: Vec<String>,
-    real: Option<PathBuf>,
+    /// The basename of the file with its symlinks followed (the only part of it a reading uses).
+    name: Option<String>,
     cwd: Option<PathBuf>,
+    /// Whether a reading depended on the environment, which is read again after the exec.
+    env: bool,
+}
+
+impl Allowed {
+    fn of(exec: Exec) -> Allowed {
+        let env = exec.reads_environment();
+        let name = exec.real.as_deref().map(|real| crate::exec::basename(&real.to_string_lossy()).to_owned());
+        Allowed { argv: exec.argv, name, cwd: exec.cwd, env }
+    }
 }
 
 /// Right after an exec succeeded: the new program's argv (from its new stack: argc, then the argv
@@ -255,11 +274,15 @@ fn after_exec(guard: &Guard, pid: Pid, checked: Option<Allowed>) {
     let proc = PathBuf::from(format!("/proc/{pid}"));
     let file = std::fs::read_link(proc.join("exe")).unwrap_or_default();
     let cwd = std::fs::read_link(proc.join("cwd")).ok();
-    let now = Allowed { argv, real: Some(file.clone()), cwd };
-    if checked.as_ref() == Some(&now) {
+    let exec = Exec { real: Some(file.clone()), file, argv, cwd };
+    if let Some(checked) = checked
+        && !checked.env
+        && checked.argv == exec.argv
+        && checked.cwd == exec.cwd
+        && checked.name.as_deref() == Some(crate::exec::basename(&exec.file.to_string_lossy()))
+    {
         return;
     }
-    let exec = Exec { file, argv: now.argv, cwd: now.cwd, real: now.real };
     let mut env = || std::fs::read(proc.join("environ")).map(|b| env_pairs(&b)).unwrap_or_default();
     if let Some(message) = guard.denial(&exec, &mut env) {
         report(pid, &message);
@@ -328,8 +351,22 @@ fn read_exec(pid: Pid, (path, argv, envp, dirfd, flags): (u64, u64, u64, i64, u6
             (None, _) => PathBuf::from(&path),
         }
     };
-    let real = std::fs::canonicalize(&file).ok();
+    let real = final_target(&file);
     Ok((Exec { file, argv, cwd, real }, envp))
+}
+
+/// The file a path's last component names once its symlinks are followed (the directories on
+/// the way are the kernel's to resolve: only the last name is read), or `None` past 40 links.
+fn final_target(path: &std::path::Path) -> Option<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&path) {
+            Ok(target) => path = path.parent().map_or_else(|| target.clone(), |dir| dir.join(&target)),
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => return Some(path),
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
 /// The environment an exec passes (`envp`), as pairs.

@@ -4,11 +4,14 @@
 //! - `table` — commands that build a denied argv at run time: the stub never receives it, and
 //!   the command exits as its own program decides; benign commands run byte-identical with and
 //!   without the guard;
+//! - `escapes` — a listener of the command's own, an exec from a thread, a daemonising
+//!   grandchild: each still checked;
 //! - `reason` — the refusal's reason reaches the refused command's own stderr (a pipe, a socket);
 //! - `signals` — a signal sent to the guard reaches the command;
 //! - `unavailable` — where the kernel refuses the mechanism the guard runs nothing and exits 126
 //!   with a sentence.
 
+mod escapes;
 mod reason;
 mod sandbox;
 mod signals;

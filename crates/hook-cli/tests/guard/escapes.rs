@@ -1,0 +1,72 @@
+//! Ways around the exec check that the guard closes: a notification listener of the command's
+//! own, an exec from a thread other than the main one, a grandchild that daemonises and execs
+//! after the command has ended.
+
+use crate::sandbox::Sandbox;
+
+/// A listener made by the command would hear its execs in the guard's place (a newer filter's
+/// notification wins): making one fails with EPERM under the guard.
+const MAKE_LISTENER: &str = r#"/usr/bin/python3 -c '
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+class Insn(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint)]
+class Prog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Insn))]
+allow = (Insn * 1)(Insn(0x06, 0, 0, 0x7fff0000))
+prog = Prog(1, allow)
+libc.prctl(38, 1, 0, 0, 0)
+fd = libc.syscall(317, 1, 8, ctypes.byref(prog))
+print("listener" if fd >= 0 else errno.errorcode[ctypes.get_errno()])
+'"#;
+
+#[test]
+fn a_command_cannot_make_a_seccomp_listener_of_its_own() {
+    let sandbox = Sandbox::new(&[]);
+    let unguarded = sandbox.run(MAKE_LISTENER, false, b"");
+    assert_eq!(String::from_utf8_lossy(&unguarded.stdout), "listener\n", "the row proves nothing: {unguarded:?}");
+    let guarded = sandbox.run(MAKE_LISTENER, true, b"");
+    assert_eq!(String::from_utf8_lossy(&guarded.stdout), "EPERM\n", "{guarded:?}");
+}
+
+/// A thread that execs takes the main thread's pid: both the refused exec and the one let
+/// through are followed.
+#[test]
+fn an_exec_from_a_thread_is_checked_as_any_other() {
+    let sandbox = Sandbox::new(&["touch", "echo"]);
+    let from_thread = |argv: &str| {
+        format!(
+            r#"/usr/bin/python3 -c '
+import os, threading
+def run():
+    try:
+        os.execvp({argv}[0], {argv})
+    except OSError as e:
+        print("refused", e.errno, flush=True)
+        os._exit(3)
+t = threading.Thread(target=run)
+t.start()
+t.join()
+'"#
+        )
+    };
+    let out = sandbox.run(&from_thread(r#"["tou" + "ch", "x"]"#), true, b"");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "refused 1\n", "{out:?}");
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let out = sandbox.run(&from_thread(r#"["echo", "from", "a", "thread"]"#), true, b"");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(sandbox.log(), "echo from a thread\n", "only the exec let through reached its stub");
+}
+
+/// A grandchild in a session of its own, exec'ing after the command ended: the guard waits for
+/// it (it adopts the orphans of its tree) and still checks its exec.
+#[test]
+fn a_daemonising_grandchild_is_followed_after_the_command_ends() {
+    let sandbox = Sandbox::new(&["touch", "echo"]);
+    sandbox.script("work/late.sh", "sleep 0.3; env echo late; touch pwned\n");
+    let line = "setsid sh ./late.sh > /dev/null 2>&1 < /dev/null & echo started";
+    let out = sandbox.run(line, true, b"");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "started\n", "{out:?}");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(sandbox.log(), "echo late\n", "the late echo ran, the late touch did not");
+}
