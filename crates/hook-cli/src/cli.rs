@@ -116,7 +116,7 @@ pub(crate) enum Command {
     /// `aimon-hooks: denied by <hook source>: <reason> (<argv>)` on stderr. A single argument
     /// after `--` runs with `bash -c` (as CLAUDE_CODE_SHELL_PREFIX passes it). Exit: the
     /// command's code (128 + N after signal N); 126 without running anything where the kernel
-    /// refuses ptrace or seccomp (x86_64 Linux only).
+    /// refuses ptrace or seccomp notifications (x86_64 Linux only).
     Guard(GuardArgs),
 }
 

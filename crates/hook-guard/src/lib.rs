@@ -3,18 +3,21 @@
 //! A parse-time reading of a command line is not the argv that runs; this crate checks the argv
 //! that does, at `execve`. [`Guard`] holds the effective Bash deny rules (the `deny` hooks on
 //! PreToolUse, from hook-config's [`DeclarativeHook`]s) and runs a command with every exec of its
-//! process tree checked: [`Guard::run`] clones the command's process, which asks to be traced,
-//! stops, installs a seccomp filter that makes `execve`/`execveat` stop for the tracer and execs
-//! the command; the guard follows the tree with ptrace. A denied exec fails with `EPERM` and
+//! process tree checked: [`Guard::run`] clones the command's process, which installs a seccomp
+//! filter whose execs wait for the guard (a notification; the listener goes to the guard) and
+//! execs the command. The guard checks each exec on the waiting thread's argv, fails it or
+//! attaches to that thread with ptrace and lets it go on, checks the program the kernel loaded
+//! right after the exec, and detaches. A denied exec fails with `EPERM` and
 //! `aimon-hooks: denied by <hook source>: <reason> (<argv>)` on stderr; everything else runs
-//! untouched. Where the kernel refuses ptrace or seccomp the command is not run (exit
-//! [`REFUSED`], 126, or [`Error::Unavailable`]); [`probe`] asks that question up front.
+//! untouched. Where the kernel refuses ptrace or seccomp notifications the command is not run
+//! (exit [`REFUSED`], 126, or [`Error::Unavailable`]); [`probe`] asks that question up front.
 //!
 //! The exec is matched as one simple command (program basename and arguments, every name it may
 //! run under: the `exec` module) through the same predicates as the parse-time rules. The crate
 //! knows nothing of Claude Code or of the CLI's arguments. Its only `unsafe` is the clone of the
-//! command's process and that process's exec (the `spawn` module) and the signal handler that
-//! relays the guard's signals to it (`relay`). Unit tests sit beside the code; the end-to-end tests drive
+//! command's process and that process's exec (the `spawn` module), the listener's ioctls
+//! (`notify`) and the signal handlers (`relay`: the guard's signals passed on to the command, and
+//! `SIGCHLD` as a wake-up). Unit tests sit beside the code; the end-to-end tests drive
 //! the `aimon-hooks` binary and live in hook-cli: `tests/guard/` (the table of commands that build
 //! a denied argv at run time, with stub programs on `PATH`; the fail-closed test) and
 //! `tests/claude_code/guard.rs` (the real Claude Code); the bench is hook-cli's `benches/guard.rs`.

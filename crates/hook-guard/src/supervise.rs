@@ -158,21 +158,21 @@ impl Supervisor<'_> {
                 return Ok(());
             }
         };
-        if !self.seized.contains_key(&pid) {
-            if let Err(e) = ptrace::seize(pid, follow_options()) {
-                let _ = self.listener.fail(n.id, Errno::EPERM);
-                if pid == self.main && !self.followed {
-                    let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
-                    return Err(crate::Error::Unavailable(format!("the kernel refuses ptrace here ({})", e.desc())));
-                }
-                let message = format!(
-                    "aimon-hooks: refused: the guard cannot follow this exec ({}) ({})",
-                    e.desc(),
-                    quote_line(&allowed.argv)
-                );
-                self.say(pid, message);
-                return Ok(());
+        if !self.seized.contains_key(&pid)
+            && let Err(e) = ptrace::seize(pid, follow_options())
+        {
+            let _ = self.listener.fail(n.id, Errno::EPERM);
+            if pid == self.main && !self.followed {
+                let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+                return Err(crate::Error::Unavailable(format!("the kernel refuses ptrace here ({})", e.desc())));
             }
+            let message = format!(
+                "aimon-hooks: refused: the guard cannot follow this exec ({}) ({})",
+                e.desc(),
+                quote_line(&allowed.argv)
+            );
+            self.say(pid, message);
+            return Ok(());
         }
         self.seized.insert(pid, allowed);
         // Still waiting once followed: what was read and followed is that thread's.

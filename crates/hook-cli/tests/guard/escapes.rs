@@ -1,6 +1,6 @@
 //! Ways around the exec check that the guard closes: a notification listener of the command's
 //! own, an exec from a thread other than the main one, a grandchild that daemonises and execs
-//! after the command has ended.
+//! after the command has ended, a tracer of the command's own.
 
 use crate::sandbox::Sandbox;
 
@@ -69,4 +69,20 @@ fn a_daemonising_grandchild_is_followed_after_the_command_ends() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "started\n", "{out:?}");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(sandbox.log(), "echo late\n", "the late echo ran, the late touch did not");
+}
+
+/// A tracer of the command's own (here strace) holds the thread the guard would attach to for the
+/// check after the exec: that exec is refused, with a sentence, rather than run unfollowed.
+#[test]
+fn an_exec_traced_by_the_commands_own_tracer_is_refused() {
+    let sandbox = Sandbox::new(&["echo"]);
+    let line = "strace -f -qq -e trace=none -o /dev/null echo hi";
+    let unguarded = sandbox.run(line, false, b"");
+    assert_eq!(sandbox.log(), "echo hi\n", "the row proves nothing (strace is installed by the CI): {unguarded:?}");
+    std::fs::remove_file(sandbox.path("stubs.log")).expect("the log");
+    let out = sandbox.run(line, true, b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(sandbox.log(), "", "the stub ran under the command's own tracer: {stderr}");
+    assert!(stderr.contains("aimon-hooks: refused: the guard cannot follow this exec"), "{stderr}");
+    assert_ne!(out.status.code(), Some(0), "{out:?}");
 }
