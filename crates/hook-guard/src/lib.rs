@@ -102,6 +102,12 @@ impl Guard {
         Started::start(command, false)?.supervise(self)
     }
 
+    /// Whether a reading of `exec` depends on its working directory: a path rule is among the
+    /// rules, or the exec is git's (its aliases are looked up there).
+    fn reads_cwd(&self, exec: &Exec) -> bool {
+        !self.rules.is_empty() && (self.rules.reads_cwd() || exec.reads_environment())
+    }
+
     /// The message refusing `exec`, if a rule refuses it.
     fn denial(&self, exec: &Exec, env: &mut dyn FnMut() -> Vec<(OsString, OsString)>) -> Option<String> {
         if self.rules.is_empty() {

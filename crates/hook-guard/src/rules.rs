@@ -28,6 +28,8 @@ pub(crate) struct Denial {
 #[derive(Debug, Default)]
 pub(crate) struct Rules {
     rules: Vec<Rule>,
+    /// Whether a rule may read the working directory (see [`may_read_paths`]).
+    reads_cwd: bool,
 }
 
 impl Rules {
@@ -48,8 +50,16 @@ impl Rules {
                 HandlerAction::Deny(spec) => Some(Rule { hook: hook.clone(), reason: spec.reason.clone() }),
                 _ => None,
             })
-            .collect();
-        Rules { rules }
+            .collect::<Vec<Rule>>();
+        let reads_cwd = rules.iter().any(|r| may_read_paths(r.hook.matcher()));
+        Rules { rules, reads_cwd }
+    }
+
+    /// Whether the working directory can change a verdict: a path rule (`Read(.env)`,
+    /// `Edit(src/**)`: they cover the files a Bash command reads or writes, relative to its
+    /// directory) is among the rules.
+    pub(crate) fn reads_cwd(&self) -> bool {
+        self.reads_cwd
     }
 
     /// Whether there are no rules at all.
@@ -71,6 +81,17 @@ impl Rules {
             .find(|r| r.hook.would_match(&ctx))
             .map(|r| Denial { source: r.hook.source().to_owned(), reason: r.reason.clone() })
     }
+}
+
+/// Whether `matcher` may hold a path rule: any `Name(` other than `Bash(` (a group's bare `(`
+/// is not one). Errs on yes: a yes only costs reading the working directory.
+fn may_read_paths(matcher: &str) -> bool {
+    let bytes = matcher.as_bytes();
+    bytes.iter().enumerate().filter(|(_, b)| **b == b'(').any(|(at, _)| {
+        let start = bytes[..at].iter().rposition(|b| !(b.is_ascii_alphanumeric() || *b == b'_')).map_or(0, |p| p + 1);
+        let name = &matcher[start..at];
+        !name.is_empty() && name != "Bash"
+    })
 }
 
 /// `words` as one shell command line: each word single-quoted unless it is plainly safe.
@@ -107,6 +128,24 @@ fn quote_into(word: &str, program: bool, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_matcher_may_read_paths_unless_each_of_its_calls_is_bash() {
+        let cases: &[(&str, bool)] = &[
+            ("Bash(git push:*)", false),
+            ("Bash", false),
+            ("Bash(rm -rf:*) || Bash(touch:*)", false),
+            ("(Bash(rm:*) || Bash(mv:*)) && !Bash(ls:*)", false),
+            ("Read(.env)", true),
+            ("Bash(cat:*) || Edit(src/**)", true),
+            ("Write(/etc/**)", true),
+            ("mcp__fs__read(path=x)", true),
+            ("Bash(command=x(y))", true),
+        ];
+        for (matcher, want) in cases {
+            assert_eq!(may_read_paths(matcher), *want, "{matcher}");
+        }
+    }
 
     #[test]
     fn a_word_is_quoted_unless_it_is_plainly_safe() {

@@ -1,6 +1,6 @@
 //! The supervisor: every exec of the guarded tree waits for it (the seccomp filter's
-//! notification). The exec's file, argv, cwd and environment are read from the waiting thread
-//! and checked: a denied exec fails with `EPERM`. An exec let through is followed by ptrace,
+//! notification). The exec's file and argv (and its cwd and environment where a reading depends
+//! on them) are read from the waiting thread and checked: a denied exec fails with `EPERM`. An exec let through is followed by ptrace,
 //! attached to that thread alone (`PTRACE_SEIZE`) before the kernel goes on with the call, and the
 //! new program's argv and file are read again right after the exec, before it runs a single
 //! instruction — another thread may have rewritten the argv between the check and the kernel's
@@ -187,7 +187,7 @@ impl Supervisor<'_> {
         let pid = n.pid;
         // x32 execs are never checked: they are refused.
         let args = exec_args(n).ok_or(Errno::EPERM)?;
-        let (exec, envp) = read_exec(pid, args)?;
+        let (exec, envp) = read_exec(self.guard, pid, args)?;
         let mut env = || read_env(pid, envp);
         let Some(message) = self.guard.denial(&exec, &mut env) else {
             return Ok(Allowed::of(exec));
@@ -273,8 +273,12 @@ fn after_exec(guard: &Guard, pid: Pid, checked: Option<Allowed>) {
     };
     let proc = PathBuf::from(format!("/proc/{pid}"));
     let file = std::fs::read_link(proc.join("exe")).unwrap_or_default();
-    let cwd = std::fs::read_link(proc.join("cwd")).ok();
-    let exec = Exec { real: Some(file.clone()), file, argv, cwd };
+    let mut exec = Exec { real: Some(file.clone()), file, argv, cwd: None };
+    // The cwd again if a reading depends on it, now or at the check (another thread may have
+    // changed it in between).
+    if guard.reads_cwd(&exec) || checked.as_ref().is_some_and(|c| c.cwd.is_some()) {
+        exec.cwd = std::fs::read_link(proc.join("cwd")).ok();
+    }
     if let Some(checked) = checked
         && !checked.env
         && checked.argv == exec.argv
@@ -332,19 +336,30 @@ fn report(pid: Pid, message: &str) {
     }
 }
 
-/// Reads an exec's file, argv and cwd from the stopped process.
-fn read_exec(pid: Pid, (path, argv, envp, dirfd, flags): (u64, u64, u64, i64, u64)) -> Result<(Exec, u64), Errno> {
+/// Reads an exec's file and argv from the waiting thread, and its cwd when the file's path is
+/// relative to it or `guard`'s reading of the exec depends on it.
+fn read_exec(
+    guard: &Guard,
+    pid: Pid,
+    (path, argv, envp, dirfd, flags): (u64, u64, u64, i64, u64),
+) -> Result<(Exec, u64), Errno> {
     let mut budget = MAX_ARG_BYTES;
     let ptrs: Vec<u64> = std::iter::once(path).chain(memory::pointers(pid, argv)?).collect();
     let mut strings = memory::strings(pid, &ptrs, &mut budget)?;
     let path = strings.remove(0);
     let argv = strings;
-    let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).ok();
+    let read_cwd = || std::fs::read_link(format!("/proc/{pid}/cwd")).ok();
+    let mut cwd = None;
     let file = if path.starts_with('/') {
         PathBuf::from(&path)
     } else {
-        let base =
-            if dirfd == AT_FDCWD { cwd.clone() } else { std::fs::read_link(format!("/proc/{pid}/fd/{dirfd}")).ok() };
+        let base = match dirfd == AT_FDCWD {
+            true => {
+                cwd = read_cwd();
+                cwd.clone()
+            }
+            false => std::fs::read_link(format!("/proc/{pid}/fd/{dirfd}")).ok(),
+        };
         match (base, path.is_empty() && flags & AT_EMPTY_PATH != 0) {
             (Some(base), true) => base,
             (Some(base), false) => base.join(&path),
@@ -352,7 +367,11 @@ fn read_exec(pid: Pid, (path, argv, envp, dirfd, flags): (u64, u64, u64, i64, u6
         }
     };
     let real = final_target(&file);
-    Ok((Exec { file, argv, cwd, real }, envp))
+    let mut exec = Exec { file, argv, cwd, real };
+    if exec.cwd.is_none() && guard.reads_cwd(&exec) {
+        exec.cwd = read_cwd();
+    }
+    Ok((exec, envp))
 }
 
 /// The file a path's last component names once its symlinks are followed (the directories on

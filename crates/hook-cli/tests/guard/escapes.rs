@@ -86,3 +86,23 @@ fn an_exec_traced_by_the_commands_own_tracer_is_refused() {
     assert!(stderr.contains("aimon-hooks: refused: the guard cannot follow this exec"), "{stderr}");
     assert_ne!(out.status.code(), Some(0), "{out:?}");
 }
+
+/// A path rule (`//` makes it absolute) reads an exec's relative path in the exec's own
+/// directory, wherever the shell moved to before it.
+#[test]
+fn a_path_rule_is_read_in_the_execs_own_directory() {
+    let sandbox = Sandbox::new(&["cat"]);
+    let secret = sandbox.path("work/secret");
+    let rules = format!(
+        r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Read(/{}/**)", "hooks": [{{"type": "deny", "reason": "no secrets"}}]}}]}}}}"#,
+        secret.display()
+    );
+    std::fs::write(sandbox.path("project/.aimon/hooks.json"), rules).expect("rules");
+    for dir in ["secret", "public"] {
+        std::fs::create_dir_all(sandbox.path(&format!("work/{dir}"))).expect("mkdir");
+    }
+    let out = sandbox.run("cd public && cat key; cd ../secret && cat key", true, b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(sandbox.log(), "cat key\n", "only the read outside secret/ reached cat: {stderr}");
+    assert!(stderr.contains("aimon-hooks: denied by project#0: no secrets (cat key)"), "{stderr}");
+}
