@@ -65,7 +65,7 @@ mod supervise;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use hook_config::DeclarativeHook;
 use hook_core::HookEventType;
@@ -83,15 +83,15 @@ use crate::rules::Rules;
 #[derive(Debug)]
 pub struct Guard {
     rules: Rules,
-    /// The git that looks aliases up (found on `PATH` when the guard starts).
-    git: Option<PathBuf>,
+    /// The git that looks aliases up (found on the guard's `PATH` when first needed).
+    git: OnceLock<Option<PathBuf>>,
 }
 
 impl Guard {
     /// A guard enforcing the `deny` hooks on PreToolUse among `hooks` (the effective hooks of
     /// the tiers, as hook-config builds them).
     pub fn new<'a>(hooks: impl IntoIterator<Item = &'a (HookEventType, Arc<DeclarativeHook>)>) -> Self {
-        Guard { rules: Rules::new(hooks), git: find_on_path("git") }
+        Guard { rules: Rules::new(hooks), git: OnceLock::new() }
     }
 
     /// Runs `command` (program first, found on `PATH` as `execvp` finds it) with every exec of
@@ -113,7 +113,11 @@ impl Guard {
         if self.rules.is_empty() {
             return None;
         }
-        exec.readings(self.git.as_deref(), env)
+        let git = match exec.reads_environment() {
+            true => self.git.get_or_init(|| find_on_path("git")).as_deref(),
+            false => None,
+        };
+        exec.readings(git, env)
             .iter()
             .find_map(|line| self.rules.check(line, exec.cwd.as_deref()))
             .map(|d| supervise::message(&d.source, &d.reason, &exec.argv))
@@ -189,7 +193,7 @@ fn kill_command(main: Pid) {
 /// Whether the guard can run here: `Err` with the sentence `guard` would refuse with. Runs a
 /// guarded `true` on `/dev/null` to find out.
 pub fn probe() -> Result<(), Error> {
-    let guard = Guard { rules: Rules::default(), git: None };
+    let guard = Guard { rules: Rules::default(), git: OnceLock::from(None) };
     match Started::start(&["true".into()], true)?.supervise(&guard)? {
         0 => Ok(()),
         REFUSED => {
@@ -227,7 +231,7 @@ mod tests {
         let paths = TierPaths::new(None, project.path());
         let (config, _) = load_tiers(&paths).expect("loads");
         let hooks = config.into_hooks(&BuildEnv::new(&paths));
-        let guard = Guard { rules: Rules::new(&hooks), git: None };
+        let guard = Guard { rules: Rules::new(&hooks), git: OnceLock::from(None) };
         (project, guard)
     }
 
