@@ -116,8 +116,12 @@ impl Supervisor<'_> {
                     };
                     let checked = self.seized.remove(&former);
                     self.seized.remove(&pid);
-                    if pid == self.main {
+                    if pid == self.main && !self.followed {
                         self.followed = true;
+                        // The command's process has a memory of its own now: from here on no
+                        // process of the same user may attach to the guard, read its memory or
+                        // take its listener (`pidfd_getfd`) — only one with CAP_SYS_PTRACE.
+                        let _ = nix::sys::prctl::set_dumpable(false);
                     }
                     after_exec(self.guard, pid, checked);
                     let _ = ptrace::detach(pid, None);
@@ -212,23 +216,27 @@ impl Supervisor<'_> {
     }
 }
 
-/// The guard as the subreaper of its tree while it supervises (what it was before, back after).
+/// The guard as the subreaper of its tree while it supervises, and what it was before, back after
+/// (with whether the guard could be attached to, which the first exec of the command turns off).
 struct Reaper {
     was: bool,
+    dumpable: bool,
 }
 
 impl Reaper {
     fn start() -> Result<Reaper, crate::Error> {
         let was = nix::sys::prctl::get_child_subreaper().unwrap_or(false);
+        let dumpable = nix::sys::prctl::get_dumpable().unwrap_or(true);
         nix::sys::prctl::set_child_subreaper(true)
             .map_err(|e| crate::Error::Unavailable(format!("cannot adopt the command's orphans ({e})")))?;
-        Ok(Reaper { was })
+        Ok(Reaper { was, dumpable })
     }
 }
 
 impl Drop for Reaper {
     fn drop(&mut self) {
         let _ = nix::sys::prctl::set_child_subreaper(self.was);
+        let _ = nix::sys::prctl::set_dumpable(self.dumpable);
     }
 }
 

@@ -1,6 +1,6 @@
 //! Ways around the exec check that the guard closes: a notification listener of the command's
 //! own, an exec from a thread other than the main one, a grandchild that daemonises and execs
-//! after the command has ended, a tracer of the command's own.
+//! after the command has ended, a tracer of the command's own, taking the guard's own listener.
 
 use crate::sandbox::Sandbox;
 
@@ -105,4 +105,38 @@ fn a_path_rule_is_read_in_the_execs_own_directory() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(sandbox.log(), "cat key\n", "only the read outside secret/ reached cat: {stderr}");
     assert!(stderr.contains("aimon-hooks: denied by project#0: no secrets (cat key)"), "{stderr}");
+}
+
+/// Takes a file descriptor whose target names a seccomp listener from the nearest `aimon-hooks`
+/// above it (`pidfd_getfd`): with the guard's listener a command could answer its own execs.
+const TAKE_LISTENER: &str = r#"/usr/bin/python3 -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+pid = os.getppid()
+while not open(f"/proc/{pid}/comm").read().startswith("aimon") and pid > 1:
+    pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+pidfd = os.pidfd_open(pid)
+taken = []
+for fd in range(3, 64):
+    new = libc.syscall(438, pidfd, fd, 0)
+    if new >= 0 and "seccomp" in os.readlink(f"/proc/self/fd/{new}"):
+        taken.append(fd)
+print("taken" if taken else "refused")
+'"#;
+
+/// A process of the same user could attach to the guard, read its memory or take its listener;
+/// once the command runs, the guard cannot be attached to (only with CAP_SYS_PTRACE, which the
+/// test drops when it runs as root).
+#[test]
+fn a_command_cannot_take_the_guards_listener() {
+    let sandbox = Sandbox::new(&[]);
+    // Root keeps CAP_SYS_PTRACE unless it is dropped.
+    let root = std::fs::read_to_string("/proc/self/status")
+        .expect("status")
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+    let wrapper: &[&str] =
+        if root { &["setpriv", "--bounding-set=-sys_ptrace", "--inh-caps=-sys_ptrace"] } else { &[] };
+    let out = sandbox.run_wrapped(wrapper, TAKE_LISTENER, true, b"");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "refused\n", "{out:?}");
 }

@@ -5,8 +5,8 @@
 //!   the command exits as its own program decides; benign commands run byte-identical with and
 //!   without the guard;
 //! - `escapes` — a listener of the command's own, an exec from a thread, a daemonising
-//!   grandchild, a tracer of the command's own: each checked or refused; a path rule read in
-//!   the exec's own directory;
+//!   grandchild, a tracer of the command's own: each checked or refused; the guard's listener out
+//!   of the command's reach; a path rule read in the exec's own directory;
 //! - `reason` — the refusal's reason reaches the refused command's own stderr (a pipe, a socket);
 //! - `signals` — a signal sent to the guard reaches the command;
 //! - `unavailable` — where the kernel refuses the mechanism the guard runs nothing and exits 126

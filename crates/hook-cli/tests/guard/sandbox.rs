@@ -53,7 +53,23 @@ impl Sandbox {
 
     /// `bash -c line` in `work/`, under the guard or not, with `stdin`.
     pub(crate) fn run(&self, line: &str, guarded: bool, stdin: &[u8]) -> Output {
-        let mut cmd = if guarded {
+        self.run_wrapped(&[], line, guarded, stdin)
+    }
+
+    /// [`Sandbox::run`] with the guard (or bash) started by `wrapper` (a program and its options).
+    pub(crate) fn run_wrapped(&self, wrapper: &[&str], line: &str, guarded: bool, stdin: &[u8]) -> Output {
+        let mut cmd = if let [program, options @ ..] = wrapper {
+            let mut cmd = Command::new(program);
+            cmd.args(options);
+            if guarded {
+                cmd.arg(env!("CARGO_BIN_EXE_aimon-hooks"));
+                cmd.arg("guard").arg("--project").arg(self.path("project")).arg("--home").arg(self.path("home"));
+                cmd.args(["--", "bash", "-c", line]);
+            } else {
+                cmd.args(["bash", "-c", line]);
+            }
+            cmd
+        } else if guarded {
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_aimon-hooks"));
             cmd.arg("guard").arg("--project").arg(self.path("project")).arg("--home").arg(self.path("home"));
             cmd.args(["--", "bash", "-c", line]);
