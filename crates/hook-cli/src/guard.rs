@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use hook_config::{BuildEnv, DeclarativeHook, TierPaths, load_tiers_lazily};
 use hook_core::HookEventType;
-use hook_guard::{Guard, REFUSED};
+use hook_guard::{Guard, REFUSED, Started};
 
 use crate::cli::{GuardArgs, TierArgs};
 use crate::load;
@@ -63,15 +63,25 @@ pub(crate) fn plain_call(mut args: impl Iterator<Item = OsString>) -> Option<Gua
 
 /// Runs `guard`; the exit code is the command's.
 pub(crate) fn run(args: &GuardArgs) -> u8 {
+    // The command's process is started first: it sets itself up while the rules are read, and
+    // nothing of the command runs until the guard answers its first exec.
+    let started = match Started::start(&shell_form(&args.command)) {
+        Ok(started) => started,
+        Err(e) => {
+            eprintln!("{e}");
+            return REFUSED as u8;
+        }
+    };
     let hooks = match rules(&args.tiers) {
         Ok(hooks) => hooks,
         Err(e) => {
+            // Dropped unsupervised, the process is killed before its exec.
+            drop(started);
             eprintln!("aimon-hooks guard: the rules cannot be read, so nothing was run: {e:#}");
             return REFUSED as u8;
         }
     };
-    // Read first, then the command's process is started: it has nothing to do meanwhile.
-    match Guard::new(&hooks).run(&shell_form(&args.command)) {
+    match started.supervise(&Guard::new(&hooks)) {
         Ok(code) => exit_code(code),
         Err(e) => {
             eprintln!("{e}");

@@ -99,7 +99,7 @@ impl Guard {
     /// [`REFUSED`] when the guard could not be set up in its process, the reason on stderr).
     /// Signals the guard receives (HUP, INT, QUIT, TERM) are passed on to the command.
     pub fn run(&self, command: &[OsString]) -> Result<i32, Error> {
-        Started::start(command, false)?.supervise(self)
+        Started::start_quietly(command, false)?.supervise(self)
     }
 
     /// Whether a reading of `exec` depends on its working directory: a path rule is among the
@@ -125,9 +125,11 @@ impl Guard {
 }
 
 /// A guarded command's process, started: its execs wait for the guard's answer, so nothing of
-/// the command runs before [`Started::supervise`]. Dropped without supervising, it is killed.
+/// the command runs before [`Started::supervise`]. Started before the rules are read, the process
+/// sets itself up (its filter, its listener) while the guard reads them. Dropped without
+/// supervising, it is killed.
 #[derive(Debug)]
-struct Started {
+pub struct Started {
     /// The command's process (`None` once supervised or killed).
     main: Option<Pid>,
     /// What it runs on until its exec, and its listener (dropped after `main`'s kill).
@@ -137,9 +139,14 @@ struct Started {
 }
 
 impl Started {
-    /// Starts `command` (see [`Guard::run`]; `quiet`: on `/dev/null`); the guard's signals are
-    /// relayed to it.
-    fn start(command: &[OsString], quiet: bool) -> Result<Started, Error> {
+    /// Starts `command` (program first, found on `PATH` as `execvp` finds it); the guard's
+    /// signals (HUP, INT, QUIT, TERM) are relayed to it from now on.
+    pub fn start(command: &[OsString]) -> Result<Started, Error> {
+        Started::start_quietly(command, false)
+    }
+
+    /// [`Started::start`]; `quiet`: on `/dev/null`.
+    fn start_quietly(command: &[OsString], quiet: bool) -> Result<Started, Error> {
         filter::arch().map_err(Error::Unavailable)?;
         // Blocked while the process starts and the relay is set up (the process unblocks them
         // before its exec), so none is missed or handled in the process with the guard's handler.
@@ -156,13 +163,17 @@ impl Started {
     }
 
     /// Supervises the command under `guard`'s rules until the command's process tree is gone;
-    /// returns the command's exit code (128 + N when a signal ended it).
-    fn supervise(mut self, guard: &Guard) -> Result<i32, Error> {
-        let (Some(main), Some(listener)) = (self.main.take(), self.child.as_mut().and_then(|c| c.listener.take()))
-        else {
-            // The process could not set its filters up: it ends saying why, before anything ran.
-            return match self.main.take().map(|main| waitpid(main, Some(WaitPidFlag::__WALL))) {
-                Some(Ok(WaitStatus::Exited(_, code))) => Ok(code),
+    /// returns the command's exit code (128 + N when a signal ended it; [`REFUSED`] when the
+    /// guard could not be set up in its process, the reason on stderr).
+    pub fn supervise(mut self, guard: &Guard) -> Result<i32, Error> {
+        let listener = self.child.as_ref().and_then(spawn::Child::listener);
+        let Some(main) = self.main.take() else {
+            return Err(Error::Unavailable(String::from("the command's process is gone")));
+        };
+        let Some(listener) = listener else {
+            // The process could not set its filter up: it ends saying why, before anything ran.
+            return match waitpid(main, Some(WaitPidFlag::__WALL)) {
+                Ok(WaitStatus::Exited(_, code)) => Ok(code),
                 _ => Ok(REFUSED),
             };
         };
@@ -194,7 +205,7 @@ fn kill_command(main: Pid) {
 /// guarded `true` on `/dev/null` to find out.
 pub fn probe() -> Result<(), Error> {
     let guard = Guard { rules: Rules::default(), git: OnceLock::from(None) };
-    match Started::start(&["true".into()], true)?.supervise(&guard)? {
+    match Started::start_quietly(&["true".into()], true)?.supervise(&guard)? {
         0 => Ok(()),
         REFUSED => {
             Err(Error::Unavailable(String::from("the kernel refuses ptrace or seccomp notifications to this process")))

@@ -96,9 +96,8 @@ impl Drop for Stack {
 /// exec'd or ended.
 pub(crate) struct Child {
     pub(crate) pid: Pid,
-    /// The listener its execs wait on (`None`: it could not set its filters up, and ends with
-    /// [`REFUSED`], its reason on stderr).
-    pub(crate) listener: Option<OwnedFd>,
+    /// The guard's end of the socket pair the child sends its listener over.
+    sock: OwnedFd,
     _prepared: Box<Prepared>,
     _stack: Stack,
 }
@@ -158,11 +157,18 @@ pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, 
     }
     let pid = Pid::from_raw(pid);
     drop(theirs);
-    let listener = receive_listener(&ours);
-    Ok(Child { pid, listener, _prepared: prepared, _stack: stack })
+    Ok(Child { pid, sock: ours, _prepared: prepared, _stack: stack })
 }
 
-/// The listener the child sends, or `None` when it ends without (its socket closes).
+impl Child {
+    /// The listener its execs wait on, as the child sends it; `None` when it ends without (it
+    /// could not set its filter up, and ends with [`REFUSED`], its reason on stderr).
+    pub(crate) fn listener(&self) -> Option<OwnedFd> {
+        receive_listener(&self.sock)
+    }
+}
+
+/// The listener the child sends over `sock`, or `None` when it ends without (its socket closes).
 fn receive_listener(sock: &OwnedFd) -> Option<OwnedFd> {
     let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(1))];
     let mut control = RecvAncillaryBuffer::new(&mut space);

@@ -9,8 +9,8 @@
 //!   of the command's reach; a path rule read in the exec's own directory;
 //! - `reason` — the refusal's reason reaches the refused command's own stderr (a pipe, a socket);
 //! - `signals` — a signal sent to the guard reaches the command;
-//! - `unavailable` — where the kernel refuses the mechanism the guard runs nothing and exits 126
-//!   with a sentence.
+//! - `unavailable` — where the kernel refuses the mechanism, or the rules cannot be read, the
+//!   guard runs nothing and exits 126 with a sentence.
 
 mod escapes;
 mod reason;
