@@ -1,7 +1,8 @@
 //! A stopped tracee's memory, read with `process_vm_readv`: an array of pointers in one call, the
 //! strings they point to in one more (each string's first chunk at once; a longer string goes on
 //! page by page). Reads never cross a page boundary within one chunk, so an unmapped page fails
-//! only the string that reaches into it, as the kernel's own read would.
+//! only the string that reaches into it, as the kernel's own read would. A new program's argv is
+//! read with its strings in one call: they lie just above the pointers on its stack.
 
 use std::io::IoSliceMut;
 
@@ -107,6 +108,41 @@ pub(crate) fn strings(pid: Pid, addrs: &[u64], budget: &mut usize) -> Result<Vec
     Ok(out)
 }
 
+/// How far beyond a new program's stack pointer its argv strings usually lie: argc, the argv and
+/// environment pointers and the auxiliary vector come first, then the strings.
+const WINDOW: usize = 8192;
+
+/// The NULL-terminated array of string pointers at `addr` and the strings (lossy UTF-8, within
+/// `budget` bytes in all), read in one call when all of them lie within [`WINDOW`] bytes from
+/// `addr` — as on a new program's stack — else as [`pointers`] and [`strings`] read them.
+pub(crate) fn strings_near(pid: Pid, addr: u64, budget: &mut usize) -> Result<Vec<String>, Errno> {
+    let mut buf = vec![0u8; WINDOW];
+    let remote = [RemoteIoVec { base: addr as usize, len: WINDOW }];
+    // A partial read (the stack's top within the window) reads what is there.
+    let read = process_vm_readv(pid, &mut [IoSliceMut::new(&mut buf)], &remote).unwrap_or(0);
+    let buf = &buf[..read];
+    let in_window = |ptr: u64| ptr.checked_sub(addr).and_then(|at| usize::try_from(at).ok()).filter(|at| *at < read);
+    let mut out = Vec::new();
+    let mut spent = 0usize;
+    for word in buf.chunks_exact(8) {
+        let ptr = u64::from_ne_bytes(word.try_into().unwrap_or_default());
+        if ptr == 0 {
+            *budget = budget.checked_sub(spent).ok_or(Errno::E2BIG)?;
+            return Ok(out);
+        }
+        let Some(string) = in_window(ptr).and_then(|at| {
+            let rest = &buf[at..];
+            rest.iter().position(|c| *c == 0).map(|end| &rest[..end])
+        }) else {
+            break;
+        };
+        spent += string.len() + 1;
+        out.push(String::from_utf8_lossy(string).into_owned());
+    }
+    let ptrs = pointers(pid, addr)?;
+    strings(pid, &ptrs, budget)
+}
+
 /// The string at `addr` whose first bytes `start` are already read, page by page.
 fn rest_of(pid: Pid, addr: u64, mut start: Vec<u8>, budget: usize) -> Result<Vec<u8>, Errno> {
     let mut buf = Vec::new();
@@ -148,5 +184,29 @@ mod tests {
         assert_eq!(strings(me, &[ptrs[0], 8], &mut budget), Err(Errno::EFAULT), "an unmapped page");
         assert_eq!(pointers(me, 8), Err(Errno::EFAULT));
         assert_eq!(pointers(me, 0), Ok(Vec::new()), "a NULL array is empty");
+    }
+
+    #[test]
+    fn an_array_is_read_at_once_when_its_strings_are_near_and_otherwise_as_before() {
+        let me = Pid::this();
+        // A stack-like block: the pointers, then the strings they point to.
+        let mut block = vec![0u8; 512];
+        let base = block.as_ptr() as u64;
+        let text = b"true\0-v\0\0";
+        block[64..64 + text.len()].copy_from_slice(text);
+        for (i, word) in [base + 64, base + 69, base + 72, 0].iter().enumerate() {
+            block[i * 8..i * 8 + 8].copy_from_slice(&word.to_ne_bytes());
+        }
+        let mut budget = MAX_ARG_BYTES;
+        let got = strings_near(me, base, &mut budget).expect("read");
+        assert_eq!(got, vec!["true".to_owned(), "-v".to_owned(), String::new()]);
+        assert_eq!(budget, MAX_ARG_BYTES - (5 + 3 + 1));
+        // A string far away is read on its own.
+        let far = std::ffi::CString::new("far").expect("no NUL");
+        let array = [c"near".as_ptr() as u64, far.as_ptr() as u64, 0];
+        let mut budget = MAX_ARG_BYTES;
+        let got = strings_near(me, array.as_ptr() as u64, &mut budget);
+        assert_eq!(got, Ok(vec!["near".to_owned(), "far".to_owned()]));
+        assert_eq!(strings_near(me, 8, &mut budget), Err(Errno::EFAULT), "an unmapped page");
     }
 }

@@ -304,9 +304,8 @@ fn after_exec(guard: &Guard, pid: Pid, checked: Option<Allowed>) {
 
 /// A new program's argv from its stack pointer at the exec stop (`argc`, then the pointers).
 fn stack_argv(pid: Pid, rsp: u64) -> Option<Vec<String>> {
-    let ptrs = memory::pointers(pid, rsp.checked_add(8)?).ok()?;
     let mut budget = MAX_ARG_BYTES;
-    memory::strings(pid, &ptrs, &mut budget).ok()
+    memory::strings_near(pid, rsp.checked_add(8)?, &mut budget).ok()
 }
 
 /// Says why `pid`'s exec was refused: on the guard's stderr and, when the refused process's
