@@ -1,11 +1,12 @@
 //! The supervisor: every exec of the guarded tree waits for it (the seccomp filter's
 //! notification). The exec's file and argv (and its cwd and environment where a reading depends
-//! on them) are read from the waiting thread and checked: a denied exec fails with `EPERM`. An exec let through is followed by ptrace,
-//! attached to that thread alone (`PTRACE_SEIZE`) before the kernel goes on with the call, and the
-//! new program's argv and file are read again right after the exec, before it runs a single
-//! instruction — another thread may have rewritten the argv between the check and the kernel's
-//! own read, and a program whose exec was let through on such a changed argv is killed. Then the
-//! thread is let go. Forks, clones and signals cost nothing: nothing else is traced.
+//! on them) are read from the waiting thread and checked: a denied exec fails with `EPERM`. An
+//! exec let through is followed by ptrace, attached to that thread alone (`PTRACE_SEIZE`) before
+//! the kernel goes on with the call, and the new program's argv and file are read again right
+//! after the exec, before it runs a single instruction — another thread may have rewritten the
+//! argv between the check and the kernel's own read, and a program whose exec was let through on
+//! such a changed argv is killed. Then the thread is let go. Forks, clones and signals cost
+//! nothing: nothing else is traced.
 //!
 //! The guard is the tree's subreaper, so a daemonising grandchild stays its descendant (traceable
 //! where Yama allows only descendants) and the guard returns once the whole tree is gone.
@@ -109,7 +110,9 @@ impl Supervisor<'_> {
                 WaitStatus::Exited(pid, code) => self.ended(pid, code),
                 WaitStatus::Signaled(pid, sig, _) => self.ended(pid, 128 + sig as i32),
                 WaitStatus::PtraceEvent(pid, _, event) if event == Event::PTRACE_EVENT_EXEC as i32 => {
-                    // A thread other than the leader that execs takes the leader's pid.
+                    // A thread other than the leader that execs takes the leader's pid. (Should the
+                    // leader itself be followed still, its own exec's check is the one compared
+                    // with: a verdict on an exec let through either way.)
                     let former = match self.seized.contains_key(&pid) {
                         true => pid,
                         false => ptrace::getevent(pid).ok().map_or(pid, |tid| Pid::from_raw(tid as i32)),
