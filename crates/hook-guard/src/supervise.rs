@@ -158,7 +158,7 @@ impl Supervisor<'_> {
             let _ = self.listener.fail(n.id, Errno::EPERM);
             return Ok(());
         }
-        let allowed = match self.check(&n) {
+        let mut allowed = match self.check(&n) {
             Ok(allowed) => allowed,
             Err(errno) => {
                 let _ = self.listener.fail(n.id, errno);
@@ -181,11 +181,14 @@ impl Supervisor<'_> {
             self.say(pid, message);
             return Ok(());
         }
-        self.seized.insert(pid, allowed);
         // Still waiting once followed: what was read and followed is that thread's.
         if self.listener.waits(n.id) {
             let _ = self.listener.go_on(n.id);
+            // While the kernel carries the exec out, the thread waits on it, not on the guard:
+            // looked up now, its entries in /proc are quick to read after the exec.
+            allowed.proc = ProcDir::warm(pid);
         }
+        self.seized.insert(pid, allowed);
         Ok(())
     }
 
@@ -263,32 +266,36 @@ struct Allowed {
     cwd: Option<PathBuf>,
     /// Whether a reading depended on the environment, which is read again after the exec.
     env: bool,
+    /// The thread's directory in /proc, looked up while the kernel carried the exec out.
+    proc: Option<ProcDir>,
 }
 
 impl Allowed {
     fn of(exec: Exec) -> Allowed {
         let env = exec.reads_environment();
         let name = exec.real.as_deref().map(|real| crate::exec::basename(&real.to_string_lossy()).to_owned());
-        Allowed { argv: exec.argv, name, cwd: exec.cwd, env }
+        Allowed { argv: exec.argv, name, cwd: exec.cwd, env, proc: None }
     }
 }
 
 /// Right after an exec succeeded: the new program's argv (from its new stack: argc, then the argv
 /// pointers) and file, read again; a refusal kills it before it runs. What is read is what was
 /// let through (`checked`) needs no second reading of the rules.
-fn after_exec(guard: &Guard, pid: Pid, checked: Option<Allowed>) {
+fn after_exec(guard: &Guard, pid: Pid, mut checked: Option<Allowed>) {
     let argv = ptrace::getregs(pid).ok().and_then(|regs| stack_argv(pid, regs.rsp));
     let Some(argv) = argv else {
         let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
         return;
     };
-    let proc = PathBuf::from(format!("/proc/{pid}"));
-    let file = std::fs::read_link(proc.join("exe")).unwrap_or_default();
+    // Looked up for the thread that exec'd, which has `pid` unless it was not the leader.
+    let proc =
+        checked.as_mut().and_then(|c| c.proc.take()).filter(|p| p.pid == pid).unwrap_or(ProcDir { pid, fd: None });
+    let file = proc.read_link(c"exe").unwrap_or_default();
     let mut exec = Exec { real: Some(file.clone()), file, argv, cwd: None };
     // The cwd again if a reading depends on it, now or at the check (another thread may have
     // changed it in between).
     if guard.reads_cwd(&exec) || checked.as_ref().is_some_and(|c| c.cwd.is_some()) {
-        exec.cwd = std::fs::read_link(proc.join("cwd")).ok();
+        exec.cwd = proc.read_link(c"cwd");
     }
     if let Some(checked) = checked
         && !checked.env
@@ -298,10 +305,42 @@ fn after_exec(guard: &Guard, pid: Pid, checked: Option<Allowed>) {
     {
         return;
     }
-    let mut env = || std::fs::read(proc.join("environ")).map(|b| env_pairs(&b)).unwrap_or_default();
+    let mut env = || std::fs::read(format!("/proc/{pid}/environ")).map(|b| env_pairs(&b)).unwrap_or_default();
     if let Some(message) = guard.denial(&exec, &mut env) {
         report(pid, &message);
         let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+    }
+}
+
+/// A thread's directory in /proc, opened (its `exe` looked up too) while the kernel carries out
+/// the thread's exec, so that reading it after the exec costs no lookup of a process entry. It
+/// names the thread it was opened for, or none once that thread is gone (`ESRCH`): then the
+/// entries are read by pid.
+#[derive(Debug)]
+struct ProcDir {
+    pid: Pid,
+    fd: Option<std::os::fd::OwnedFd>,
+}
+
+impl ProcDir {
+    fn warm(pid: Pid) -> Option<ProcDir> {
+        use rustix::fs::{Mode, OFlags};
+        let fd =
+            rustix::fs::open(format!("/proc/{pid}"), OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())
+                .ok()?;
+        // The link itself, not its target: what it names is the exec's to change.
+        let _ = rustix::fs::statat(&fd, c"exe", rustix::fs::AtFlags::SYMLINK_NOFOLLOW);
+        Some(ProcDir { pid, fd: Some(fd) })
+    }
+
+    /// The symlink `name` of the thread's directory.
+    fn read_link(&self, name: &std::ffi::CStr) -> Option<PathBuf> {
+        let warm = self.fd.as_ref().and_then(|fd| rustix::fs::readlinkat(fd, name, Vec::new()).ok());
+        let link = match warm {
+            Some(link) => link.into_bytes(),
+            None => return std::fs::read_link(format!("/proc/{}/{}", self.pid, name.to_string_lossy())).ok(),
+        };
+        Some(PathBuf::from(OsString::from_vec(link)))
     }
 }
 
