@@ -224,9 +224,16 @@ impl Supervisor<'_> {
 
 /// The guard as the subreaper of its tree while it supervises, and what it was before, back after
 /// (with whether the guard could be attached to, which the first exec of the command turns off).
+///
+/// While it supervises, the guard's thread also stays on the CPU it started on (the command keeps
+/// the CPUs it was given). A supervisor the scheduler moves about drags each exec's thread to
+/// whichever CPU it wakes on, and the shell waiting for that thread to the other: waking a thread
+/// on another CPU is costly (on a virtual machine, a wake-up of an idle virtual CPU). Measured in
+/// `docs/decisions.md`.
 struct Reaper {
     was: bool,
     dumpable: bool,
+    cpus: Option<rustix::thread::CpuSet>,
 }
 
 impl Reaper {
@@ -235,7 +242,12 @@ impl Reaper {
         let dumpable = nix::sys::prctl::get_dumpable().unwrap_or(true);
         nix::sys::prctl::set_child_subreaper(true)
             .map_err(|e| crate::Error::Unavailable(format!("cannot adopt the command's orphans ({e})")))?;
-        Ok(Reaper { was, dumpable })
+        let cpus = rustix::thread::sched_getaffinity(None).ok().filter(|_| {
+            let mut here = rustix::thread::CpuSet::new();
+            here.set(rustix::thread::sched_getcpu());
+            rustix::thread::sched_setaffinity(None, &here).is_ok()
+        });
+        Ok(Reaper { was, dumpable, cpus })
     }
 }
 
@@ -243,6 +255,9 @@ impl Drop for Reaper {
     fn drop(&mut self) {
         let _ = nix::sys::prctl::set_child_subreaper(self.was);
         let _ = nix::sys::prctl::set_dumpable(self.dumpable);
+        if let Some(cpus) = &self.cpus {
+            let _ = rustix::thread::sched_setaffinity(None, cpus);
+        }
     }
 }
 

@@ -167,6 +167,8 @@ const BENIGN: &[(&str, &str, &[u8])] = &[
     ("a background child and wait", "(sleep 0.05; echo late) & echo early; wait", b""),
     ("git, make and find", "git --version; make -f /dev/null -q; find /etc/hostname -maxdepth 0", b""),
     ("a touch of nothing is still no touch", "echo touch pwned; printf 'tou'", b""),
+    // The guard keeps to one CPU while it supervises; the command keeps all it was given.
+    ("the CPUs the command may run on", "grep -E '^(Cpus_allowed|Mems_allowed)_list' /proc/self/status", b""),
 ];
 
 #[test]
