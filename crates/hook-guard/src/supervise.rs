@@ -68,6 +68,11 @@ pub(crate) fn supervise(guard: &Guard, main: Pid, listener: Listener) -> Result<
     let mut s = Supervisor { guard, listener, main, followed: false, seized: HashMap::new(), said: None, status: None };
     let mut listening = true;
     loop {
+        // The tree's changes first (a thread stopped after its exec waits for them), then the
+        // wake-ups spent, then once more what came in between.
+        if !s.reap()? {
+            break;
+        }
         wake.drain();
         if !s.reap()? {
             break;
