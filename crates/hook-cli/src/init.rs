@@ -12,12 +12,20 @@ use crate::cli::{InitClaudeArgs, InitCodexArgs, InitCopilotArgs, TierArgs};
 
 /// Routes Claude Code's events to this binary (or to `serve`), or removes the routes.
 pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
+    if args.http && !args.remove && !args.fail_open {
+        bail!(
+            "--http routes fail open: Claude Code lets a call through when the daemon is down, hangs or answers \
+             anything else than a decision, and whatever listens on its port can answer; nothing was changed. \
+             The command route (`aimon-hooks init claude`) forwards to a running serve too, and never fails open; \
+             add --fail-open to write http routes anyway"
+        );
+    }
     let home = TierArgs::default().home_dir().context("no home directory: set HOME")?;
     let file = if args.project {
         let cwd = std::env::current_dir().context("cannot read the current directory")?;
-        cwd.join(".claude").join(if args.http { "settings.local.json" } else { "settings.json" })
+        cwd.join(if args.http { hook_wire::CLAUDE_LOCAL_SETTINGS } else { hook_wire::CLAUDE_SETTINGS })
     } else {
-        home.join(".claude/settings.json")
+        home.join(hook_wire::CLAUDE_SETTINGS)
     };
     let route = if args.http {
         hook_wire::claude::http_route(&args.url, &token(&home)?)
@@ -154,13 +162,16 @@ pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArg
 /// it wrote. Everything else in both files is kept; a second run changes nothing.
 pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
     let home = TierArgs::default().home_dir().context("no home directory: set HOME")?;
-    let codex_home = std::env::var_os("CODEX_HOME").map_or_else(|| home.join(".codex"), PathBuf::from);
+    let codex_home = hook_wire::codex_home(&home);
     let file = if args.project {
-        std::env::current_dir().context("cannot read the current directory")?.join(".codex/hooks.json")
+        std::env::current_dir()
+            .context("cannot read the current directory")?
+            .join(hook_wire::CODEX_DIR)
+            .join(hook_wire::CODEX_HOOKS)
     } else {
-        codex_home.join("hooks.json")
+        codex_home.join(hook_wire::CODEX_HOOKS)
     };
-    let config_file = codex_home.join("config.toml");
+    let config_file = codex_home.join(hook_wire::CODEX_CONFIG);
     let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
     let route = hook_wire::codex::command_route(&binary.display().to_string());
     let before = read_optional(&file)?;
@@ -299,7 +310,7 @@ fn write_with_backup(file: &Path, before: Option<&str>, text: &str) -> anyhow::R
 /// Routes Copilot's PascalCase events to `aimon-hooks copilot` in the project's
 /// `.github/hooks/aimon.json`, or removes them; other handlers in the file are kept.
 pub(crate) fn copilot(args: &InitCopilotArgs) -> anyhow::Result<u8> {
-    let file = std::env::current_dir().context("cannot read the current directory")?.join(".github/hooks/aimon.json");
+    let file = std::env::current_dir().context("cannot read the current directory")?.join(hook_wire::COPILOT_HOOKS);
     let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
     let route = hook_wire::copilot::command_route(&binary.display().to_string());
     let before = read_optional(&file)?;

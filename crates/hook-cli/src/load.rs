@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use hook_config::{
-    BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, Tier, TierPaths, TrustGate, load_tiers,
-    load_tiers_lazily, sha256_hex,
+    BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, SELF_GROUP, Tier, TierPaths, TrustGate,
+    load_tiers, load_tiers_lazily, self_protection, sha256_hex,
 };
 use hook_core::{ExecutionHook, HookEventType, HookRegistry};
 use hook_skill::{SkillGuard, SkillHooks};
@@ -80,6 +80,11 @@ pub(crate) fn load(
     registry.replace_managed(
         CONFIG_GROUP,
         hooks.iter().map(|(event, hook)| (*event, hook.clone() as Arc<dyn ExecutionHook>)).collect(),
+    );
+    // Self-protection: its own group, which no tier can replace.
+    registry.replace_managed(
+        SELF_GROUP,
+        self_protection(&paths).into_iter().map(|(event, hook)| (event, hook as Arc<dyn ExecutionHook>)).collect(),
     );
     let mut guards = Vec::with_capacity(skills.len());
     let cwd = std::env::current_dir().unwrap_or_default();

@@ -103,6 +103,7 @@ mod load;
 mod matcher;
 mod parse;
 mod position;
+mod protect;
 mod reload;
 mod spec;
 mod tier;
@@ -121,6 +122,7 @@ pub use crate::{
     ids::HookIds,
     load::{load_tiers, load_tiers_lazily},
     parse::{check_config, parse_config, read_handler},
+    protect::{SELF_GROUP, self_protection},
     reload::{CONFIG_GROUP, HookHotReloadBootstrap, HotReloadBuilder, HotReloadHandle},
     spec::{ConfigFile, HookEntrySpec, LoadedConfig},
     tier::{Tier, TierPaths},

@@ -30,6 +30,7 @@ use crate::handler::{
 use crate::json::{self, Object, Value};
 use crate::matcher::{Matcher, MatcherCache};
 use crate::position::{Pointer, Pos, PositionIndex, push_token};
+use crate::protect::SELF_PROTECTION_KEY;
 use crate::spec::{ConfigFile, HookEntrySpec};
 use crate::tier::Tier;
 
@@ -227,7 +228,19 @@ impl Parser<'_> {
             return Vec::new();
         };
         let mut obj = Object::new(obj);
-        self.unknown_fields(&obj, |k| k == "hooks", &Pointer::ROOT, String::new);
+        self.unknown_fields(&obj, |k| k == "hooks" || k == SELF_PROTECTION_KEY, &Pointer::ROOT, String::new);
+        if let Some(value) = obj.remove(SELF_PROTECTION_KEY) {
+            let at = Pointer::ROOT.key(SELF_PROTECTION_KEY);
+            if self.tier != Tier::User {
+                let message = format!(
+                    "hooks: '{SELF_PROTECTION_KEY}' is read only from your own ~/.aimon/hooks.json; ignored in {}",
+                    self.tier
+                );
+                self.warn(At::Key(&at), message);
+            } else if !matches!(value, Value::Bool(_)) {
+                self.warn(At::Value(&at), format!("hooks: '{SELF_PROTECTION_KEY}' must be true or false; ignored"));
+            }
+        }
         let hooks = Pointer::ROOT.key("hooks");
         let events = match obj.remove("hooks") {
             None | Some(Value::Null) => return Vec::new(),

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use hook_config::{BuildEnv, HookHotReloadBootstrap, HotReloadHandle, TierPaths, TrustGate, TrustStore};
+use hook_config::{
+    BuildEnv, HookHotReloadBootstrap, HotReloadHandle, SELF_GROUP, TierPaths, TrustGate, TrustStore, self_protection,
+};
 use hook_core::{ExecutionHook, FnHook, HookContext, HookEngine, HookEventType, HookRegistry, HookResult};
 use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -52,6 +54,11 @@ impl Project {
         // store rebuilds the engine (`current`).
         let env = BuildEnv::gated(&paths, TrustGate::for_agent(home, dir));
         let registry = Arc::new(HookRegistry::new());
+        // Self-protection: its own group, which hot reload never replaces.
+        registry.replace_managed(
+            SELF_GROUP,
+            self_protection(&paths).into_iter().map(|(event, hook)| (event, hook as Arc<dyn ExecutionHook>)).collect(),
+        );
         let listeners = Arc::new(HookRegistry::new());
         listeners.register(HookEventType::ON_CONFIG_RELOAD, reload_listener(metrics));
         let reload = HookHotReloadBootstrap::builder()

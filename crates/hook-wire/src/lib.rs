@@ -18,7 +18,9 @@
 //!   and the output keys ([`claude::Key`], [`claude::Word`]) hook-actions reads a hook's answer
 //!   with;
 //! - shared by every client: [`parse_payload`] (lenient JSON: lone surrogates, any depth, bytes
-//!   that are not UTF-8) and [`project_dir`] (which project a call belongs to).
+//!   that are not UTF-8) and [`project_dir`] (which project a call belongs to);
+//! - [`routing_files`]: every client settings file that routes hooks (what `init` writes and what
+//!   self-protection keeps out of the agent's reach), with the paths `init` writes named once.
 //!
 //! Which events carry mail, a trust notice or a route on `init` is the events table's
 //! (hook-core); this crate only spells it in each client's keys. It knows nothing about files
@@ -70,6 +72,7 @@ mod gemini;
 mod project;
 mod qwen;
 mod read;
+mod routing;
 
 pub use crate::{
     answer::{Answer, Extras},
@@ -77,4 +80,8 @@ pub use crate::{
     error::Error,
     project::{ProjectHints, project_dir},
     read::{MAX_DEPTH, parse_payload, payload_reads},
+    routing::{
+        CLAUDE_LOCAL_SETTINGS, CLAUDE_SETTINGS, CODEX_CONFIG, CODEX_DIR, CODEX_HOOKS, COPILOT_HOOKS, codex_home,
+        routing_files,
+    },
 };

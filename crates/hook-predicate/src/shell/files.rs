@@ -18,9 +18,13 @@
 
 use super::{Word, basename};
 
-/// How many file uses and mentions one command string may record; past that the command is
-/// uncertain for every path rule.
+/// How many file uses, mentions and `cd` steps one command string may record; past that the
+/// command is uncertain for every path rule.
 const MAX_RECORDS: usize = 4096;
+
+/// How many bytes the values of variables substituted into words may add up to in one command
+/// string (`A=$A$A` doubles a value); past that the command is uncertain for every path rule.
+const MAX_SUBSTITUTED: usize = 1 << 20;
 
 /// Whether a use reads, writes, or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,8 +73,8 @@ pub(crate) struct FileUse {
     pub(crate) access: Access,
     pub(crate) reach: Reach,
     pub(crate) arg: Arg,
-    /// The `cd` steps taken earlier in the line.
-    pub(crate) cds: Vec<Step>,
+    /// How many of [`FileModel::cds`] were taken earlier in the line.
+    pub(crate) cds: usize,
 }
 
 /// What one command string opens and names (see the module docs).
@@ -81,10 +85,14 @@ pub(crate) struct FileModel {
     /// word holds one): one buffer rather than a string each ([`FileModel::mentions`]).
     mentions: String,
     mention_count: usize,
-    /// More was recorded than [`MAX_RECORDS`].
+    /// More was recorded than [`MAX_RECORDS`], or substituted than [`MAX_SUBSTITUTED`].
     pub(crate) overflow: bool,
-    vars: Vec<(String, Option<String>)>,
-    cds: Vec<Step>,
+    /// The bytes substituted so far ([`MAX_SUBSTITUTED`]); `usize::MAX` once past it.
+    substituted: std::cell::Cell<usize>,
+    /// The variables assigned so far: their last value, `None` when unknown.
+    vars: std::collections::HashMap<String, Option<String>>,
+    /// Every `cd` step of the line, in order (each use names how many came before it).
+    pub(crate) cds: Vec<Step>,
     /// The resolved uses, for the directory and home they were last resolved against
     /// (`path_glob` fills it: one command is tested against many rules).
     pub(crate) resolved: std::cell::RefCell<Option<crate::resolve::ResolvedCommand>>,
@@ -108,6 +116,9 @@ impl FileModel {
     /// One simple command: `words[..at]` its assignments and wrappers, `words[at..]` what runs;
     /// `more_args`: a wrapper (`xargs`) appends arguments nobody can see.
     pub(super) fn command(&mut self, words: &[Word], at: usize, more_args: bool) {
+        if self.overflow {
+            return; // Every path rule is uncertain already.
+        }
         for w in words[..at.min(words.len())].iter().filter(|w| w.assignment) {
             self.assign(w);
         }
@@ -128,9 +139,9 @@ impl FileModel {
                         Arg::Glob(_) | Arg::Unknown => Step::Unknown,
                     },
                 };
-                self.cds.push(step);
+                self.step(step);
             }
-            "popd" => self.cds.push(Step::Unknown),
+            "popd" => self.step(Step::Unknown),
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 rest[1..].iter().filter(|w| w.assignment).for_each(|w| self.assign(w));
             }
@@ -282,6 +293,9 @@ impl FileModel {
                     None => operands.pop().map(|w| self.value(w)),
                 };
                 let dest_reach = if tree { Reach::Tree } else { Reach::File };
+                // A source that is moved (`mv`, `ln`'s are read as both) goes whole: a directory
+                // takes every file below it along.
+                let reach = if source == BOTH { Reach::Tree } else { reach };
                 for w in operands {
                     let src = self.value(w);
                     if let Some(dest) = &dest {
@@ -353,8 +367,11 @@ impl FileModel {
             _ => None,
         };
         let name = name.trim_end_matches('+');
-        self.vars.retain(|(n, _)| n != name);
-        self.vars.push((name.to_owned(), value));
+        if self.vars.len() >= MAX_RECORDS && !self.vars.contains_key(name) {
+            self.overflow = true;
+            return;
+        }
+        self.vars.insert(name.to_owned(), value);
     }
 
     fn push_word(&mut self, access: Access, reach: Reach, w: &Word) {
@@ -367,16 +384,24 @@ impl FileModel {
         self.push(access, reach, arg);
     }
 
-    fn push(&mut self, access: Access, reach: Reach, arg: Arg) {
-        if self.records() >= MAX_RECORDS {
+    fn step(&mut self, step: Step) {
+        if self.records() >= MAX_RECORDS || self.substituted.get() > MAX_SUBSTITUTED {
             self.overflow = true;
             return;
         }
-        self.uses.push(FileUse { access, reach, arg, cds: self.cds.clone() });
+        self.cds.push(step);
+    }
+
+    fn push(&mut self, access: Access, reach: Reach, arg: Arg) {
+        if self.records() >= MAX_RECORDS || self.substituted.get() > MAX_SUBSTITUTED {
+            self.overflow = true;
+            return;
+        }
+        self.uses.push(FileUse { access, reach, arg, cds: self.cds.len() });
     }
 
     fn mention(&mut self, text: &str) {
-        if self.records() >= MAX_RECORDS {
+        if self.records() >= MAX_RECORDS || self.substituted.get() > MAX_SUBSTITUTED {
             self.overflow = true;
             return;
         }
@@ -402,7 +427,7 @@ impl FileModel {
     }
 
     fn records(&self) -> usize {
-        self.uses.len() + self.mention_count
+        self.uses.len() + self.mention_count + self.cds.len()
     }
 
     fn value_of(&self, v: Value<'_>) -> Arg {
@@ -436,8 +461,8 @@ impl FileModel {
         }
     }
 
-    /// `$NAME` and `${NAME}` replaced by known values; `None` for any other expansion or an unknown
-    /// variable.
+    /// `$NAME` and `${NAME}` replaced by known values; `None` for any other expansion, an unknown
+    /// variable, or past [`MAX_SUBSTITUTED`] (the next record then overflows).
     fn substitute(&self, text: &str) -> Option<String> {
         if self.vars.is_empty() || !text.contains('$') || text.contains('`') {
             return None; // Unknown for another reason (brace expansion, a backtick).
@@ -462,8 +487,13 @@ impl FileModel {
             if !valid {
                 return None;
             }
-            let (_, value) = self.vars.iter().rev().find(|(n, _)| n == name)?;
-            out.push_str(value.as_deref()?);
+            let value = self.vars.get(name)?.as_deref()?;
+            let total = self.substituted.get().saturating_add(value.len());
+            self.substituted.set(total);
+            if total > MAX_SUBSTITUTED {
+                return None;
+            }
+            out.push_str(value);
             rest = tail;
         }
         out.push_str(rest);
