@@ -92,8 +92,13 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// Opens (creating if needed) the store at `path` and migrates its schema to this build's.
     /// A file written by a newer build is refused.
+    ///
+    /// The file holds session payloads: it is created readable by its owner only (0600), and an
+    /// existing file that others can read is made so (SQLite gives its `-wal` and `-shm` files
+    /// the main file's mode).
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Error> {
         let path = path.as_ref().to_owned();
+        owner_only(&path)?;
         let mut conn = Connection::open(&path)?;
         conn.busy_timeout(Duration::from_secs(5))?;
         conn.execute_batch(PRAGMAS)?;
@@ -104,6 +109,19 @@ impl SqliteStore {
     fn conn(&self) -> MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// Creates `path` with mode 0600 when it does not exist, and takes the group's and others' bits
+/// off when it does.
+fn owner_only(path: &Path) -> Result<(), Error> {
+    use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
+    let failed = |e: std::io::Error| Error::Store(format!("cannot open {}: {e}", path.display()));
+    let file = std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(path).map_err(failed)?;
+    let mode = file.metadata().map_err(failed)?.permissions().mode();
+    if mode & 0o077 != 0 {
+        file.set_permissions(std::fs::Permissions::from_mode(mode & 0o700)).map_err(failed)?;
+    }
+    Ok(())
 }
 
 /// Raises `signal` whenever another connection commits to the file at `path`, until the signal
@@ -396,5 +414,24 @@ mod tests {
         drop(raw);
         let err = SqliteStore::open(&path).expect_err("newer schema refused");
         assert!(err.to_string().contains("schema version 99, newer than this build's 2"), "{err}");
+    }
+
+    #[test]
+    fn the_store_and_its_journal_files_are_readable_by_their_owner_only() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mode = |p: &Path| std::fs::metadata(p).expect("stat").permissions().mode() & 0o777;
+        let fresh = dir.path().join("rewake.db");
+        let store = SqliteStore::open(&fresh).expect("create");
+        let wal = dir.path().join("rewake.db-wal");
+        assert_eq!(mode(&fresh), 0o600);
+        assert!(wal.exists(), "WAL mode keeps a -wal file while open");
+        assert_eq!(mode(&wal), 0o600);
+        drop(store);
+        let old = dir.path().join("old.db");
+        std::fs::write(&old, b"").expect("write");
+        std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        SqliteStore::open(&old).expect("open");
+        assert_eq!(mode(&old), 0o600, "an existing store others could read is closed to them");
     }
 }
