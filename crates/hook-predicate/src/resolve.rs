@@ -244,11 +244,167 @@ pub(crate) fn with_resolved<R>(
     }
 }
 
-fn resolve_all(model: &FileModel, base: &Path, home: Option<&Path>) -> Vec<ResolvedUse> {
-    model.uses.iter().map(|u| resolve_use(u, base, home)).collect()
+/// How much resolving one command's file uses may cost, in [`Work`] units (about a byte of path
+/// built or a file-system lookup's worth each): `cd` chains times the uses after them grow as the
+/// cube of the command's length, and past this the command is uncertain for every path rule.
+const MAX_WORK: usize = 8 << 20;
+
+/// What one file-system lookup ([`follow`]) counts for in [`MAX_WORK`].
+const LOOKUP_WORK: usize = 1024;
+
+/// The work done so far resolving one command ([`MAX_WORK`]).
+#[derive(Debug, Default)]
+struct Work(usize);
+
+impl Work {
+    /// Counts `units`; false once past [`MAX_WORK`].
+    fn spend(&mut self, units: usize) -> bool {
+        self.0 = self.0.saturating_add(units);
+        self.0 <= MAX_WORK
+    }
 }
 
-fn resolve_use(u: &crate::shell::files::FileUse, base: &Path, home: Option<&Path>) -> ResolvedUse {
+fn resolve_all(model: &FileModel, base: &Path, home: Option<&Path>) -> Vec<ResolvedUse> {
+    let mut work = Work::default();
+    let mut dirs = Dirs::new(base, home);
+    let mut out = Vec::with_capacity(model.uses.len());
+    for u in &model.uses {
+        let resolved = dirs.take(&model.cds[..u.cds.min(model.cds.len())], &mut work).and_then(|taken| {
+            let dirs = &dirs.distinct[..taken];
+            resolve_use(u, dirs, home, &mut work)
+        });
+        match resolved {
+            Some(r) => out.push(r),
+            None => {
+                // Past the budget: a use of any path, read and written.
+                out.push(ResolvedUse {
+                    access: Access { read: true, write: true },
+                    reach: Reach::File,
+                    paths: Vec::new(),
+                    trees: Vec::new(),
+                    fuzzy: Vec::new(),
+                    unknown: true,
+                });
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// One directory a relative path may be taken from, and what the file system says of it.
+#[derive(Debug, Clone, PartialEq)]
+struct Dir {
+    /// The directory, normalised lexically; `None` after a `cd` to somewhere unknown.
+    path: Option<PathBuf>,
+    /// Where [`follow`] leads from it, when `path` does not exist: a path below it then resolves to
+    /// that with the rest appended, without asking the file system again.
+    missing: Option<Option<PathBuf>>,
+}
+
+/// The directories after each `cd` step of the line, and the distinct ones in the order first seen:
+/// a use after `k` steps is taken from each of the first [`Dirs::take`]`(k)` distinct ones.
+#[derive(Debug)]
+struct Dirs<'a> {
+    base: &'a Path,
+    home: Option<&'a Path>,
+    /// How many steps are taken so far, and the directory after the last.
+    steps: usize,
+    current: Dir,
+    distinct: Vec<Dir>,
+    seen: std::collections::HashSet<Option<PathBuf>>,
+}
+
+impl<'a> Dirs<'a> {
+    fn new(base: &'a Path, home: Option<&'a Path>) -> Self {
+        let first = Dir { path: Some(base.to_path_buf()), missing: missing(base) };
+        let seen = std::iter::once(first.path.clone()).collect();
+        Dirs { base, home, steps: 0, current: first.clone(), distinct: vec![first], seen }
+    }
+
+    /// Takes the steps of `cds` not taken yet (the uses come in line order, so each use's steps
+    /// extend the previous one's): how many distinct directories the use may be taken from, or
+    /// `None` past the budget.
+    fn take(&mut self, cds: &[Step], work: &mut Work) -> Option<usize> {
+        for step in cds.get(self.steps..).unwrap_or_default() {
+            let next = match (step, &self.current.path) {
+                (Step::Known(d), _) if d.starts_with('/') || d.starts_with('~') => {
+                    Some(normalise(&join(d, self.base, self.home)))
+                }
+                (Step::Known(d), Some(prev)) => Some(append(prev, d)),
+                (Step::Known(_), None) | (Step::Unknown, _) => None,
+            };
+            if !work.spend(next.as_ref().map_or(1, |p| p.as_os_str().len())) {
+                return None;
+            }
+            // Below a directory that does not exist, nothing does: no need to ask again.
+            let below_missing = match (step, &self.current.missing) {
+                (Step::Known(d), Some(resolved)) if only_names(d) => Some(resolved.as_ref().map(|r| append(r, d))),
+                _ => None,
+            };
+            self.current = Dir { path: next, missing: below_missing };
+            self.steps += 1;
+            if self.seen.insert(self.current.path.clone()) {
+                let mut dir = self.current.clone();
+                if dir.missing.is_none()
+                    && let Some(path) = &dir.path
+                {
+                    // The walk up a missing directory asks once per component.
+                    if !work.spend(LOOKUP_WORK * path.components().count()) {
+                        return None;
+                    }
+                    dir.missing = missing(path);
+                    self.current.missing = dir.missing.clone();
+                }
+                self.distinct.push(dir);
+            }
+        }
+        Some(self.distinct.len())
+    }
+}
+
+/// `rel` (relative) below the normalised `dir`, normalised: copied as it is when it is already
+/// normal (the common case, and the cheap one for a long chain of `cd` steps).
+fn append(dir: &Path, rel: &str) -> PathBuf {
+    let normal = !rel.is_empty()
+        && !rel.starts_with('/')
+        && !rel.ends_with('/')
+        && !rel.contains("//")
+        && rel.split('/').all(|c| c != "." && c != "..");
+    if !normal {
+        return normalise(&dir.join(rel));
+    }
+    let mut out = PathBuf::with_capacity(dir.as_os_str().len() + 1 + rel.len());
+    out.push(dir);
+    out.push(rel);
+    out
+}
+
+/// Whether a relative path is made of names only (no `..`, no `~`, not absolute): below a missing
+/// directory it is missing too, wherever symlinks lead.
+fn only_names(p: &str) -> bool {
+    !p.starts_with(['/', '~'])
+        && Path::new(p).components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
+/// `Some(where it leads)` when `dir` does not exist (nor, then, anything below it); `None` when it
+/// exists or the file system will not say.
+fn missing(dir: &Path) -> Option<Option<PathBuf>> {
+    if dir.starts_with("/proc") || dir.starts_with("/dev") {
+        return None;
+    }
+    match std::fs::canonicalize(dir) {
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => Some(follow(dir)),
+        _ => None,
+    }
+}
+
+fn resolve_use(
+    u: &crate::shell::files::FileUse,
+    dirs: &[Dir],
+    home: Option<&Path>,
+    work: &mut Work,
+) -> Option<ResolvedUse> {
     let mut out = ResolvedUse {
         access: u.access,
         reach: u.reach,
@@ -258,38 +414,48 @@ fn resolve_use(u: &crate::shell::files::FileUse, base: &Path, home: Option<&Path
         unknown: false,
     };
     // The directories the path may be taken from: without the `cd` steps, and after each of them.
-    let mut dirs: Vec<Option<PathBuf>> = vec![Some(base.to_path_buf())];
-    let mut dir = Some(base.to_path_buf());
-    for step in &u.cds {
-        dir = match step {
-            Step::Known(d) if d.starts_with('/') || d.starts_with('~') => Some(normalise(&join(d, base, home))),
-            Step::Known(d) => dir.map(|prev| normalise(&prev.join(d))),
-            Step::Unknown => None,
-        };
-        if !dirs.contains(&dir) {
-            dirs.push(dir.clone());
-        }
-    }
     let anchored = |p: &str| p.starts_with('/') || p == "~" || p.starts_with("~/");
     match &u.arg {
         Arg::Unknown => out.unknown = true,
         Arg::Known(p) => {
-            let dirs = if anchored(p) { &dirs[..1] } else { &dirs[..] };
+            let dirs = if anchored(p) { &dirs[..1] } else { dirs };
             for dir in dirs {
-                match dir {
-                    Some(dir) => {
-                        let c = candidates(p, dir, home);
+                let spent = dir.path.as_ref().map_or(0, |d| d.as_os_str().len()) + p.len();
+                match (&dir.path, &dir.missing) {
+                    (Some(path), Some(resolved)) if !p.starts_with(['/', '~']) => {
+                        // Below a missing directory: where it leads, with the path appended.
+                        let written = append(path, p);
+                        let resolved = resolved.as_ref().map(|r| append(r, p)).filter(|r| *r != written);
+                        if !work.spend(2 * spent) {
+                            return None;
+                        }
+                        out.paths.push(written);
+                        out.paths.extend(resolved);
+                    }
+                    (Some(path), _) => {
+                        if !work.spend(2 * spent + LOOKUP_WORK) {
+                            return None;
+                        }
+                        let c = candidates(p, path, home);
                         out.paths.extend(c.paths().map(Path::to_path_buf));
                         out.fuzzy.extend(c.fuzzy);
                     }
-                    None => out.fuzzy.push(std::iter::once(Comp::AnyDepth).chain(glob_comps(p)).collect()),
+                    (None, _) => {
+                        if !work.spend(spent) {
+                            return None;
+                        }
+                        out.fuzzy.push(std::iter::once(Comp::AnyDepth).chain(glob_comps(p)).collect());
+                    }
                 }
             }
         }
         Arg::Glob(g) => {
-            let dirs = if anchored(g) { &dirs[..1] } else { &dirs[..] };
+            let dirs = if anchored(g) { &dirs[..1] } else { dirs };
             for dir in dirs {
-                match dir {
+                if !work.spend(dir.path.as_ref().map_or(0, |d| d.as_os_str().len()) + g.len()) {
+                    return None;
+                }
+                match &dir.path {
                     Some(dir) => {
                         let full = normalise(&join(g, dir, home));
                         out.fuzzy.push(glob_comps(&full.to_string_lossy()));
@@ -303,7 +469,7 @@ fn resolve_use(u: &crate::shell::files::FileUse, base: &Path, home: Option<&Path
         out.trees = out.paths.iter().map(|p| with_everything_below(literal_comps(p))).collect();
         out.fuzzy.iter_mut().for_each(|f| f.push(Comp::AnyDepth));
     }
-    out
+    Some(out)
 }
 
 pub(crate) fn with_everything_below(mut comps: Vec<Comp>) -> Vec<Comp> {

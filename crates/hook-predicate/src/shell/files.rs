@@ -87,7 +87,7 @@ pub(crate) struct FileModel {
     mention_count: usize,
     /// More was recorded than [`MAX_RECORDS`], or substituted than [`MAX_SUBSTITUTED`].
     pub(crate) overflow: bool,
-    /// The bytes substituted so far ([`MAX_SUBSTITUTED`]); `usize::MAX` once past it.
+    /// The bytes substituted so far ([`MAX_SUBSTITUTED`]).
     substituted: std::cell::Cell<usize>,
     /// The variables assigned so far: their last value, `None` when unknown.
     vars: std::collections::HashMap<String, Option<String>>,
