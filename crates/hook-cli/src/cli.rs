@@ -133,6 +133,10 @@ pub(crate) struct TestArgs {
     /// Also write a JUnit XML report here.
     #[arg(long, value_name = "FILE")]
     pub(crate) junit: Option<PathBuf>,
+    /// Run the project's command, http and mcp hooks even if you have not trusted them
+    /// (`aimon-hooks trust`); without it they are skipped, as behind an agent.
+    #[arg(long)]
+    pub(crate) trust: bool,
 }
 
 /// Whose recorded sessions `replay` reads.
@@ -247,9 +251,15 @@ pub(crate) struct InitClaudeArgs {
     /// Edit <project>/.claude/settings.json (settings.local.json with --http, so the token is not committed).
     #[arg(long)]
     pub(crate) project: bool,
-    /// Route to a running `aimon-hooks serve` over http instead of running `aimon-hooks claude`.
+    /// Route to a running `aimon-hooks serve` over http instead of running `aimon-hooks claude`:
+    /// fails open (a daemon that is down, or anything else on its port, lets every call through),
+    /// so it needs --fail-open too.
     #[arg(long)]
     pub(crate) http: bool,
+    /// With --http: accept that Claude Code lets a call through when the daemon is down, hangs or
+    /// answers anything else than a decision.
+    #[arg(long, requires = "http")]
+    pub(crate) fail_open: bool,
     /// The URL the http handlers post to.
     #[arg(long, value_name = "URL", requires = "http", default_value = "http://127.0.0.1:7787/v1/claude")]
     pub(crate) url: String,

@@ -113,7 +113,17 @@ pub(crate) async fn command(args: &TestArgs) -> anyhow::Result<u8> {
     if files.is_empty() {
         bail!("no policy tests found: {} holds no *.json or *.yaml file", project.join(".aimon/tests").display());
     }
-    let loaded = load::load(&args.tiers, &[], false, Scope::All, Trust::Explicit)?;
+    // A repository's tests run its hooks: the trust gate applies as behind an agent, unless the
+    // person says `--trust`.
+    let trust = if args.trust { Trust::Explicit } else { Trust::Store };
+    let loaded = load::load(&args.tiers, &[], false, Scope::All, trust)?;
+    for file in &loaded.untrusted {
+        eprintln!(
+            "note: {} is not trusted, so its command, http and mcp hooks were not run; {} to trust it, or pass --trust",
+            file.display(),
+            loaded.gate.command()
+        );
+    }
     let engine = HookEngine::new(loaded.registry.clone());
     let mut results = Vec::new();
     for file in &files {

@@ -30,7 +30,7 @@ fn the_demo_ships_policy_tests_that_pass_with_its_real_handlers() {
     let sandbox = Sandbox::new();
     let junit = sandbox.root().join("demo.xml");
     let out = Outcome::of(
-        sandbox.cmd().current_dir(workspace()).args(["test", "--project", "examples/demo", "--junit"]).arg(&junit),
+        sandbox.cmd().current_dir(workspace()).args(["test", "--trust", "--project", "examples/demo", "--junit"]).arg(&junit),
     );
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("8 case(s): 8 passed, 0 failed"), "{}", out.stdout);
@@ -106,4 +106,34 @@ fn a_project_without_tests_or_with_a_broken_file_is_an_error_not_a_pass() {
     let out = Outcome::of(sandbox.cmd().arg("test"));
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("broken.yaml"), "{}", out.stderr);
+}
+
+#[test]
+fn an_untrusted_projects_command_hooks_are_not_run_by_its_tests_unless_trusted() {
+    let sandbox = Sandbox::new();
+    let marker = sandbox.root().join("ran");
+    sandbox.project_hooks(&serde_json::json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("touch {} && exit 2", marker.display()), "timeout": 10}]}
+    ]}}));
+    sandbox.write(
+        "project/.aimon/tests/cases.json",
+        r#"{"cases": [{"name": "ls is blocked",
+            "payload": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}},
+            "expect": {"outcome": "blocked"}}]}"#,
+    );
+    let out = Outcome::of(sandbox.cmd().arg("test"));
+    assert_eq!(out.code, 1, "the hook did not run, so the case fails: {}\n{}", out.stdout, out.stderr);
+    assert!(!marker.exists(), "an untrusted repository's hook ran");
+    assert!(out.stderr.contains("is not trusted") && out.stderr.contains("--trust"), "{}", out.stderr);
+
+    for trusted in [&["test", "--trust"][..], &["test"][..]] {
+        if trusted.len() == 1 {
+            sandbox.trust_project();
+        }
+        let out = Outcome::of(sandbox.cmd().args(trusted));
+        assert_eq!(out.code, 0, "{trusted:?}: {}\n{}", out.stdout, out.stderr);
+        assert!(marker.exists(), "{trusted:?}");
+        std::fs::remove_file(&marker).expect("rm marker");
+    }
 }
