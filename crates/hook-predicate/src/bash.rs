@@ -1,8 +1,7 @@
 //! BashSubcommand: rules on the subcommands of Bash's `command` argument (R-PRED-2, R-PRED-4).
 
+use crate::field::bash_command;
 use crate::pattern::Pattern;
-use serde_json::Value;
-
 use crate::predicate::{Call, ToolInputPredicate, Verdict};
 use crate::shell::{self, View};
 
@@ -15,7 +14,8 @@ pub(crate) enum CommandRule {
     Words(WordRule),
 }
 
-/// Matches the Bash tool when its `command` argument satisfies the rule.
+/// Matches the Bash tool when its `command` argument satisfies the rule; a command that is not a
+/// string, or text a shell other than a POSIX one reads, is uncertain.
 #[derive(Debug)]
 pub(crate) struct BashSubcommand {
     rule: CommandRule,
@@ -32,7 +32,11 @@ impl ToolInputPredicate for BashSubcommand {
         if call.tool_name != "Bash" {
             return Verdict::NoMatch;
         }
-        let Some(command) = call.input.get("command").and_then(Value::as_str) else { return Verdict::NoMatch };
+        let command = match bash_command(call.input) {
+            Ok(Some(command)) => command,
+            Ok(None) => return Verdict::NoMatch,
+            Err(unsure) => return unsure,
+        };
         match &self.rule {
             CommandRule::Regex(re) => regex_matches_command(re, command),
             CommandRule::Words(rule) => shell::with_analysis(command, shell::Need::Views, |a| {

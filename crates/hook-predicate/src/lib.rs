@@ -44,7 +44,8 @@
 //! - `Tool(field=regex)`: exact tool name and an unanchored regex on the input field; dotted paths
 //!   reach nested fields (`mcp__x__y(payload.id=^abc)`, `MultiEdit(edits.0.old_string=foo)`). A
 //!   string is tested as it is, any other value as its compact JSON text (`600`, `true`, `null`,
-//!   `["a"]`); a missing field never matches. `input.<path>~regex` is the same test without a tool
+//!   `["a"]`; on a field that holds a string, uncertain when that does not match, below); a
+//!   missing field never matches. `input.<path>~regex` is the same test without a tool
 //!   name, for composition: `Bash & input.command~^npm`, `(Edit | Write) & input.file_path~\.rs$`.
 //! - On Bash, a regex on `command` (`Bash(command=^rm\s+-rf)` or `input.command~…`) is searched in
 //!   the whole command and in every subcommand (R-PRED-4, below); any match counts.
@@ -93,6 +94,27 @@
 //!   is checked at once and resolved against the home directory of the process (`HOME`) the first
 //!   time it is matched; with no home directory at all it matches every call of its tools that
 //!   names a path.
+//! - Arguments hook-wire maps from the clients: `file_globs` (a reading call's paths and globs,
+//!   each below the call's `cwd`: a covered path matches, a directory read whole or a glob that
+//!   may select a covered path is uncertain, and as with `file_paths` all of them matching is a
+//!   match), a Bash call's `cwd` (the directory it runs in: tested there and in the call's own),
+//!   and a Bash call's `shell` (any value but `bash`: the text may not be read by a POSIX shell,
+//!   and every Bash rule, and a Read or Edit rule's match on it, is uncertain).
+//! - Fields of the wrong type: `command`, `cwd`, `file_path`, `notebook_path`, `path`, Grep's
+//!   `glob` and Glob's `pattern` hold strings, `file_paths` and `file_globs` lists of them; any
+//!   other value there (a number, an array, an object, `null`), or an input that is not an object,
+//!   cannot be shown harmless and is uncertain for every rule that reads it. A `Tool(field=re)`
+//!   on such a field is uncertain unless the regex matches the value's JSON text.
+//! - Tools the rules do not model (anything but Bash and the file tools above: MCP tools, a
+//!   client's tool hook-wire does not map, `WebFetch`, …): a `Read(…)` or `Edit(…)` rule with a
+//!   glob is uncertain on a call of one whose arguments may name a path it covers, since the tool
+//!   may read or edit it. An argument names a path when its key says so (`path`, `file`,
+//!   `filePath`, `*_path`, `paths`, `dir`, `directory`, `target`, `cwd`, `root`, `include`,
+//!   `glob`, `src`, `dest`, …, case and `_`/`-` aside; strings and arrays of them) or when it
+//!   looks like one whatever its key (absolute, `~/…`, `./…`, `../…`, a `file://` URL);
+//!   nested objects and arrays are searched. Such a path counts when it is covered, when it is a
+//!   glob that may select a covered path, or when it is a directory at or above the directory of a
+//!   `dir/**` rule. More than 256 such arguments is uncertain.
 //! - Events without a tool (R-PRED-4b): the caller passes the event's match subject (`manual`,
 //!   `startup`, an agent type) as the tool name with a `null` input, and the same rules apply.
 //!

@@ -1,5 +1,6 @@
-//! PathGlob: a file tool's path argument against a glob (R-PRED-2, R-PRED-3, R-PRED-3b), and the
-//! files a Bash command reads or writes against a Read or Edit rule (issue 23, class 7).
+//! PathGlob: a file tool's path argument against a glob (R-PRED-2, R-PRED-3, R-PRED-3b), the
+//! files a Bash command reads or writes against a Read or Edit rule (issue 23, class 7), and the
+//! paths the arguments of a tool the rules do not model name (issue 36).
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -10,20 +11,34 @@ use regex::bytes::Regex;
 use serde_json::Value;
 
 use crate::anchors::PathAnchors;
+use crate::field::{COMMAND_KEY, DIR_KEY, GLOB_PATTERN_KEY, GREP_GLOB_KEY, PATH_KEYS, Text, foreign_shell, text};
 use crate::overlap::{Comp, NameTest, glob_comps, literal_comps, overlap};
 use crate::pattern::StartLiterals;
-use crate::predicate::{Call, ToolInputPredicate, Verdict};
+use crate::predicate::{Call, ToolInputPredicate, Verdict, of_each};
 use crate::resolve::{Candidates, ResolvedUse, candidates, normalise, with_everything_below, with_resolved};
 use crate::shell::{self, files::Reach};
-
-/// The input keys that carry a tool's path, in the order they are looked up.
-const PATH_KEYS: [&str; 3] = ["file_path", "notebook_path", "path"];
 
 /// The input key of every path one call touches (hook-wire gives Codex's `apply_patch` this):
 /// each is tested; all of them matching is a match, some is uncertain (a deny holds, an allow
 /// does not), and a value that is not a non-empty array of strings (`null`: the patch could not
 /// be read) is uncertain. It takes the place of [`PATH_KEYS`] when present.
 const PATHS_KEY: &str = "file_paths";
+
+/// The input key of the paths and globs one reading call selects below the call's directory
+/// (hook-wire gives Gemini CLI's and Qwen Code's `read_many_files` its `paths` and `include`): a
+/// path the rule covers is a match, a directory above it or a glob that may select it is
+/// uncertain; all of them matching is a match, some is uncertain, and a value that is not a
+/// non-empty array of strings is uncertain. It takes the place of [`PATH_KEYS`] when present.
+const GLOBS_KEY: &str = "file_globs";
+
+/// The tools whose arguments the path rules model: the file tools and Bash. A Read or Edit rule
+/// with a glob also covers every other tool (an MCP tool, a client's tool hook-wire does not
+/// map) by the paths its arguments name, uncertainly ([`unknown_verdict`]).
+const MODELLED: [&str; 8] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Grep", "Glob", "Bash"];
+
+/// How many argument values of one call of an unmodelled tool are tested at most; a call naming
+/// more is uncertain.
+const MAX_ARGUMENTS: usize = 256;
 
 /// The tools a permission rule `Name(…)` with a path body covers: `Edit(…)` the editing tools,
 /// `Read(…)` the reading tools (as in Claude Code), any other file tool only itself. A Read or Edit
@@ -190,7 +205,8 @@ const SEARCH_TOOLS: [&str; 2] = ["Grep", "Glob"];
 impl ToolInputPredicate for PathGlob {
     fn verdict(&self, call: &Call<'_>) -> Verdict {
         let bash = call.tool_name == "Bash" && self.bash.is_some();
-        if !bash && !self.tools.contains(&call.tool_name) {
+        let unknown = self.bash.is_some() && !MODELLED.contains(&call.tool_name);
+        if !bash && !unknown && !self.tools.contains(&call.tool_name) {
             return Verdict::NoMatch;
         }
         let base: Cow<'_, Path> = match call.cwd {
@@ -199,32 +215,44 @@ impl ToolInputPredicate for PathGlob {
             None => Cow::Borrowed(&self.project_root),
         };
         let home = self.home.get_or_init(|| self.anchor_home.clone().or_else(std::env::home_dir)).as_deref();
-        match (bash, self.compiled()) {
-            (true, compiled) => self.bash_verdict(compiled, call.input, &base, home),
+        match (bash, unknown, self.compiled()) {
+            (true, _, compiled) => self.bash_verdict(compiled, call.input, &base, home),
+            (_, true, compiled) => unknown_verdict(compiled, call.input, &base, home),
             // No home directory for a `~/` rule: every call that names a path matches.
-            (false, None) => {
-                Verdict::from_bool(PATH_KEYS.iter().chain([&PATHS_KEY]).any(|k| call.input.get(*k).is_some()))
-            }
-            (false, Some(compiled)) => tool_verdict(compiled, call.tool_name, call.input, &base, home),
+            (false, false, None) => Verdict::from_bool(
+                PATH_KEYS.iter().chain([&PATHS_KEY, &GLOBS_KEY]).any(|k| call.input.get(*k).is_some()),
+            ),
+            (false, false, Some(compiled)) => tool_verdict(compiled, call.tool_name, call.input, &base, home),
         }
     }
 }
 
-/// A file tool's call: its path, and for a search tool what it selects.
+/// A file tool's call: its path, and for a search tool what it selects. Every path key present is
+/// what the tool may open (all of them matching is a match, some is uncertain); one that is not a
+/// string is uncertain.
 fn tool_verdict(compiled: &Compiled, tool: &str, input: &Value, base: &Path, home: Option<&Path>) -> Verdict {
     if let Some(paths) = input.get(PATHS_KEY) {
         return paths_verdict(compiled, paths, base, home);
     }
-    let raw = PATH_KEYS.iter().find_map(|k| input.get(*k).and_then(Value::as_str));
-    let found = raw.map(|raw| candidates(raw, base, home));
-    let mut verdict = Verdict::NoMatch;
-    if let Some(found) = &found {
-        verdict = path_verdict(compiled, found);
-        if verdict == Verdict::Match {
-            return verdict;
+    if let Some(globs) = input.get(GLOBS_KEY) {
+        return globs_verdict(compiled, globs, base, home);
+    }
+    let mut found: Option<Candidates<'_>> = None;
+    let mut named: Option<Verdict> = None;
+    for key in PATH_KEYS {
+        match text(input, key) {
+            Text::Missing => {}
+            Text::Wrong => return Verdict::Uncertain,
+            Text::Str(raw) => {
+                let these = candidates(raw, base, home);
+                let verdict = path_verdict(compiled, &these);
+                named = Some(named.map_or(verdict, |acc| of_each([acc, verdict])));
+                found.get_or_insert(these);
+            }
         }
     }
-    if !SEARCH_TOOLS.contains(&tool) {
+    let verdict = named.unwrap_or(Verdict::NoMatch);
+    if verdict == Verdict::Match || !SEARCH_TOOLS.contains(&tool) {
         return verdict;
     }
     // A search without a `path` searches the call's directory.
@@ -232,9 +260,13 @@ fn tool_verdict(compiled: &Compiled, tool: &str, input: &Value, base: &Path, hom
         Some(found) => found.paths().collect(),
         None => vec![base],
     };
-    let selector = match tool {
-        "Grep" => input.get("glob").and_then(Value::as_str).filter(|g| !g.starts_with('!')),
-        _ => input.get("pattern").and_then(Value::as_str),
+    let key = if tool == "Grep" { GREP_GLOB_KEY } else { GLOB_PATTERN_KEY };
+    let selector = match text(input, key) {
+        Text::Missing => None,
+        Text::Wrong => return Verdict::Uncertain,
+        // A Grep glob that only excludes selects nothing of its own.
+        Text::Str(glob) if tool == "Grep" && glob.starts_with('!') => None,
+        Text::Str(glob) => Some(glob),
     };
     let hit = match selector {
         // The glob selects what it can name below the root (one without `/` at any depth).
@@ -258,24 +290,145 @@ fn path_verdict(compiled: &Compiled, found: &Candidates<'_>) -> Verdict {
 
 /// Every path of one call ([`PATHS_KEY`]) against the rule.
 fn paths_verdict(compiled: &Compiled, paths: &Value, base: &Path, home: Option<&Path>) -> Verdict {
-    let Some(paths) = paths.as_array().filter(|p| !p.is_empty()) else { return Verdict::Uncertain };
-    let mut matched = 0;
-    let mut verdict = Verdict::NoMatch;
-    for path in paths {
-        let Some(raw) = path.as_str() else { return Verdict::Uncertain };
-        match path_verdict(compiled, &candidates(raw, base, home)) {
-            Verdict::Match => matched += 1,
-            Verdict::Uncertain => verdict = Verdict::Uncertain,
-            Verdict::NoMatch => {}
+    let Some(paths) = paths.as_array() else { return Verdict::Uncertain };
+    of_each(paths.iter().map(|path| match path.as_str() {
+        Some(raw) => path_verdict(compiled, &candidates(raw, base, home)),
+        None => Verdict::Uncertain,
+    }))
+}
+
+/// Every path and glob one reading call selects ([`GLOBS_KEY`]) against the rule.
+fn globs_verdict(compiled: &Compiled, globs: &Value, base: &Path, home: Option<&Path>) -> Verdict {
+    let Some(globs) = globs.as_array() else { return Verdict::Uncertain };
+    of_each(globs.iter().map(|glob| match glob.as_str() {
+        Some(raw) => selected_verdict(compiled, raw, base, home),
+        None => Verdict::Uncertain,
+    }))
+}
+
+/// Whether a glob is one (rather than a literal path).
+fn is_glob(raw: &str) -> bool {
+    raw.contains(['*', '?', '[', '{'])
+}
+
+/// One path or glob a reading call selects: the path the rule covers is a match; a directory the
+/// call reads whole, or a glob (and everything below what it names) that may select a covered
+/// path, is uncertain.
+fn selected_verdict(compiled: &Compiled, raw: &str, base: &Path, home: Option<&Path>) -> Verdict {
+    if is_glob(raw) {
+        let glob = tilde(raw, home);
+        let below = format!("{}/**", glob.trim_end_matches('/'));
+        let may = [glob.as_ref(), below.as_str()].iter().any(|g| overlap(&selection(base, g), &compiled.comps));
+        return if may { Verdict::Uncertain } else { Verdict::NoMatch };
+    }
+    let found = candidates(raw, base, home);
+    let verdict = path_verdict(compiled, &found);
+    if verdict == Verdict::NoMatch
+        && found.paths().any(|p| overlap(&with_everything_below(literal_comps(p)), &compiled.comps))
+    {
+        return Verdict::Uncertain;
+    }
+    verdict
+}
+
+/// A call of a tool the rules do not model ([`MODELLED`]): a Read or Edit rule is uncertain on it
+/// when one of its arguments may name a path the rule covers, since the tool may read or edit it.
+/// An argument names a path when its key says so ([`path_key`]; strings, and the strings of an
+/// array under it) or its value looks like one ([`looks_like_path`]); nested objects and arrays
+/// are searched too. Values of other types under a path key are not read: the tool's own types
+/// are unknown.
+fn unknown_verdict(compiled: Option<&Compiled>, input: &Value, base: &Path, home: Option<&Path>) -> Verdict {
+    let mut pending: Vec<(bool, &Value)> = vec![(false, input)];
+    let mut tested = 0;
+    while let Some((under_path_key, value)) = pending.pop() {
+        let raw = match value {
+            Value::Object(map) => {
+                pending.extend(map.iter().map(|(key, value)| (path_key(key), value)));
+                continue;
+            }
+            Value::Array(items) => {
+                pending.extend(items.iter().map(|value| (under_path_key, value)));
+                continue;
+            }
+            Value::String(s) if under_path_key => s.strip_prefix(FILE_URL).unwrap_or(s),
+            Value::String(s) => match looks_like_path(s) {
+                Some(raw) => raw,
+                None => continue,
+            },
+            _ => continue,
+        };
+        tested += 1;
+        if tested > MAX_ARGUMENTS || argument_verdict(compiled, raw, base, home) != Verdict::NoMatch {
+            return Verdict::Uncertain;
         }
     }
-    if matched == paths.len() {
-        Verdict::Match
-    } else if matched > 0 {
-        Verdict::Uncertain
-    } else {
-        verdict
+    Verdict::NoMatch
+}
+
+/// A `file:` URL's prefix before its absolute path.
+const FILE_URL: &str = "file://";
+
+/// The words an argument's key ends with (case, `_` and `-` aside) when it names a path, a
+/// directory or a glob of paths (`path`, `file_path`, `filePath`, `paths`, `dir`, `directory`,
+/// `target`, `include`, …), and the keys that name one whole.
+const PATH_KEY_ENDS: [&str; 22] = [
+    "path",
+    "paths",
+    "file",
+    "files",
+    "filename",
+    "filenames",
+    "dir",
+    "dirs",
+    "directory",
+    "directories",
+    "folder",
+    "folders",
+    "target",
+    "targets",
+    "cwd",
+    "root",
+    "roots",
+    "glob",
+    "globs",
+    "include",
+    "includes",
+    "location",
+];
+const PATH_KEY_WHOLE: [&str; 4] = ["src", "source", "dest", "destination"];
+
+/// Whether an argument's key says it names a path.
+fn path_key(key: &str) -> bool {
+    let key: String = key.chars().filter(|c| !matches!(c, '_' | '-')).flat_map(char::to_lowercase).collect();
+    PATH_KEY_ENDS.iter().any(|end| key.ends_with(end)) || PATH_KEY_WHOLE.contains(&key.as_str())
+}
+
+/// A string value that looks like a path whatever its key: absolute, under the home directory,
+/// relative with `./` or `../`, or a `file:` URL; one line.
+fn looks_like_path(value: &str) -> Option<&str> {
+    let raw = value.strip_prefix(FILE_URL).unwrap_or(value);
+    let path = raw.starts_with('/')
+        || raw == "~"
+        || ["~/", "./", "../"].iter().any(|p| raw.starts_with(p))
+        || matches!(raw, "." | "..");
+    (path && !raw.contains('\n')).then_some(raw)
+}
+
+/// One argument of an unmodelled tool that may name a path: the path (or glob) the rule covers, a
+/// glob that may select it, or a directory at or above a protected directory (as a search rooted
+/// there). Without a compiled rule (a `~/` rule and no home directory) every one may.
+fn argument_verdict(compiled: Option<&Compiled>, raw: &str, base: &Path, home: Option<&Path>) -> Verdict {
+    let Some(compiled) = compiled else { return Verdict::Uncertain };
+    if raw.is_empty() {
+        return Verdict::NoMatch;
     }
+    if is_glob(raw) {
+        return selected_verdict(compiled, raw, base, home);
+    }
+    let found = candidates(raw, base, home);
+    let verdict = path_verdict(compiled, &found);
+    let above = compiled.dir.as_ref().is_some_and(|dir| found.paths().any(|p| dir.starts_with(p)));
+    if above { Verdict::Uncertain } else { verdict }
 }
 
 /// A glob with a leading `~` or `~/` taken from the home directory (as the tool expands it).
@@ -302,9 +455,30 @@ fn selection(root: &Path, glob: &str) -> Vec<Comp> {
 }
 
 impl PathGlob {
-    /// A Bash command against a Read rule (the files it reads) or an Edit rule (those it writes).
+    /// A Bash call against a Read rule (the files it reads) or an Edit rule (those it writes). A
+    /// call that names its own directory ([`DIR_KEY`]) is tested there and in the call's `cwd`
+    /// (all of them matching is a match, some is uncertain); a command or directory that is not a
+    /// string is uncertain, and so is a match in text a POSIX shell may not be reading.
     fn bash_verdict(&self, compiled: Option<&Compiled>, input: &Value, base: &Path, home: Option<&Path>) -> Verdict {
-        let Some(command) = input.get("command").and_then(Value::as_str) else { return Verdict::NoMatch };
+        let command = match text(input, COMMAND_KEY) {
+            Text::Missing => return Verdict::NoMatch,
+            Text::Wrong => return Verdict::Uncertain,
+            Text::Str(command) => command,
+        };
+        let own = match text(input, DIR_KEY) {
+            Text::Missing => None,
+            Text::Wrong => return Verdict::Uncertain,
+            Text::Str(dir) => Some(normalise(&base.join(tilde(dir, home).as_ref()))),
+        };
+        let verdict = match &own {
+            None => self.command_verdict(compiled, command, base, home),
+            Some(own) => of_each([base, own.as_path()].map(|dir| self.command_verdict(compiled, command, dir, home))),
+        };
+        if verdict == Verdict::Match && foreign_shell(input) { Verdict::Uncertain } else { verdict }
+    }
+
+    /// A command run in `base` against the rule.
+    fn command_verdict(&self, compiled: Option<&Compiled>, command: &str, base: &Path, home: Option<&Path>) -> Verdict {
         let wanted = self.bash;
         shell::with_analysis(command, shell::Need::Files, |a| {
             let files = &a.files;

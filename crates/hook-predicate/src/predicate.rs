@@ -87,3 +87,21 @@ impl Verdict {
         }
     }
 }
+
+/// Several things one call does (the paths it touches, the directories it may run in), each
+/// tested: a match when all of them match, no match when none does, else uncertain (a deny holds,
+/// an allow does not). Nothing at all to test is uncertain: what the call does was not read.
+pub(crate) fn of_each(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
+    let (mut any, mut all, mut some) = (false, true, false);
+    for verdict in verdicts {
+        any = true;
+        all &= verdict == Verdict::Match;
+        some |= verdict != Verdict::NoMatch;
+    }
+    match (any, all, some) {
+        (false, _, _) => Verdict::Uncertain,
+        (true, true, _) => Verdict::Match,
+        (true, false, true) => Verdict::Uncertain,
+        (true, false, false) => Verdict::NoMatch,
+    }
+}

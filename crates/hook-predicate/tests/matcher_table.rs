@@ -95,10 +95,11 @@ fn cases() -> Vec<Case> {
         ("* & input.x~1", "Anything", json!({ "x": "1" }), true),
         ("Bash & Edit", "Bash", json!({}), false),
         ("input.payload.items.0~^a", "T", json!({ "payload": { "items": ["ab"] } }), true),
-        // Bash rules on other tools and on inputs that are not a command.
+        // Bash rules on other tools and on inputs without a command; a command that is not a
+        // string cannot be shown harmless (uncertain: a deny holds).
         (PUSH, "Edit", cmd("git push"), false),
         (PUSH, "Bash", json!({}), false),
-        (PUSH, "Bash", json!({ "command": 5 }), false),
+        (PUSH, "Bash", json!({ "command": 5 }), true),
         // Path globs (R-PRED-3): project /proj, home /home/u, tier root /tier.
         ("Edit(src/**/*.rs)", "Edit", file("/proj/src/a/b.rs"), true),
         ("Edit(src/**/*.rs)", "Write", file("src/lib.rs"), true),
