@@ -1,7 +1,7 @@
 //! `aimon-hooks <client>` (R-CLI-2): one agent call, answered in the client's terms. The call
-//! goes to `serve` when it accepts on its socket (R-SRV-5), else through hook-host's pipeline in
-//! this process with [`OneShot`] as its host: the tiers loaded for the call, rewakes written to
-//! the store, mail taken from it.
+//! goes to `serve` when it accepts on its socket and proves it is the person's own (R-SRV-5,
+//! hook-server's `forward`), else through hook-host's pipeline in this process with [`OneShot`]
+//! as its host: the tiers loaded for the call, rewakes written to the store, mail taken from it.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -62,7 +62,8 @@ impl Host for OneShot {
 }
 
 /// Answers one call of `client` read from stdin: never an `Err`, every failure is answered in
-/// the client's terms; once sent to `serve`, the call is never re-run here. `named`: the event
+/// the client's terms; once sent to a proven `serve`, the call is never re-run here, and nothing
+/// is sent to a peer of the socket that is not proven (it is answered here, with a WARN). `named`: the event
 /// the handler was routed for, given on the command line because the payload names none
 /// (Copilot's camelCase dialect, the only one today): the payload travels wrapped with it, and
 /// the answer is given in that dialect's form.
@@ -101,8 +102,9 @@ pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, na
     let home = crate::cli::TierArgs::default().home_dir();
     let no_serve = no_serve || std::env::var_os("AIMON_NO_SERVE").is_some_and(|v| !v.is_empty() && v != "0");
     let socket = socket.or_else(|| home.as_deref().map(hook_server::default_socket));
-    if let (false, Some(socket)) = (no_serve, socket) {
-        let hints = ForwardHints { client_project_dir: client_project_dir.as_deref(), base: &base };
+    let mut unproven = None;
+    if let (false, Some(socket), Some(home)) = (no_serve, socket, home.as_deref()) {
+        let hints = ForwardHints { client_project_dir: client_project_dir.as_deref(), base: &base, home };
         match hook_server::forward_blocking(&socket, client, hints, bytes.clone()) {
             Forwarded::Answered(answer) => return emit(&shape(answer)),
             Forwarded::AnsweredWithMail(answer, receipt) => {
@@ -114,10 +116,17 @@ pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, na
                 return answer.exit;
             }
             Forwarded::Failed(e) => return emit(&failed(&format!("aimon-hooks serve did not answer: {e}"))),
+            Forwarded::Unproven(why) => unproven = Some((socket, why)),
             Forwarded::NotRunning => {}
         }
     }
     crate::logging::init(verbose);
+    if let Some((socket, why)) = unproven {
+        tracing::warn!(
+            "hooks: what listens on {} is not your aimon-hooks serve ({why}); answering here",
+            socket.display()
+        );
+    }
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(e) => return emit(&failed(&format!("cannot start the async runtime: {e}"))),

@@ -14,9 +14,11 @@
 //!   token of [`ensure_token`], slow clients cut off, graceful shutdown on [`ShutdownSignals`];
 //!   rewake on the store of `--store` (a shared PostgreSQL store with the `postgres` feature,
 //!   waited for when it is down at start).
-//! - [`forward`]: the forwarding client of `aimon-hooks <client>` for the socket: the payload's
-//!   bytes as read (the daemon reads them once); an answer carrying session mail comes with a
-//!   [`MailReceipt`] to redeem once it is printed.
+//! - [`forward`]: the forwarding client of `aimon-hooks <client>` for the socket: first the daemon
+//!   proves on the connection that it is the person's own (its peer credentials, an HMAC of a
+//!   fresh nonce under the token, its home and mode: [`Forwarded::Unproven`] otherwise, within
+//!   [`PROOF_TIMEOUT`]), then the payload's bytes as read (the daemon reads them once); an answer
+//!   carrying session mail comes with a [`MailReceipt`] to redeem once it is printed.
 //!
 //! Metrics use `prometheus-client` (docs/decisions.md says why). Layer 5: above hook-host,
 //! hook-config and hook-skill, below hook-cli; the crates below must not pull axum, tower-http or
@@ -53,12 +55,13 @@ mod error;
 mod listen;
 mod metrics;
 mod projects;
+mod proof;
 mod routes;
 mod store;
 mod stream;
 
 pub use crate::{
-    client::{CONNECT_TIMEOUT, ForwardHints, Forwarded, MailReceipt, forward, forward_blocking},
+    client::{CONNECT_TIMEOUT, ForwardHints, Forwarded, MailReceipt, PROOF_TIMEOUT, forward, forward_blocking},
     delivery::MAIL_HEADER,
     error::Error,
     listen::{DEFAULT_LISTEN, ServeOptions, ShutdownSignals, default_socket, ensure_token, serve, token_path},

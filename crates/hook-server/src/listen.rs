@@ -1,5 +1,6 @@
-//! The daemon: a Unix socket (mode 0600) and, optionally, loopback TCP behind a bearer token;
-//! slow clients cut off, connections bounded, and a graceful shutdown.
+//! The daemon: a Unix socket (mode 0600) where it proves who it is to forwarding clients
+//! (`proof.rs`) and, optionally, loopback TCP behind a bearer token; slow clients cut off,
+//! connections bounded, and a graceful shutdown.
 //!
 //! Shutdown (R-SRV-6): stop accepting, let in-flight requests finish for the grace period, then
 //! drop what still runs — dropping a hook's call kills its process group (hook-actions) — and
@@ -14,6 +15,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, Response, StatusCode};
+use axum::routing::get;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -26,6 +30,7 @@ use tower_http::validate_request::ValidateRequestHeaderLayer;
 
 use crate::auth::Bearer;
 use crate::error::Error;
+use crate::proof::{self, HELLO_PATH, NONCE_HEADER, PROOF_HEADER, Stance};
 use crate::routes::{HookService, ServiceOptions};
 
 /// The default TCP address of `--listen`.
@@ -154,14 +159,15 @@ const REWAKE_POLL: Duration = Duration::from_secs(10);
 pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
     raise_open_files();
     let service = HookService::new(options.service.clone());
+    // The token keys the hello's proof on the socket as well as TCP's bearer check.
+    let token = options.service.home.as_deref().map(ensure_token).transpose()?;
     let unix = bind_socket(&options.socket).await?;
     let tcp = match options.listen {
         Some(addr) => {
-            let home = options.service.home.as_deref().ok_or(Error::NoHome)?;
-            let token = ensure_token(home)?;
+            let token = token.as_deref().ok_or(Error::NoHome)?;
             let listener = bind_tcp(addr).map_err(|source| Error::Listen { addr, source })?;
             tracing::info!("hooks: serve listens on http://{}", listener.local_addr().unwrap_or(addr));
-            Some((listener, service.router().layer(ValidateRequestHeaderLayer::custom(Bearer::new(&token)))))
+            Some((listener, service.router().layer(ValidateRequestHeaderLayer::custom(Bearer::new(token)))))
         }
         None => None,
     };
@@ -172,7 +178,13 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
     let url = options.store.clone().or_else(|| std::env::var(hook_host::STORE_ENV).ok());
     let location = hook_host::StoreLocation::select(url.as_deref(), options.service.home.as_deref())?;
     let waiting_for_store = crate::store::start_rewake(&service, location, REWAKE_POLL).await?;
-    let local = service.router();
+    let local = match (&token, &options.service.home) {
+        (Some(token), Some(home)) => service.router().route(HELLO_PATH, get(hello(token, home))),
+        _ => {
+            tracing::warn!("hooks: no home directory, so no token: forwarding clients cannot prove this daemon");
+            service.router()
+        }
+    };
     let graceful = GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let mut connections = JoinSet::new();
@@ -211,6 +223,35 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
     connections.shutdown().await;
     service.unload();
     Ok(())
+}
+
+/// `GET /v1/hello` (`proof.rs`): this daemon's stance and the MAC of the client's nonce and the
+/// stance under `token`; 400 without a well-formed nonce (nothing else is MAC'd).
+fn hello(
+    token: &str,
+    home: &Path,
+) -> impl Fn(HeaderMap) -> std::future::Ready<Response<Body>> + Clone + Send + Sync + 'static {
+    let key: Arc<[u8]> = token.as_bytes().into();
+    let home = home.to_owned();
+    move |headers: HeaderMap| {
+        let response = match headers.get(NONCE_HEADER).map(HeaderValue::as_bytes).filter(|n| proof::is_nonce(n)) {
+            Some(nonce) => {
+                let stance = Stance::of_this_process(&home).encode();
+                let mac = proof::sign(&key, nonce, &stance);
+                let mut response = Response::new(Body::from(stance));
+                if let Ok(mac) = HeaderValue::from_str(&mac) {
+                    response.headers_mut().insert(PROOF_HEADER, mac);
+                }
+                response
+            }
+            None => {
+                let mut response = Response::new(Body::from("{\"error\":\"a hello needs a nonce\"}"));
+                *response.status_mut() = StatusCode::BAD_REQUEST;
+                response
+            }
+        };
+        std::future::ready(response)
+    }
 }
 
 /// Logs a failed accept and pauses: the error (out of files, most likely) is not the client's.

@@ -58,13 +58,13 @@ macro_rules! on_both_routes {
 pub(crate) use on_both_routes;
 
 /// Routes every Claude Code event of `project` to aimon-hooks the way a person does, run in the
-/// project with `home` as HOME: `aimon-hooks init claude --project`, with `--http --url URL` for
-/// the http route.
+/// project with `home` as HOME: `aimon-hooks init claude --project`, with `--http --fail-open
+/// --url URL` for the http route.
 fn route_events_to_aimon(project: &Path, home: &Path, http: Option<&str>) {
     let mut init = std::process::Command::new(env!("CARGO_BIN_EXE_aimon-hooks"));
     init.args(["init", "claude", "--project"]);
     if let Some(url) = http {
-        init.args(["--http", "--url", url]);
+        init.args(["--http", "--fail-open", "--url", url]);
     }
     let out = init.current_dir(project).env("HOME", home).output().expect("aimon-hooks init claude runs");
     let file = if http.is_some() { "settings.local.json" } else { "settings.json" };

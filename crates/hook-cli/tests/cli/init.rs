@@ -49,7 +49,12 @@ fn init_claude_twice_gives_an_identical_file_and_leaves_everything_else_alone() 
 fn init_claude_project_http_writes_the_local_file_with_the_token_and_project_header() {
     let sandbox = Sandbox::new();
     std::fs::create_dir_all(sandbox.project()).expect("project dir");
-    let out = Outcome::of(sandbox.cmd().args(["init", "claude", "--project", "--http", "--event", "WorktreeCreate"]));
+    let args = ["init", "claude", "--project", "--http", "--event", "WorktreeCreate"];
+    let refused = Outcome::of(sandbox.cmd().args(args));
+    assert_eq!(refused.code, 1, "http routes fail open, so they need --fail-open: {}", refused.stderr);
+    assert!(refused.stderr.contains("--fail-open"), "{}", refused.stderr);
+    assert!(!sandbox.project().join(".claude").exists(), "nothing was written");
+    let out = Outcome::of(sandbox.cmd().args(args).arg("--fail-open"));
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!sandbox.project().join(".claude/settings.json").exists(), "a secret never goes into the committed file");
     let v = read(&sandbox.project().join(".claude/settings.local.json"));

@@ -26,6 +26,11 @@
 //! - `replay`   — `replay` of Claude Code transcripts and Codex rollouts written in their formats;
 //! - `decision_log` — the decision log of `run` and `serve`, audit mode, `log`;
 //! - `rewake_crash` — kill -9 of `serve` mid-fire: nothing lost, only in-flight fires repeat.
+//! - `planted_listener` — whatever listens on the socket (a planted listener answering success,
+//!   garbage or nothing, a relay, a real serve of another home or in audit mode) never answers for
+//!   the daemon: the person's deny holds in all five clients, quickly (issue #36);
+//! - `self_protection` — no tool call of any client can change the policy, its stores, the
+//!   clients' hook settings or the binary (each Bash row run for real first), and reads stay allowed;
 //! - `no_input_turns_a_veto_off` — class-1 inputs (lone surrogates, depth, NUL, huge values, a bad
 //!   `cwd`, an oversized templated header, text that is not JSON) leave a deny standing in
 //!   `claude`, `run` and `/v1/claude`.
@@ -41,6 +46,7 @@ mod init;
 mod inspect;
 mod mail_ack;
 mod no_input_turns_a_veto_off;
+mod planted_listener;
 mod policy_test;
 mod readme;
 mod replay;
@@ -50,6 +56,7 @@ mod roundtrip;
 mod run;
 mod seam;
 mod seeds;
+mod self_protection;
 mod serve;
 #[path = "../common/serve_process.rs"]
 mod serve_process;
