@@ -18,7 +18,8 @@
 //!
 //! Tool names of both dialects map onto the matcher vocabulary (`bash` → `Bash`, `view` → `Read`,
 //! `create` → `Write`, `edit` → `Edit`, `glob` → `Glob`, `grep` → `Grep`, `web_fetch` →
-//! `WebFetch`); Copilot's own name stays as `client_tool_name`.
+//! `WebFetch`; `powershell`, `write_bash` and `write_powershell` → `Bash` whose text a POSIX shell
+//! may not read); Copilot's own name stays as `client_tool_name`.
 //!
 //! `init copilot` writes `.github/hooks/aimon.json` in the PascalCase dialect. Copilot also runs a
 //! project's `.claude/settings.json` hooks, so a project with `init claude --project` and
@@ -34,6 +35,7 @@ use serde_json::{Map, Value, json};
 use crate::answer::{Answer, Extras};
 use crate::claude::{Key, PayloadKey};
 use crate::error::Error;
+use crate::tool_args::{self, Arg, ToolMap};
 
 /// The environment variable naming the project of a command hook's call.
 pub(crate) const PROJECT_DIR_ENV: &str = "COPILOT_PROJECT_DIR";
@@ -56,16 +58,24 @@ const CAMEL_EVENTS: &[(&str, &str)] = &[
     ("agentStop", "Stop"),
 ];
 
-/// Copilot's tool names (camelCase payloads, and any that reach a PascalCase one) beside the
-/// matcher vocabulary's.
-const TOOLS: &[(&str, &str)] = &[
-    ("bash", "Bash"),
-    ("view", "Read"),
-    ("create", "Write"),
-    ("edit", "Edit"),
-    ("glob", "Glob"),
-    ("grep", "Grep"),
-    ("web_fetch", "WebFetch"),
+/// Copilot's tools (camelCase payloads, and any that reach a PascalCase one) beside the matcher
+/// vocabulary's, with the arguments the matchers read under another key. `powershell` runs its
+/// `command` in PowerShell, and `write_bash`/`write_powershell` type their `input` into a running
+/// shell session (a shell, or whatever program it is running, reads it): each is a Bash call whose
+/// text a POSIX shell may not read, which every Bash rule matches uncertainly (a deny holds, an
+/// allow does not). `view`, `create` and `edit` name their file `path`, as the matchers read it.
+/// Any other tool (`read_bash`, `stop_bash`, `task`, …) keeps its name.
+const TOOLS: &[ToolMap] = &[
+    ToolMap { id: "bash", ours: "Bash", args: &[] },
+    ToolMap { id: "powershell", ours: "Bash", args: &[("command", Arg::Text("powershell"))] },
+    ToolMap { id: "write_bash", ours: "Bash", args: &[("input", Arg::Text("input"))] },
+    ToolMap { id: "write_powershell", ours: "Bash", args: &[("input", Arg::Text("input"))] },
+    ToolMap { id: "view", ours: "Read", args: &[] },
+    ToolMap { id: "create", ours: "Write", args: &[] },
+    ToolMap { id: "edit", ours: "Edit", args: &[] },
+    ToolMap { id: "glob", ours: "Glob", args: &[] },
+    ToolMap { id: "grep", ours: "Grep", args: &[] },
+    ToolMap { id: "web_fetch", ours: "WebFetch", args: &[] },
 ];
 
 /// The key under which [`camel_call`] wraps a camelCase payload.
@@ -117,8 +127,8 @@ pub(crate) fn parse(bytes: &[u8], source: &str) -> Result<Map<String, Value>, Er
         }
     }
     if let Some(runtime) = payload.get(PayloadKey::TOOL_NAME).and_then(Value::as_str).map(str::to_owned) {
-        if let Some((_, ours)) = TOOLS.iter().find(|(id, _)| *id == runtime) {
-            payload.insert(PayloadKey::TOOL_NAME.into(), (*ours).into());
+        if let Some(tool) = tool_args::find(TOOLS, &runtime) {
+            tool_args::map(tool, &mut payload);
         }
         payload.insert(crate::gemini::CLIENT_TOOL_NAME.into(), runtime.into());
     }
@@ -295,7 +305,7 @@ mod tests {
 
     #[test]
     fn tool_arguments_given_as_text_are_read_and_copilots_tool_names_map_onto_the_matchers() {
-        for (runtime, ours) in [("view", "Read"), ("create", "Write"), ("edit", "Edit"), ("powershell", "powershell")] {
+        for (runtime, ours) in [("view", "Read"), ("create", "Write"), ("edit", "Edit"), ("read_bash", "read_bash")] {
             let bytes = json!({"sessionId": "s", "timestamp": 1, "cwd": "/w", "toolName": runtime,
                                "toolArgs": "{\"path\": \"/w/.env\"}"})
             .to_string();
@@ -303,6 +313,42 @@ mod tests {
             let ctx = context(HookEventType::PRE_TOOL, payload, Path::new("/w")).expect("context");
             let tool = ctx.tool.as_ref().expect("a tool call");
             assert_eq!((tool.name.as_str(), tool.input["path"].as_str()), (ours, Some("/w/.env")), "{runtime}");
+        }
+    }
+
+    #[test]
+    fn copilots_shell_tools_are_bash_whose_text_a_posix_shell_may_not_read() {
+        // (tool, its arguments, what the matchers read beside them)
+        let cases = [
+            ("bash", json!({"command": "git push"}), json!({})),
+            ("powershell", json!({"command": "git push"}), json!({"shell": "powershell"})),
+            (
+                "write_bash",
+                json!({"sessionId": "1", "input": "git push\n"}),
+                json!({"command": "git push\n", "shell": "input"}),
+            ),
+            ("write_powershell", json!({"sessionId": "1", "input": "y"}), json!({"command": "y", "shell": "input"})),
+        ];
+        for (tool, args, added) in cases {
+            for camel in [true, false] {
+                let payload = if camel {
+                    let bytes = json!({"sessionId": "s", "cwd": "/w", "toolName": tool, "toolArgs": args}).to_string();
+                    parse(&camel_call("preToolUse", bytes.as_bytes()), "t")
+                } else {
+                    let bytes =
+                        json!({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": args}).to_string();
+                    parse(bytes.as_bytes(), "t")
+                };
+                let payload = payload.expect("reads");
+                let mut want = args.as_object().cloned().unwrap_or_default();
+                want.extend(added.as_object().cloned().unwrap_or_default());
+                assert_eq!(
+                    (&payload["tool_name"], &payload["tool_input"]),
+                    (&json!("Bash"), &Value::Object(want)),
+                    "{tool}"
+                );
+                assert_eq!(payload[crate::gemini::CLIENT_TOOL_NAME], tool);
+            }
         }
     }
 

@@ -6,7 +6,8 @@
 //! `hook_event_name`, `tool_name`, `tool_input`, `tool_response`, `prompt`, `stop_hook_active`),
 //! so it is read by renaming its event and tool onto Claude Code's and our matcher vocabulary
 //! and handing it to [`crate::claude`]; the answer is Claude Code's, rewritten into Gemini's
-//! keys. The runtime tool ids are shared with Qwen Code (a Gemini CLI fork): [`matcher_tool`].
+//! keys. Its tools are renamed by its table (`TOOLS`), whose runtime ids Qwen Code (a Gemini CLI
+//! fork) shares with its own table.
 
 use std::path::Path;
 
@@ -16,6 +17,7 @@ use serde_json::{Map, Value};
 use crate::answer::{Answer, Extras};
 use crate::claude::{self, Key, PayloadKey, Word};
 use crate::error::Error;
+use crate::tool_args::{self, Arg, ToolMap};
 
 /// The environment variable naming the project of a command hook's call.
 pub(crate) const PROJECT_DIR_ENV: &str = "GEMINI_PROJECT_DIR";
@@ -45,21 +47,30 @@ pub(crate) fn init_events(ours: &[&str]) -> Vec<&'static str> {
     EVENTS.iter().filter(|(_, c)| ours.contains(c)).map(|(g, _)| *g).collect()
 }
 
-/// The runtime tool ids of Gemini CLI and Qwen Code beside the matcher vocabulary's names.
-const TOOLS: &[(&str, &str)] = &[
-    ("run_shell_command", "Bash"),
-    ("read_file", "Read"),
-    ("read_many_files", "Read"),
-    ("write_file", "Write"),
-    ("replace", "Edit"),
-    ("edit", "Edit"),
-    ("glob", "Glob"),
-    ("grep_search", "Grep"),
-    ("search_file_content", "Grep"),
-    ("grep", "Grep"),
-    ("web_fetch", "WebFetch"),
-    ("google_web_search", "WebSearch"),
-    ("web_search", "WebSearch"),
+/// Gemini CLI's tools beside the matcher vocabulary's, with the arguments the matchers read under
+/// another key: `run_shell_command`'s `directory` (`dir_path` in later versions) is the Bash
+/// call's directory; `read_file`'s `absolute_path` (its earlier name of `file_path`) the file;
+/// `read_many_files` reads each of its `paths` and `include` globs; the searches' `dir_path` is
+/// where they start and `grep_search`'s `include` the files they read. Any other tool
+/// (`list_directory`, `save_memory`, …) keeps its name.
+const TOOLS: &[ToolMap] = &[
+    ToolMap { id: "run_shell_command", ours: "Bash", args: &[("directory", Arg::Dir), ("dir_path", Arg::Dir)] },
+    ToolMap { id: "read_file", ours: "Read", args: &[("absolute_path", Arg::Path)] },
+    ToolMap { id: "read_many_files", ours: "Read", args: &[("paths", Arg::Selected), ("include", Arg::Selected)] },
+    ToolMap { id: "write_file", ours: "Write", args: &[] },
+    ToolMap { id: "replace", ours: "Edit", args: &[] },
+    ToolMap { id: "edit", ours: "Edit", args: &[] },
+    ToolMap { id: "glob", ours: "Glob", args: &[("dir_path", Arg::SearchRoot)] },
+    ToolMap { id: "grep_search", ours: "Grep", args: &[("dir_path", Arg::SearchRoot), ("include", Arg::SearchGlob)] },
+    ToolMap {
+        id: "search_file_content",
+        ours: "Grep",
+        args: &[("dir_path", Arg::SearchRoot), ("include", Arg::SearchGlob)],
+    },
+    ToolMap { id: "grep", ours: "Grep", args: &[("dir_path", Arg::SearchRoot), ("include", Arg::SearchGlob)] },
+    ToolMap { id: "web_fetch", ours: "WebFetch", args: &[] },
+    ToolMap { id: "google_web_search", ours: "WebSearch", args: &[] },
+    ToolMap { id: "web_search", ours: "WebSearch", args: &[] },
 ];
 
 /// Gemini's `mcp_context` object of an MCP tool call, and its keys.
@@ -72,24 +83,23 @@ const DECISION: &str = "decision";
 const REASON: &str = "reason";
 const TOOL_INPUT: &str = "tool_input";
 
-/// The matcher vocabulary's name of a runtime tool id (`run_shell_command` → `Bash`), or of an
-/// MCP call (`mcp__server__tool`, from Gemini's `mcp_context`); `None`: the name is kept.
-pub(crate) fn matcher_tool(runtime: &str, mcp: Option<&Value>) -> Option<String> {
-    if let Some((_, ours)) = TOOLS.iter().find(|(id, _)| *id == runtime) {
-        return Some((*ours).to_owned());
-    }
+/// The matcher vocabulary's name of an MCP call (`mcp__server__tool`, from Gemini's
+/// `mcp_context`).
+fn mcp_tool(mcp: Option<&Value>) -> Option<String> {
     let server = mcp?.get(MCP_SERVER)?.as_str()?;
     let tool = mcp?.get(MCP_TOOL)?.as_str()?;
     Some(format!("mcp__{server}__{tool}"))
 }
 
-/// Renames the payload's tool onto the matcher vocabulary, keeping the client's own name as
-/// [`CLIENT_TOOL_NAME`].
-pub(crate) fn rename_tool(payload: &mut Map<String, Value>) {
+/// Maps the payload's tool onto the matcher vocabulary with `tools` (Gemini's, or Qwen Code's),
+/// an MCP call onto `mcp__server__tool`, keeping the client's own name as [`CLIENT_TOOL_NAME`].
+pub(crate) fn rename_tool(payload: &mut Map<String, Value>, tools: &'static [ToolMap]) {
     let Some(runtime) = payload.get(PayloadKey::TOOL_NAME).and_then(Value::as_str).map(str::to_owned) else {
         return;
     };
-    if let Some(ours) = matcher_tool(&runtime, payload.get(MCP_CONTEXT)) {
+    if let Some(tool) = tool_args::find(tools, &runtime) {
+        tool_args::map(tool, payload);
+    } else if let Some(ours) = mcp_tool(payload.get(MCP_CONTEXT)) {
         payload.insert(PayloadKey::TOOL_NAME.into(), ours.into());
     }
     payload.insert(CLIENT_TOOL_NAME.into(), runtime.into());
@@ -113,7 +123,7 @@ pub(crate) fn parse(bytes: &[u8], source: &str) -> Result<Map<String, Value>, Er
     if let Some(ours) = payload.get(PayloadKey::HOOK_EVENT_NAME).and_then(Value::as_str).and_then(claude_event) {
         payload.insert(PayloadKey::HOOK_EVENT_NAME.into(), ours.into());
     }
-    rename_tool(&mut payload);
+    rename_tool(&mut payload, TOOLS);
     Ok(payload)
 }
 
@@ -239,14 +249,54 @@ mod tests {
     fn tools_map_onto_the_matcher_vocabulary_and_unknown_ones_keep_their_name() {
         let mcp = json!({"server_name": "github", "tool_name": "create_issue"});
         let cases = [
-            ("run_shell_command", None, Some("Bash")),
-            ("replace", None, Some("Edit")),
-            ("write_file", None, Some("Write")),
-            ("mcp_github_create_issue", Some(&mcp), Some("mcp__github__create_issue")),
-            ("list_directory", None, None),
+            ("run_shell_command", None, "Bash"),
+            ("replace", None, "Edit"),
+            ("write_file", None, "Write"),
+            ("read_many_files", None, "Read"),
+            ("search_file_content", None, "Grep"),
+            ("mcp_github_create_issue", Some(&mcp), "mcp__github__create_issue"),
+            ("list_directory", None, "list_directory"),
         ];
         for (runtime, context, want) in cases {
-            assert_eq!(matcher_tool(runtime, context).as_deref(), want, "{runtime}");
+            let mut payload = Map::new();
+            payload.insert("tool_name".into(), runtime.into());
+            payload.insert("tool_input".into(), json!({}));
+            if let Some(context) = context {
+                payload.insert(MCP_CONTEXT.into(), context.clone());
+            }
+            rename_tool(&mut payload, TOOLS);
+            assert_eq!(payload["tool_name"], want, "{runtime}");
+            assert_eq!(payload[CLIENT_TOOL_NAME], runtime, "{runtime}");
+        }
+    }
+
+    #[test]
+    fn each_argument_gemini_names_otherwise_is_added_under_the_key_the_matchers_read() {
+        // (tool, its input, what the matchers read beside it)
+        let cases = [
+            ("run_shell_command", json!({"command": "cat .env", "directory": "sub"}), json!({"cwd": "sub"})),
+            ("run_shell_command", json!({"command": "cat .env", "dir_path": "/p/sub"}), json!({"cwd": "/p/sub"})),
+            ("read_file", json!({"absolute_path": "/p/.env"}), json!({"file_path": "/p/.env"})),
+            (
+                "read_many_files",
+                json!({"paths": ["a.md", "src"], "include": ["**/.env"]}),
+                json!({"file_globs": ["a.md", "src", "**/.env"]}),
+            ),
+            ("read_many_files", json!({"paths": 7}), json!({"file_globs": null})),
+            (
+                "search_file_content",
+                json!({"pattern": "K", "include": "*.env", "dir_path": "cfg"}),
+                json!({"glob": "*.env", "path": "cfg"}),
+            ),
+            ("grep_search", json!({"pattern": "K", "include": "*.env"}), json!({"glob": "*.env"})),
+            ("glob", json!({"pattern": "*.env", "dir_path": "cfg"}), json!({"path": "cfg"})),
+        ];
+        for (tool, input, added) in cases {
+            let bytes = json!({"hook_event_name": "BeforeTool", "tool_name": tool, "tool_input": input}).to_string();
+            let payload = parse(bytes.as_bytes(), "t").expect("reads");
+            let mut want = input.as_object().cloned().unwrap_or_default();
+            want.extend(added.as_object().cloned().unwrap_or_default());
+            assert_eq!(payload["tool_input"], Value::Object(want), "{tool}");
         }
     }
 

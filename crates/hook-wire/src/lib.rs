@@ -18,7 +18,9 @@
 //!   and the output keys ([`claude::Key`], [`claude::Word`]) hook-actions reads a hook's answer
 //!   with;
 //! - shared by every client: [`parse_payload`] (lenient JSON: lone surrogates, any depth, bytes
-//!   that are not UTF-8) and [`project_dir`] (which project a call belongs to);
+//!   that are not UTF-8), [`project_dir`] (which project a call belongs to) and the reading of a
+//!   client's tool call in the matcher vocabulary (each client's module has one table of its
+//!   tools and of the arguments the matchers read under another key);
 //! - [`routing_files`]: every client settings file that routes hooks (what `init` writes and what
 //!   self-protection keeps out of the agent's reach), with the paths `init` writes named once.
 //!
@@ -73,6 +75,7 @@ mod project;
 mod qwen;
 mod read;
 mod routing;
+mod tool_args;
 
 pub use crate::{
     answer::{Answer, Extras},
