@@ -145,7 +145,8 @@ rows! {
         turns: |_| vec![Turn::bash("function f { touch pwned.txt; }; f")],
         git: None, denied: true, model_sees: &["no-touching-here"], files: NO_PWNED,
     };
-    @also a_hooks_json_that_does_not_parse_refuses_the_prompt_with_the_error
+    @also a_hooks_json_that_does_not_parse_refuses_the_prompt_with_the_error,
+    the_model_cannot_empty_the_policy_and_the_next_push_is_still_denied
 }
 
 async fn check(route: Route, row: Row) {
@@ -191,4 +192,24 @@ async fn a_hooks_json_that_does_not_parse_refuses_the_prompt_with_the_error(rout
     run.check(run.agent_requests().is_empty(), "the refused prompt must never reach the model");
     let result = run.result["result"].as_str().unwrap_or_default();
     run.check(result.contains("hooks.json"), format_args!("the person must be told which file is broken: {result:?}"));
+}
+
+/// Self-protection: the model's `echo {} > .aimon/hooks.json` and a `Write` of it are refused with
+/// the reason, the file keeps its rule, and the next `git push` is still denied.
+async fn the_model_cannot_empty_the_policy_and_the_next_push_is_still_denied(route: Route) {
+    let scenario = Scenario::new(route).project_hooks(&push_rule("pushes-go-through-review"));
+    let hooks = scenario.project().join(".aimon/hooks.json");
+    let before = std::fs::read_to_string(&hooks).expect("the policy");
+    let turns = vec![
+        Turn::bash("echo {} > .aimon/hooks.json"),
+        Turn::write(&hooks, "{}"),
+        Turn::bash("git push origin main"),
+    ];
+    let run = scenario.model(turns).run().await;
+    run.check(std::fs::read_to_string(&hooks).ok() == Some(before), "the policy file changed");
+    run.check(run.git_calls().is_empty(), format_args!("git must not run; it ran {:?}", run.git_calls()));
+    let denied = run.denied_tools();
+    run.check(denied.len() == 3, format_args!("all three calls must be denied; Claude Code reports {denied:?}"));
+    run.check(run.model_saw("keeps its own files out of the agent's reach"), "the reason never reached the model");
+    run.check(run.model_saw("pushes-go-through-review"), "the push's reason never reached the model");
 }

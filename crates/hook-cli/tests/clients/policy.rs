@@ -38,6 +38,7 @@ policy_table! {
         an_untrusted_projects_command_hook_does_not_run_and_its_deny_still_denies,
         a_crashing_hook_with_fail_closed_blocks_and_without_it_the_call_runs,
         post_tool_context_reaches_the_model,
+        the_policy_cannot_be_emptied_and_the_next_push_is_still_denied,
     ],
 }
 
@@ -127,4 +128,28 @@ pub(crate) async fn post_tool_context_reaches_the_model(client: &'static Client)
     assert_finished(&run);
     run.check(run.tool_ran(), "the shell call did not run");
     run.check(run.model_saw(context), "the post-tool context never reached the model");
+}
+
+/// The start of self-protection's reason.
+const SELF_REASON: &str = "keeps its own files out of the agent's reach";
+
+pub(crate) async fn the_policy_cannot_be_emptied_and_the_next_push_is_still_denied(client: &'static Client) {
+    let scenario = Scenario::new(client).aimon(deny_push());
+    let hooks = scenario.project().join(".aimon/hooks.json");
+    let before = std::fs::read_to_string(&hooks).expect("the policy");
+    let emptied = scenario.root().join("emptied");
+    let mut turns = vec![Turn::RawShell(format!("echo {{}} > {} && touch {}", hooks.display(), emptied.display()))];
+    // The client's own file-writing tool, where its scripted model offers one by name.
+    if matches!(client.name, "gemini" | "qwen") {
+        let input = serde_json::json!({"file_path": hooks, "content": "{}"}).to_string();
+        turns.push(Turn::Tool { name: "write_file".into(), input });
+    }
+    turns.extend(push_turns(&scenario, ""));
+    let run = scenario.model(turns).run().await;
+    assert_finished(&run);
+    run.check(!emptied.exists(), "the shell call that empties the policy ran");
+    run.check(std::fs::read_to_string(&hooks).ok() == Some(before), "the policy file changed");
+    run.check(run.model_saw(SELF_REASON), "self-protection's reason never reached the model");
+    run.check(!run.tool_ran(), "the git push after the attempt ran");
+    run.check(run.model_saw(PUSH_REASON), "the push's deny reason never reached the model");
 }
