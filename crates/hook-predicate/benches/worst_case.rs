@@ -62,6 +62,8 @@ fn family() -> Vec<(&'static str, usize, String)> {
         ));
         out.push(("bash -c", len, fill(len, "git push", |i| format!("bash -c 'cd d{i}; cat f{i}'; "))));
         out.push(("eval", len, fill(len, "git push", |_| "eval ".to_owned())));
+        out.push(("here-documents", len, fill(len, "git push", |_| "cat <<E; ".to_owned())));
+        out.push(("assignments", len, fill(len, "cat $V; git push", |i| format!("V{i}=x "))));
     }
     for doublings in [10, 20, 40] {
         out.push(("doubling var", doublings, format!("A=x; {}cat $A; git push", "A=$A$A; ".repeat(doublings))));

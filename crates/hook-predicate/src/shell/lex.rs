@@ -98,6 +98,11 @@ impl Lexer<'_, '_> {
     /// Reads commands until the closing `)` (when `in_parens`) or the end of input.
     pub(super) fn list(&mut self, in_parens: bool) {
         loop {
+            if self.out.exhausted() {
+                // Past the work budget (uncertain already): the rest is not read.
+                self.pos = self.src.len();
+                return;
+            }
             match self.command(in_parens) {
                 End::Separator => {}
                 // `;;` outside a `case` is a syntax error: bash runs nothing, but say so.
@@ -130,6 +135,9 @@ impl Lexer<'_, '_> {
     /// Emits the commands whose here-document has been read by now (or, at the end, all of them:
     /// a body that never came is unknown).
     pub(super) fn flush_deferred(&mut self, at_end: bool) {
+        if !self.deferred.is_empty() && !self.out.spend(self.deferred.len()) {
+            return;
+        }
         let mut i = 0;
         while i < self.deferred.len() {
             let body = self.bodies.get(self.deferred[i].1).cloned().flatten();

@@ -13,8 +13,15 @@
 //!
 //! Whatever the walk cannot pin down is reported rather than guessed: [`Analysis::uncertain`] for the
 //! whole command (unbalanced quotes or parentheses, a stray `)`, nesting deeper than [`MAX_DEPTH`],
-//! `$( … )` inside `${ … }` or `$(( … ))`), and [`Word::known`] for a word whose value depends on an
-//! expansion (`$VAR`, `${…}`, `$( … )`, backticks, brace expansion; a glob in command position).
+//! `$( … )` inside `${ … }` or `$(( … ))`, more work than the budget allows), and [`Word::known`] for
+//! a word whose value depends on an expansion (`$VAR`, `${…}`, `$( … )`, backticks, brace expansion;
+//! a glob in command position).
+//!
+//! **Every analysis is bounded.** The walk counts its work ([`Analysis::spend`]: bytes lexed, again
+//! for each string analysed recursively, and the words of each view and simple command) against a
+//! budget linear in the command's length ([`WORK_PER_BYTE`], [`BASE_WORK`]); past it the rest is
+//! skipped and the command is uncertain, so no input costs more than a fixed multiple of reading it.
+//! The file model and its resolution have budgets of their own (`files.rs`, `resolve.rs`).
 
 mod awk;
 pub(crate) mod files;
@@ -42,6 +49,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// How deep `$( … )`, `( … )`, backticks and `sh -c` may nest before the analysis gives up (uncertain).
 const MAX_DEPTH: usize = 32;
 
+/// The work an analysis may do per byte of the command string ([`Analysis::spend`]): a plain 1 MB
+/// command of short simple commands (`echo a; echo a; …`) needs about 17 per byte.
+const WORK_PER_BYTE: usize = 32;
+
+/// The work any command may do whatever its length (`sh -c` and `eval` read their strings again).
+const BASE_WORK: usize = 1 << 20;
+
+/// The work counted for each simple command emitted, beyond its bytes and words.
+pub(super) const COMMAND_WORK: usize = 64;
+
+/// The work counted for each word of a view (copied, joined, tested).
+pub(super) const WORD_WORK: usize = 32;
+
 /// The result of analysing one command string.
 #[derive(Debug, Default)]
 pub(crate) struct Analysis {
@@ -55,8 +75,10 @@ pub(crate) struct Analysis {
     /// The arguments of programs the model does not know (`shell/model.rs`), joined by spaces: a
     /// Bash rule about a program they name is uncertain for the command.
     pub(crate) opaque: Vec<String>,
-    /// The length of the command string analysed (the view budget grows with it).
+    /// The length of the command string analysed (the view and work budgets grow with it).
     input_len: usize,
+    /// The work done so far ([`Analysis::spend`]).
+    work: usize,
     /// The files the command reads and writes, for Read and Edit rules ([`files`]); empty unless
     /// `files_recorded`.
     pub(crate) files: files::FileModel,
@@ -200,8 +222,24 @@ pub(crate) fn split_words(text: &str) -> Option<Vec<String>> {
     (end == End::Eof && !out.uncertain && out.views.is_empty()).then(|| words.into_iter().map(|w| w.text).collect())
 }
 
+impl Analysis {
+    /// Counts `units` of work: false, and the command uncertain, once past the budget
+    /// ([`WORK_PER_BYTE`] per byte of the command plus [`BASE_WORK`]).
+    pub(super) fn spend(&mut self, units: usize) -> bool {
+        self.work = self.work.saturating_add(units);
+        let within = self.work <= self.input_len.saturating_mul(WORK_PER_BYTE).saturating_add(BASE_WORK);
+        self.uncertain |= !within;
+        within
+    }
+
+    /// Whether the budget is spent: the walk then skips the rest of the input.
+    pub(super) fn exhausted(&self) -> bool {
+        self.work > self.input_len.saturating_mul(WORK_PER_BYTE).saturating_add(BASE_WORK)
+    }
+}
+
 fn analyse_into(cmd: &str, depth: usize, out: &mut Analysis) {
-    if depth > MAX_DEPTH {
+    if depth > MAX_DEPTH || !out.spend(cmd.len()) {
         out.uncertain = true;
         return;
     }
@@ -212,7 +250,10 @@ fn analyse_into(cmd: &str, depth: usize, out: &mut Analysis) {
 
 /// The last path component of a command name (`/usr/bin/git` → `git`).
 pub(crate) fn basename(name: &str) -> &str {
-    name.rsplit('/').next().unwrap_or(name)
+    match name.bytes().rposition(|b| b == b'/') {
+        Some(at) => &name[at + 1..],
+        None => name,
+    }
 }
 
 #[cfg(test)]

@@ -26,7 +26,9 @@ impl Lexer<'_, '_> {
     /// Turns one simple command into views, stripping one layer at a time; `stdin` is what the
     /// command reads on standard input.
     pub(super) fn emit(&mut self, mut words: Vec<Word>, stdin: Stdin) {
-        if self.out.views.len() > MAX_VIEWS + self.out.input_len {
+        if self.out.views.len() > MAX_VIEWS + self.out.input_len
+            || !self.out.spend(super::COMMAND_WORK + words.len() * super::WORD_WORK)
+        {
             self.uncertain();
             return;
         }
@@ -41,6 +43,9 @@ impl Lexer<'_, '_> {
                 w.known = true;
             }
             let before = self.out.views.len();
+            if !self.out.spend(words.len().saturating_sub(at) * super::WORD_WORK) {
+                return;
+            }
             push_view(&mut self.out.views, &words[at..], more_args);
             if self.out.views.len() > before {
                 innermost_from = Some(before);
