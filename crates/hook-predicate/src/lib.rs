@@ -112,7 +112,8 @@
 //!   `filePath`, `*_path`, `paths`, `dir`, `directory`, `target`, `cwd`, `root`, `include`,
 //!   `glob`, `src`, `dest`, …, case and `_`/`-` aside; strings and arrays of them) or when it
 //!   looks like one whatever its key (absolute, `~/…`, `./…`, `../…`, a `file://` URL);
-//!   nested objects and arrays are searched. Such a path counts when it is covered, when it is a
+//!   nested objects and arrays are searched, and a number, boolean or `null` under a path key is
+//!   uncertain. Such a path counts when it is covered, when it is a
 //!   glob that may select a covered path, or when it is a directory at or above the directory of a
 //!   `dir/**` rule. More than 256 such arguments is uncertain.
 //! - Events without a tool (R-PRED-4b): the caller passes the event's match subject (`manual`,

@@ -334,16 +334,16 @@ fn selected_verdict(compiled: &Compiled, raw: &str, base: &Path, home: Option<&P
 /// A call of a tool the rules do not model ([`MODELLED`]): a Read or Edit rule is uncertain on it
 /// when one of its arguments may name a path the rule covers, since the tool may read or edit it.
 /// An argument names a path when its key says so ([`path_key`]; strings, and the strings of an
-/// array under it) or its value looks like one ([`looks_like_path`]); nested objects and arrays
-/// are searched too. Values of other types under a path key are not read: the tool's own types
-/// are unknown.
+/// array or object under it) or its value looks like one ([`looks_like_path`]); nested objects and
+/// arrays are searched too. A number, a boolean or `null` under a path key cannot be shown
+/// harmless: uncertain.
 fn unknown_verdict(compiled: Option<&Compiled>, input: &Value, base: &Path, home: Option<&Path>) -> Verdict {
     let mut pending: Vec<(bool, &Value)> = vec![(false, input)];
     let mut tested = 0;
     while let Some((under_path_key, value)) = pending.pop() {
         let raw = match value {
             Value::Object(map) => {
-                pending.extend(map.iter().map(|(key, value)| (path_key(key), value)));
+                pending.extend(map.iter().map(|(key, value)| (under_path_key || path_key(key), value)));
                 continue;
             }
             Value::Array(items) => {
@@ -355,6 +355,7 @@ fn unknown_verdict(compiled: Option<&Compiled>, input: &Value, base: &Path, home
                 Some(raw) => raw,
                 None => continue,
             },
+            _ if under_path_key => return Verdict::Uncertain,
             _ => continue,
         };
         tested += 1;

@@ -61,6 +61,14 @@ fn a_field_of_the_wrong_type_is_uncertain_for_every_rule_that_reads_it() {
             cases.push((READ_ENV, "Read", json!({key: wrong.clone()}), Uncertain));
         }
     }
+    // A tool the rules do not model: a path argument that is not a string (or a list or object of
+    // them) under a Read or Edit rule.
+    for wrong in [json!(123), Value::Null, json!(true), json!([7]), json!({"x": null})] {
+        for key in ["path", "paths", "file_path", "directory"] {
+            cases.push((READ_ENV, "mcp__fs__read", json!({key: wrong.clone()}), Uncertain));
+        }
+    }
+    cases.push((READ_ENV, "mcp__fs__read", json!({"count": 7, "name": null}), NoMatch));
     cases.extend([
         // A whole input that is not an object.
         (PUSH, "Bash", json!("git push"), Uncertain),
@@ -101,7 +109,7 @@ fn a_tool_the_rules_do_not_model_is_uncertain_under_a_read_or_edit_rule_on_a_pat
         // Nothing it names is covered.
         (READ_ENV, "mcp__fs__read_text_file", json!({"path": "/proj/README.md"}), NoMatch),
         (READ_ENV, "mcp__x__y", json!({"note": "read the .env file", "count": 3}), NoMatch),
-        (READ_ENV, "mcp__x__y", json!({"path": null, "paths": 7}), NoMatch),
+
         (READ_ENV, "WebFetch", json!({"url": "https://example.com/.env"}), NoMatch),
         (READ_ENV, "list_directory", json!({"dir_path": "/proj"}), NoMatch),
         // Rules other than Read and Edit with a glob keep to their own tools.

@@ -8,6 +8,8 @@
 //! - `demo`     — the README commands against `examples/demo`;
 //! - `readme`   — the README has a row for every command of `--help`;
 //! - `claude`   — `claude` fed Claude Code payload shapes (R-CLI-2);
+//! - `client_arguments` — every client's tool arguments are read: the arguments each client's
+//!   table maps, tools no table knows, fields of the wrong type (issue 36);
 //! - `import`   — `import-claude`, report and output pinned by snapshot (R-CC-3);
 //! - `inspect`  — `validate`, `list`, `explain`, `schema` (R-CLI-3/4/6/9);
 //! - `roundtrip` — every handler kind and field reads the same through the schema, the importer and
@@ -37,6 +39,7 @@
 
 mod channels;
 mod claude;
+mod client_arguments;
 mod daemon;
 mod decision_log;
 mod demo;
