@@ -109,7 +109,6 @@ fn a_tool_the_rules_do_not_model_is_uncertain_under_a_read_or_edit_rule_on_a_pat
         // Nothing it names is covered.
         (READ_ENV, "mcp__fs__read_text_file", json!({"path": "/proj/README.md"}), NoMatch),
         (READ_ENV, "mcp__x__y", json!({"note": "read the .env file", "count": 3}), NoMatch),
-
         (READ_ENV, "WebFetch", json!({"url": "https://example.com/.env"}), NoMatch),
         (READ_ENV, "list_directory", json!({"dir_path": "/proj"}), NoMatch),
         // Rules other than Read and Edit with a glob keep to their own tools.
