@@ -97,8 +97,9 @@ fn serve_in_audit_mode_answers_as_if_no_hook_spoke_logs_the_claude_call_and_coun
         crate::daemon::Daemon::start_with_env(&sandbox, &[("AIMON_TRUST_PROJECT_HOOKS", "1"), ("AIMON_AUDIT", "1")]);
     let mut payload: serde_json::Value = serde_json::from_str(&bash("rm -rf build")).expect("payload");
     payload["cwd"] = sandbox.project().display().to_string().into();
-    // `claude` forwards to the daemon over its socket.
-    let out = Outcome::of(sandbox.cmd().arg("claude").write_stdin(payload.to_string()));
+    // `claude` forwards to the daemon over its socket: to an auditing daemon only when it audits
+    // too (an enforcing `claude` answers itself; `planted_listener.rs`).
+    let out = Outcome::of(sandbox.cmd().arg("claude").env("AIMON_AUDIT", "1").write_stdin(payload.to_string()));
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.stdout.contains("deny"), "an audited deny is not answered: {}", out.stdout);
 
