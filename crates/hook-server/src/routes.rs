@@ -206,7 +206,10 @@ impl HookService {
         }
     }
 
-    /// Dispatches `ctx`, waiting for a hook slot when the event has hooks.
+    /// Dispatches `ctx`, waiting for a hook slot when the event has hooks. The evaluation runs on
+    /// the blocking pool: matching a long command is CPU work (bounded by the analyser's budget,
+    /// yet up to a tenth of a second), and on the runtime's workers it would hold up every other
+    /// session's call meanwhile.
     async fn dispatch(
         &self,
         project: &Project,
@@ -219,7 +222,19 @@ impl HookService {
         if let Some(rewake) = self.inner.rewake.get() {
             engine = engine.with_rewake(rewake.host.service().clone());
         }
-        let (verdict, audited) = hook_config::scoped(client, engine.run_event(ctx, &CancellationToken::new())).await;
+        let runtime = tokio::runtime::Handle::current();
+        let owned = ctx.clone();
+        let evaluation = tokio::task::spawn_blocking(move || {
+            runtime.block_on(hook_config::scoped(client, engine.run_event(&owned, &CancellationToken::new())))
+        });
+        let (verdict, audited) = match evaluation.await {
+            Ok(done) => done,
+            Err(e) => match e.try_into_panic() {
+                Ok(panic) => std::panic::resume_unwind(panic),
+                // Cancelled: the daemon is shutting down. The call is refused, not let through.
+                Err(_) => (refused(ctx.event), Vec::new()),
+            },
+        };
         self.inner.metrics.verdict(&verdict);
         self.inner.metrics.audited(&audited);
         verdict
@@ -269,6 +284,12 @@ impl Host for Daemon<'_> {
     fn mailbox(&self) -> Result<Option<Arc<dyn RewakeStore>>, hook_host::Error> {
         Ok(self.0.inner.rewake.get().map(|rewake| rewake.store.clone()))
     }
+}
+
+/// The verdict of a call whose evaluation could not finish: a deny where the event can veto.
+fn refused(event: HookEventType) -> EventVerdict {
+    hook_host::unreadable_verdict(event, "the daemon stopped before the call was evaluated")
+        .unwrap_or_else(|| EventVerdict::from_report(event, hook_core::ExecutionReport::default()))
 }
 
 /// Counts each answered request by route and status.

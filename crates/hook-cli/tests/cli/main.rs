@@ -33,6 +33,8 @@
 //!   the daemon: the person's deny holds in all five clients, quickly (issue #36);
 //! - `self_protection` — no tool call of any client can change the policy, its stores, the
 //!   clients' hook settings or the binary (each Bash row run for real first), and reads stay allowed;
+//! - `slow_analysis` — another session's call is answered, and denied, while eight calls carry
+//!   commands built to be slow to analyse (issue #36);
 //! - `no_input_turns_a_veto_off` — class-1 inputs (lone surrogates, depth, NUL, huge values, a bad
 //!   `cwd`, an oversized templated header, text that is not JSON) leave a deny standing in
 //!   `claude`, `run` and `/v1/claude`.
@@ -64,6 +66,7 @@ mod serve;
 #[path = "../common/serve_process.rs"]
 mod serve_process;
 mod signals;
+mod slow_analysis;
 mod soak;
 mod stream;
 mod support;
