@@ -113,9 +113,9 @@
 //!   `glob`, `src`, `dest`, …, case and `_`/`-` aside; strings and arrays of them) or when it
 //!   looks like one whatever its key (absolute, `~/…`, `./…`, `../…`, a `file://` URL);
 //!   nested objects and arrays are searched, and a number, boolean or `null` under a path key is
-//!   uncertain. Such a path counts when it is covered, when it is a
-//!   glob that may select a covered path, or when it is a directory at or above the directory of a
-//!   `dir/**` rule. More than 256 such arguments is uncertain.
+//!   uncertain. Such a path counts when it is covered, when it is a glob that may select a
+//!   covered path, or when it is the directory of a `dir/**` rule itself (not one above it: the
+//!   tool may only list it). More than 256 such arguments is uncertain.
 //! - Events without a tool (R-PRED-4b): the caller passes the event's match subject (`manual`,
 //!   `startup`, an agent type) as the tool name with a `null` input, and the same rules apply.
 //!

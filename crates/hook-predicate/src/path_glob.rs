@@ -415,9 +415,11 @@ fn looks_like_path(value: &str) -> Option<&str> {
     (path && !raw.contains('\n')).then_some(raw)
 }
 
-/// One argument of an unmodelled tool that may name a path: the path (or glob) the rule covers, a
-/// glob that may select it, or a directory at or above a protected directory (as a search rooted
-/// there). Without a compiled rule (a `~/` rule and no home directory) every one may.
+/// One argument of an unmodelled tool that may name a path: the path the rule covers, a glob that
+/// may select it, or the directory of a `dir/**` rule itself. A directory above it does not count:
+/// the tool may only list it, and every call naming the project would otherwise be uncertain under
+/// a rule on one of its directories. Without a compiled rule (a `~/` rule and no home directory)
+/// every one may.
 fn argument_verdict(compiled: Option<&Compiled>, raw: &str, base: &Path, home: Option<&Path>) -> Verdict {
     let Some(compiled) = compiled else { return Verdict::Uncertain };
     if raw.is_empty() {
@@ -428,8 +430,8 @@ fn argument_verdict(compiled: Option<&Compiled>, raw: &str, base: &Path, home: O
     }
     let found = candidates(raw, base, home);
     let verdict = path_verdict(compiled, &found);
-    let above = compiled.dir.as_ref().is_some_and(|dir| found.paths().any(|p| dir.starts_with(p)));
-    if above { Verdict::Uncertain } else { verdict }
+    let the_dir = compiled.dir.as_ref().is_some_and(|dir| found.paths().any(|p| p == dir));
+    if the_dir { Verdict::Uncertain } else { verdict }
 }
 
 /// A glob with a leading `~` or `~/` taken from the home directory (as the tool expands it).

@@ -102,7 +102,8 @@ fn a_tool_the_rules_do_not_model_is_uncertain_under_a_read_or_edit_rule_on_a_pat
         (READ_ENV, "mcp__x__y", json!({"uri": "file:///proj/.env"}), Uncertain),
         (READ_ENV, "mcp__x__y", json!({"args": ["--in", "./.env"]}), Uncertain),
         (READ_ENV, "mcp__x__search", json!({"include": "**/.env*"}), Uncertain),
-        ("Read(secrets/**)", "mcp__x__search", json!({"directory": "/proj"}), Uncertain),
+        ("Read(secrets/**)", "mcp__x__search", json!({"directory": "/proj/secrets"}), Uncertain),
+        ("Read(secrets/**)", "mcp__x__search", json!({"directory": "secrets/"}), Uncertain),
         // Another client's tool hook-wire does not map.
         (READ_ENV, "list_directory", json!({"dir_path": "/proj/.env"}), Uncertain),
         (EDIT_ENV, "str_replace_editor", json!({"path": "/proj/.env", "command": "create"}), Uncertain),
@@ -111,6 +112,9 @@ fn a_tool_the_rules_do_not_model_is_uncertain_under_a_read_or_edit_rule_on_a_pat
         (READ_ENV, "mcp__x__y", json!({"note": "read the .env file", "count": 3}), NoMatch),
         (READ_ENV, "WebFetch", json!({"url": "https://example.com/.env"}), NoMatch),
         (READ_ENV, "list_directory", json!({"dir_path": "/proj"}), NoMatch),
+        // A directory above a protected one: the tool may only list it.
+        ("Read(secrets/**)", "list_directory", json!({"dir_path": "/proj"}), NoMatch),
+        ("Edit(.aimon/**)", "mcp__x__y", json!({"cwd": "/proj", "root": "/"}), NoMatch),
         // Rules other than Read and Edit with a glob keep to their own tools.
         ("Write(./.env)", "mcp__fs__write_file", json!({"path": ".env"}), NoMatch),
         ("Read()", "mcp__fs__read_text_file", json!({"path": ".env"}), NoMatch),
