@@ -18,7 +18,7 @@
 //! a glob in command position).
 //!
 //! **Every analysis is bounded.** The walk counts its work ([`Analysis::spend`]: bytes lexed, again
-//! for each string analysed recursively, and the words of each view and simple command) against a
+//! for each string analysed recursively, and the words and bytes of each view and simple command) against a
 //! budget linear in the command's length ([`WORK_PER_BYTE`], [`BASE_WORK`]); past it the rest is
 //! skipped and the command is uncertain, so no input costs more than a fixed multiple of reading it.
 //! The file model and its resolution have budgets of their own (`files.rs`, `resolve.rs`).
@@ -59,7 +59,7 @@ const BASE_WORK: usize = 1 << 20;
 /// The work counted for each simple command emitted, beyond its bytes and words.
 pub(super) const COMMAND_WORK: usize = 64;
 
-/// The work counted for each word of a view (copied, joined, tested).
+/// The work counted for each word of a view (copied, joined, tested), beyond its bytes.
 pub(super) const WORD_WORK: usize = 32;
 
 /// The result of analysing one command string.

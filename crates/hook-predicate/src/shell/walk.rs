@@ -27,7 +27,7 @@ impl Lexer<'_, '_> {
     /// command reads on standard input.
     pub(super) fn emit(&mut self, mut words: Vec<Word>, stdin: Stdin) {
         if self.out.views.len() > MAX_VIEWS + self.out.input_len
-            || !self.out.spend(super::COMMAND_WORK + words.len() * super::WORD_WORK)
+            || !self.out.spend(super::COMMAND_WORK + view_work(&words))
         {
             self.uncertain();
             return;
@@ -43,7 +43,7 @@ impl Lexer<'_, '_> {
                 w.known = true;
             }
             let before = self.out.views.len();
-            if !self.out.spend(words.len().saturating_sub(at) * super::WORD_WORK) {
+            if !self.out.spend(view_work(words.get(at..).unwrap_or_default())) {
                 return;
             }
             push_view(&mut self.out.views, &words[at..], more_args);
@@ -349,6 +349,12 @@ struct Unwrapped {
     next: usize,
     appends: bool,
     placeholder: Option<String>,
+}
+
+/// The work of one view of `words` ([`super::Analysis::spend`]): its bytes are copied and joined,
+/// and each word counts besides.
+fn view_work(words: &[Word]) -> usize {
+    words.iter().map(|w| super::WORD_WORK + w.text.len()).sum()
 }
 
 fn push_view(views: &mut Vec<View>, words: &[Word], more_args: bool) {
