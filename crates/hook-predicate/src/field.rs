@@ -40,20 +40,18 @@ pub(crate) enum Text<'v> {
     Missing,
     /// A string.
     Str(&'v str),
-    /// Something else (or an input that is not an object): uncertain for every rule reading it.
+    /// Something else, or an input that is not an object (`null` included: a tool call's input
+    /// that is missing is an empty object): uncertain for every rule reading it.
     Wrong,
 }
 
 /// `input[key]` read as a string field.
 pub(crate) fn text<'v>(input: &'v Value, key: &str) -> Text<'v> {
-    match input {
-        Value::Object(map) => match map.get(key) {
-            None => Text::Missing,
-            Some(Value::String(s)) => Text::Str(s),
-            Some(_) => Text::Wrong,
-        },
-        Value::Null => Text::Missing,
-        _ => Text::Wrong,
+    let Value::Object(map) = input else { return Text::Wrong };
+    match map.get(key) {
+        None => Text::Missing,
+        Some(Value::String(s)) => Text::Str(s),
+        Some(_) => Text::Wrong,
     }
 }
 

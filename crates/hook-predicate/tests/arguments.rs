@@ -72,6 +72,11 @@ fn a_field_of_the_wrong_type_is_uncertain_for_every_rule_that_reads_it() {
     cases.extend([
         // A whole input that is not an object.
         (PUSH, "Bash", json!("git push"), Uncertain),
+        (PUSH, "Bash", Value::Null, Uncertain),
+        (READ_ENV, "Bash", json!(7), Uncertain),
+        (READ_ENV, "Read", Value::Null, Uncertain),
+        // An event's subject (its input `null`) is not a tool the path rules read.
+        (READ_ENV, "startup", Value::Null, NoMatch),
         (READ_ENV, "Read", json!([".env"]), Uncertain),
         // The right types still decide as before.
         (PUSH, "Bash", json!({"command": "ls"}), NoMatch),

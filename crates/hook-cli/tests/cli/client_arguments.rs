@@ -171,6 +171,10 @@ fn a_field_of_the_wrong_type_is_uncertain_and_a_deny_reading_it_holds_in_every_c
                 (client, READ_ENV, many, json!({"paths": value}), true),
             ]);
         }
+        // A tool input that is not an object at all (`null` is read as no input, as a missing one).
+        for input in [json!("git push origin main"), json!(123), json!(["git", "push"])] {
+            rows.push((client, PUSH, shell, input, true));
+        }
         // The right types: the unrelated call proceeds.
         rows.extend([
             (client, PUSH, shell, json!({"command": "ls"}), false),
