@@ -42,8 +42,9 @@ const MAX_ARGUMENTS: usize = 256;
 
 /// The tools a permission rule `Name(…)` with a path body covers: `Edit(…)` the editing tools,
 /// `Read(…)` the reading tools (as in Claude Code), any other file tool only itself. A Read or Edit
-/// rule with a glob also covers Bash, as a reading or a writing tool ([`PathGlob`]); `Read()` with
-/// an empty body stays the reading tools, not every Bash call.
+/// rule with a glob also covers Bash, as a reading or a writing tool, and every tool outside
+/// [`MODELLED`] by the paths its arguments name ([`PathGlob`]); `Read()` with an empty body stays
+/// the reading tools, not every Bash call.
 pub(crate) fn path_tools(name: &str) -> Option<&'static [&'static str]> {
     Some(match name {
         "Edit" => &["Edit", "MultiEdit", "Write", "NotebookEdit"],
@@ -61,11 +62,13 @@ pub(crate) fn path_tools(name: &str) -> Option<&'static [&'static str]> {
 /// normalised, and also with its symlinks followed — matches the absolute glob. For the search tools
 /// (Grep, Glob) the selection counts: a Grep `glob` or a Glob `pattern` that may select a path the
 /// rule covers, and, for a rule on a whole directory (`dir/**`), a search rooted at or above it
-/// (R-PRED-3b). A Read rule also covers the files a Bash command reads, an Edit rule those it writes.
+/// (R-PRED-3b). A Read rule also covers the files a Bash command reads, an Edit rule those it writes,
+/// and both are uncertain on a tool they do not model whose arguments name a covered path.
 #[derive(Debug)]
 pub(crate) struct PathGlob {
     tools: &'static [&'static str],
-    /// Whether the rule covers Bash commands that read (a Read rule) or write (an Edit rule).
+    /// Whether the rule covers Bash commands that read (a Read rule) or write (an Edit rule); such
+    /// a rule also covers the tools outside [`MODELLED`].
     bash: Option<BashAccess>,
     target: Target,
     project_root: PathBuf,
