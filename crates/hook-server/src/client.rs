@@ -122,7 +122,7 @@ impl MailReceipt {
 }
 
 /// The task driving a connection; aborted when dropped, so a connection given up on ends.
-struct Driver(tokio::task::JoinHandle<()>);
+pub(crate) struct Driver(tokio::task::JoinHandle<()>);
 
 impl Drop for Driver {
     fn drop(&mut self) {
@@ -147,7 +147,7 @@ async fn connect(socket: &Path) -> Option<(SendRequest<Full<Bytes>>, Driver)> {
 }
 
 /// Why a connection is not used for the call.
-enum Refused {
+pub(crate) enum Refused {
     /// Nothing accepts on the socket.
     Absent,
     /// Something accepts but is not proven; the text says why.
@@ -158,7 +158,7 @@ enum Refused {
 /// this user, answers the hello with the MAC of a fresh nonce and its stance under the token of
 /// `home`, is the very process the stance names, serves `home`'s policy and audits nothing this
 /// process would enforce. Bounded by [`PROOF_TIMEOUT`] as a whole.
-async fn proven(socket: &Path, home: &Path) -> Result<(SendRequest<Full<Bytes>>, Driver), Refused> {
+pub(crate) async fn proven(socket: &Path, home: &Path) -> Result<(SendRequest<Full<Bytes>>, Driver), Refused> {
     let unproven = |why: String| Refused::Unproven(why);
     let prove = async {
         let Ok(Ok(stream)) = tokio::time::timeout(CONNECT_TIMEOUT, UnixStream::connect(socket)).await else {

@@ -19,6 +19,14 @@ pub enum Error {
     /// Another `serve` answers on the socket already.
     #[error("another aimon-hooks serve is already listening on {}", .0.display())]
     AlreadyRunning(PathBuf),
+    /// Something listens on the socket that does not prove it is a `serve` of this home.
+    #[error("what listens on {} is not your aimon-hooks serve ({why}): stop it, then start serve again", path.display())]
+    Unproven {
+        /// The socket.
+        path: PathBuf,
+        /// Why it is not believed.
+        why: String,
+    },
     /// The TCP address could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Listen {

@@ -29,6 +29,7 @@ use tokio::task::JoinSet;
 use tower_http::validate_request::ValidateRequestHeaderLayer;
 
 use crate::auth::Bearer;
+use crate::client::Refused;
 use crate::error::Error;
 use crate::proof::{self, HELLO_PATH, NONCE_HEADER, PROOF_HEADER, Stance};
 use crate::routes::{HookService, ServiceOptions};
@@ -102,13 +103,19 @@ pub fn ensure_token(home: &Path) -> Result<String, Error> {
     Ok(token)
 }
 
-/// Binds the socket at `path` (mode 0600), replacing a stale file; refuses when another daemon
-/// answers there.
-async fn bind_socket(path: &Path) -> Result<UnixListener, Error> {
+/// Binds the socket at `path` (mode 0600), replacing a stale file; refuses when something
+/// answers there: another daemon of `home`, or what cannot prove it is one (said as such).
+async fn bind_socket(path: &Path, home: Option<&Path>) -> Result<UnixListener, Error> {
     let io = |what, source| Error::Io { what, path: path.to_owned(), source };
     if path.exists() {
         if tokio::net::UnixStream::connect(path).await.is_ok() {
-            return Err(Error::AlreadyRunning(path.to_owned()));
+            return Err(match home.map(|home| crate::client::proven(path, home)) {
+                Some(proving) => match proving.await {
+                    Err(Refused::Unproven(why)) => Error::Unproven { path: path.to_owned(), why },
+                    Ok(_) | Err(Refused::Absent) => Error::AlreadyRunning(path.to_owned()),
+                },
+                None => Error::AlreadyRunning(path.to_owned()),
+            });
         }
         std::fs::remove_file(path).map_err(|e| io("remove the stale socket", e))?;
     }
@@ -161,7 +168,7 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
     let service = HookService::new(options.service.clone());
     // The token keys the hello's proof on the socket as well as TCP's bearer check.
     let token = options.service.home.as_deref().map(ensure_token).transpose()?;
-    let unix = bind_socket(&options.socket).await?;
+    let unix = bind_socket(&options.socket, options.service.home.as_deref()).await?;
     let tcp = match options.listen {
         Some(addr) => {
             let token = token.as_deref().ok_or(Error::NoHome)?;

@@ -237,6 +237,21 @@ fn a_stale_socket_file_is_no_daemon_and_the_call_is_answered_here_without_a_warn
     }
 }
 
+#[test]
+fn the_persons_serve_will_not_start_beside_a_planted_listener_and_says_what_it_found() {
+    let sandbox = sandbox();
+    let _planted = Planted::plant(&socket(&sandbox), Plant::Allowing);
+    let bin = Path::new(env!("CARGO_BIN_EXE_aimon-hooks"));
+    let out = serve_command(bin, &sandbox.home(), &sandbox.project(), &[])
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("aimon-hooks serve runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is not your aimon-hooks serve"), "{stderr}");
+    assert!(socket(&sandbox).exists(), "the listener's socket is left for the person to look at");
+}
+
 /// A real `aimon-hooks serve` run as the agent could: `home` as HOME, `args` after `serve`, `env`.
 struct Serve(Child);
 
