@@ -13,8 +13,10 @@ use serde_json::{Map, Value};
 
 use crate::claude::PayloadKey;
 
-/// The matchers' keys (hook-predicate's) a client's argument is added under.
-const FILE_PATH: &str = "file_path";
+/// The matchers' keys (hook-predicate's) a client's argument is added under; `file_paths` is
+/// every path one call touches (Codex's `apply_patch`).
+pub(crate) const FILE_PATH: &str = "file_path";
+pub(crate) const FILE_PATHS: &str = "file_paths";
 const SEARCH_ROOT: &str = "path";
 const SEARCH_GLOB: &str = "glob";
 const FILE_GLOBS: &str = "file_globs";

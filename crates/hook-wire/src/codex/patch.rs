@@ -19,6 +19,7 @@
 use serde_json::{Map, Value};
 
 use crate::claude::PayloadKey;
+use crate::tool_args::{FILE_PATH, FILE_PATHS};
 
 /// Codex's name of its patch tool.
 const APPLY_PATCH: &str = "apply_patch";
@@ -26,10 +27,6 @@ const APPLY_PATCH: &str = "apply_patch";
 /// The input keys the patch text may come under (Codex sends `command`; its function-tool form
 /// takes `input`).
 const PATCH_KEYS: [&str; 3] = ["command", "input", "patch"];
-
-/// The input key of every path a call touches, and of the one path (hook-predicate's).
-const FILE_PATHS: &str = "file_paths";
-const FILE_PATH: &str = "file_path";
 
 /// The patch's first and last lines.
 const BEGIN: &str = "*** Begin Patch";
