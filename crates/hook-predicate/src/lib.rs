@@ -99,7 +99,8 @@
 //!   may select a covered path is uncertain, and as with `file_paths` all of them matching is a
 //!   match), a Bash call's `cwd` (the directory it runs in: tested there and in the call's own),
 //!   and a Bash call's `shell` (any value but `bash`: the text may not be read by a POSIX shell,
-//!   and every Bash rule, and a Read or Edit rule's match on it, is uncertain).
+//!   and every rule on its command, and a Read or Edit rule's match on it, is uncertain; the name
+//!   alone, `Bash`, still matches).
 //! - Fields of the wrong type: `command`, `cwd`, `file_path`, `notebook_path`, `path`, Grep's
 //!   `glob` and Glob's `pattern` hold strings, `file_paths` and `file_globs` lists of them; any
 //!   other value there (a number, an array, an object, `null`), or an input that is not an object,

@@ -62,8 +62,9 @@ const CAMEL_EVENTS: &[(&str, &str)] = &[
 /// vocabulary's, with the arguments the matchers read under another key. `powershell` runs its
 /// `command` in PowerShell, and `write_bash`/`write_powershell` type their `input` into a running
 /// shell session (a shell, or whatever program it is running, reads it): each is a Bash call whose
-/// text a POSIX shell may not read, which every Bash rule matches uncertainly (a deny holds, an
-/// allow does not). `view`, `create` and `edit` name their file `path`, as the matchers read it.
+/// text a POSIX shell may not read, which every rule on the command matches uncertainly (a deny
+/// holds, an allow does not). `view`, `create` and `edit` name their file `path`, as the matchers
+/// read it.
 /// Any other tool (`read_bash`, `stop_bash`, `task`, …) keeps its name.
 const TOOLS: &[ToolMap] = &[
     ToolMap { id: "bash", ours: "Bash", args: &[] },
