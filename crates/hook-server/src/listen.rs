@@ -239,13 +239,12 @@ fn hello(
     home: &Path,
 ) -> impl Fn(HeaderMap) -> std::future::Ready<Response<Body>> + Clone + Send + Sync + 'static {
     let key: Arc<[u8]> = token.as_bytes().into();
-    let home = home.to_owned();
+    let stance: Arc<[u8]> = Stance::of_this_process(home).encode().into();
     move |headers: HeaderMap| {
         let response = match headers.get(NONCE_HEADER).map(HeaderValue::as_bytes).filter(|n| proof::is_nonce(n)) {
             Some(nonce) => {
-                let stance = Stance::of_this_process(&home).encode();
                 let mac = proof::sign(&key, nonce, &stance);
-                let mut response = Response::new(Body::from(stance));
+                let mut response = Response::new(Body::from(stance.to_vec()));
                 if let Ok(mac) = HeaderValue::from_str(&mac) {
                     response.headers_mut().insert(PROOF_HEADER, mac);
                 }

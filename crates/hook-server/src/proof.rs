@@ -43,8 +43,10 @@ pub(crate) struct Stance {
 }
 
 impl Stance {
-    /// This process's stance, as a daemon serving `home`.
+    /// This process's stance, as a daemon serving `home` (canonical, so two spellings of one
+    /// directory are one home).
     pub(crate) fn of_this_process(home: &Path) -> Self {
+        let home = std::fs::canonicalize(home).unwrap_or_else(|_| home.to_owned());
         Stance { pid: std::process::id(), audit: hook_config::audit_all(), home: home.as_os_str().as_bytes().to_vec() }
     }
 

@@ -387,16 +387,24 @@ fn the_persons_own_serve_is_proven_and_answers_the_forwarded_calls() {
         assert_eq!((out.code, out.stdout.as_str()), (here.code, here.stdout.as_str()), "{args:?}: {}", out.stderr);
         assert!(!out.stderr.contains("not your aimon-hooks serve"), "{args:?}: {}", out.stderr);
     }
-    let mut stream = UnixStream::connect(&socket).expect("connect");
+    for client in ["claude", "codex", "gemini", "qwen", "copilot"] {
+        assert_eq!(answered(&socket, client), 1, "the daemon answered {client}'s call");
+    }
+    // The same home spelled through a link is the same home.
+    let link = sandbox.root().join("link");
+    std::os::unix::fs::symlink(sandbox.home(), &link).expect("link the home");
+    let (args, payload) = pushes(&sandbox.project()).remove(0);
+    let out = Outcome::of(sandbox.cmd().env("HOME", &link).args(args).write_stdin(payload.to_string()));
+    assert!(out.stdout.contains(REASON) && !out.stderr.contains("not your"), "{}{}", out.stdout, out.stderr);
+    assert_eq!(answered(&socket, "claude"), 2, "forwarded through the link too");
+}
+
+/// How many calls of `client` the daemon on `socket` answered 200, from its `/metrics`.
+fn answered(socket: &Path, client: &str) -> u64 {
+    let mut stream = UnixStream::connect(socket).expect("connect");
     stream.write_all(b"GET /metrics HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n").expect("ask");
     let mut metrics = String::new();
     stream.read_to_string(&mut metrics).expect("metrics");
-    for client in ["claude", "codex", "gemini", "qwen", "copilot"] {
-        assert!(
-            metrics
-                .lines()
-                .any(|l| l.starts_with("hook_server_requests_total") && l.contains(&format!("/v1/{client}\""))),
-            "the daemon answered {client}'s call: {metrics}"
-        );
-    }
+    let series = format!("hook_server_requests_total{{route=\"/v1/{client}\",status=\"200\"}} ");
+    metrics.lines().find_map(|l| l.strip_prefix(series.as_str())).map_or(0, |n| n.trim().parse().expect("a count"))
 }
