@@ -82,18 +82,17 @@ fn the_issue_s_cd_and_cat_command_is_answered_and_a_deny_rule_holds() {
 fn a_one_megabyte_command_of_any_shape_is_answered_and_a_deny_rule_holds() {
     use Verdict::{Match, NoMatch, Uncertain};
     let depth = MB / 4;
-    // Under a Read rule: uncertain past a budget; no match where nothing could name the file
-    // (the rest of an analysis given up on is only uncertain when it names it).
+    // Under a Read rule: each goes past a budget, and is uncertain.
     let worst: Vec<(&str, String, Verdict)> = vec![
         ("cd/cat", cd_cat(MB), Uncertain),
         ("cd ../cat", fill(MB, "git push", |i| format!("cd ../d{i}/x; cat ../f{i}/.env; ")), Uncertain),
         ("a;", fill(MB, "git push", |_| "a;".to_owned()), Uncertain),
-        ("nested $( )", format!("{}git push{}", "$(".repeat(depth), ")".repeat(depth)), NoMatch),
+        ("nested $( )", format!("{}git push{}", "$(".repeat(depth), ")".repeat(depth)), Uncertain),
         ("nested $( ) naming .env", format!("{}cat .env{}", "$(".repeat(depth), ")".repeat(depth)), Uncertain),
         ("eval chain", fill(MB, "git push", |_| "eval ".to_owned()), Uncertain),
         ("100k words", fill(MB, "; git push", |i| format!("w{i} ")), Uncertain),
         ("pipeline", fill(MB, "git push", |i| format!("cat f{i} | ")), Uncertain),
-        ("here-documents", fill(MB, "git push", |_| "cat <<E; ".to_owned()), NoMatch),
+        ("here-documents", fill(MB, "git push", |_| "cat <<E; ".to_owned()), Uncertain),
         ("bash -c", fill(MB, "git push", |i| format!("bash -c 'cd d{i}; cat f{i}'; ")), Uncertain),
         ("doubling variable", format!("A=.env; {}cat $A; git push", "A=$A$A; ".repeat(40)), Uncertain),
     ];

@@ -223,12 +223,16 @@ pub(crate) fn split_words(text: &str) -> Option<Vec<String>> {
 }
 
 impl Analysis {
-    /// Counts `units` of work: false, and the command uncertain, once past the budget
-    /// ([`WORK_PER_BYTE`] per byte of the command plus [`BASE_WORK`]).
+    /// Counts `units` of work: false once past the budget ([`WORK_PER_BYTE`] per byte of the
+    /// command plus [`BASE_WORK`]), and then the command is uncertain for every rule, a path rule
+    /// included (the file uses of the part not read are not known).
     pub(super) fn spend(&mut self, units: usize) -> bool {
         self.work = self.work.saturating_add(units);
         let within = self.work <= self.input_len.saturating_mul(WORK_PER_BYTE).saturating_add(BASE_WORK);
-        self.uncertain |= !within;
+        if !within {
+            self.uncertain = true;
+            self.files.overflow = true;
+        }
         within
     }
 
