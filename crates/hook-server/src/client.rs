@@ -169,7 +169,7 @@ pub(crate) async fn proven(socket: &Path, home: &Path) -> Result<(SendRequest<Fu
             return Err(unproven(format!("it runs as user {}, not as you", peer.uid())));
         }
         let token_file = crate::listen::token_path(home);
-        let token = std::fs::read(&token_file)
+        let token = read_token(&token_file)
             .map_err(|e| unproven(format!("the token {} cannot be read: {e}", token_file.display())))?;
         let key = token.trim_ascii();
         let nonce = proof::nonce().map_err(unproven)?;
@@ -207,6 +207,27 @@ pub(crate) async fn proven(socket: &Path, home: &Path) -> Result<(SendRequest<Fu
         .await
         .unwrap_or_else(|_| Err(unproven(format!("it did not prove itself within {} ms", PROOF_TIMEOUT.as_millis()))))
 }
+
+/// The token's bytes, from a regular file of at most [`TOKEN_LIMIT`] bytes. Opened without
+/// blocking: a FIFO put in its place must not hold the call beyond [`PROOF_TIMEOUT`] (the read is
+/// synchronous, so the timeout could not end it).
+fn read_token(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits() | nix::fcntl::OFlag::O_NOCTTY.bits())
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let mut token = Vec::new();
+    file.take(TOKEN_LIMIT).read_to_end(&mut token)?;
+    Ok(token)
+}
+
+/// The most of the token file read: a token is 64 hex digits.
+const TOKEN_LIMIT: u64 = 4096;
 
 /// Sends a call of `client` (its payload's bytes, as read) to the daemon on `socket`, once it is
 /// proven to be the person's own.

@@ -222,6 +222,18 @@ fn a_listener_planted_on_the_socket_never_answers_for_the_daemon_in_any_client()
 }
 
 #[test]
+fn a_fifo_in_place_of_the_token_does_not_hold_the_call() {
+    // Opening a FIFO for reading waits for a writer: the client must not.
+    let sandbox = sandbox();
+    let token = sandbox.home().join(".aimon/serve.token");
+    std::fs::remove_file(&token).expect("remove the token");
+    let made = std::process::Command::new("mkfifo").arg(&token).status().expect("mkfifo runs");
+    assert!(made.success(), "a FIFO in its place");
+    let _planted = Planted::plant(&socket(&sandbox), Plant::Allowing);
+    assert_every_push_is_denied_here(&sandbox, "a FIFO for a token");
+}
+
+#[test]
 fn a_stale_socket_file_is_no_daemon_and_the_call_is_answered_here_without_a_warning() {
     let sandbox = sandbox();
     drop(UnixListener::bind(socket(&sandbox)).expect("bind"));
