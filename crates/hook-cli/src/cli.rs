@@ -221,6 +221,10 @@ pub(crate) struct InitClientArgs {
     /// Remove the routing entries instead.
     #[arg(long)]
     pub(crate) remove: bool,
+    /// Also write PATH: a launcher script that starts the client under `aimon-hooks guard` (every
+    /// exec of the client's tree checked); with --remove, take it away again.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) launcher: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -231,6 +235,10 @@ pub(crate) struct InitCopilotArgs {
     /// Remove the routing entries instead.
     #[arg(long)]
     pub(crate) remove: bool,
+    /// Also write PATH: a launcher script that starts the client under `aimon-hooks guard` (every
+    /// exec of the client's tree checked); with --remove, take it away again.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) launcher: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -241,6 +249,10 @@ pub(crate) struct InitCodexArgs {
     /// Remove the routing entries (and their trusted hashes) instead.
     #[arg(long)]
     pub(crate) remove: bool,
+    /// Also write PATH: a launcher script that starts the client under `aimon-hooks guard` (every
+    /// exec of the client's tree checked); with --remove, take it away again.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) launcher: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -266,9 +278,13 @@ pub(crate) struct InitClaudeArgs {
     /// Remove the routing entries instead (with --guard: only the shell prefix).
     #[arg(long)]
     pub(crate) remove: bool,
-    /// Run every Bash command under `aimon-hooks guard` (settings `env.CLAUDE_CODE_SHELL_PREFIX`).
+    /// Run every Bash command under `aimon-hooks guard` (settings `env.CLAUDE_CODE_SHELL_PREFIX`):
+    /// the default wherever the kernel allows it; given, a kernel that does not is an error.
     #[arg(long)]
     pub(crate) guard: bool,
+    /// Leave the exec-time guard off (and take out a shell prefix `init` wrote before).
+    #[arg(long, conflicts_with = "guard")]
+    pub(crate) no_guard: bool,
     /// Also route this event (WorktreeCreate, WorktreeRemove and MessageDisplay are routed only when named; repeatable).
     #[arg(long, value_name = "NAME")]
     pub(crate) event: Vec<String>,

@@ -109,10 +109,12 @@ pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
             println!("{}", trust::validate_line(&gate, file));
         }
     }
-    if let Some(why) = crate::guard::unavailable() {
+    let unavailable = crate::guard::unavailable();
+    if let Some(why) = &unavailable {
         // Said up front: `guard` (and Claude Code's shell prefix through it) would refuse to run.
         eprintln!("WARN {why}");
     }
+    eprintln!("{}", crate::init::claude_settings_layers(paths.home.as_deref(), &paths.project, unavailable.as_deref()));
     println!("{} file(s) checked: {handlers} handler(s), {warnings} warning(s), {errors} error(s)", files.len());
     Ok(if errors > 0 { 1 } else { 0 })
 }

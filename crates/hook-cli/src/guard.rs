@@ -16,7 +16,7 @@ use hook_guard::{Guard, REFUSED, Started};
 use crate::cli::{GuardArgs, TierArgs};
 use crate::load;
 
-/// The flag of the shell-prefix form (`init claude --guard` writes `<path>/aimon-hooks --guard`).
+/// The flag of the shell-prefix form (`init claude` writes `<path>/aimon-hooks --guard`).
 pub(crate) const PREFIX_FLAG: &str = "--guard";
 
 /// The command of a shell-prefix call (`--guard COMMAND…`, before clap), if this is one.

@@ -48,28 +48,38 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
         Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
     };
     let original = settings.clone();
-    let prefix = hook_wire::claude::guard_prefix(
-        &std::env::current_exe().context("cannot find the running aimon-hooks binary")?.display().to_string(),
-    );
-    if args.guard
-        && !args.remove
-        && let Some(why) = crate::guard::unavailable()
-    {
-        // Every Bash command would be refused: say so before anything is written.
-        bail!("cannot set up the exec guard, nothing was changed: {why}");
-    }
+    let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?.display().to_string();
+    let prefix = hook_wire::claude::guard_prefix(&binary);
+    // On by default wherever the kernel allows it; asked for by name, a kernel that does not is
+    // an error (every Bash command would be refused): said before anything is written.
+    let guard = match (args.remove, args.no_guard) {
+        (true, _) | (false, true) => Guarded::Off,
+        (false, false) => match crate::guard::unavailable() {
+            None => Guarded::On,
+            Some(why) if args.guard => bail!("cannot set up the exec guard, nothing was changed: {why}"),
+            Some(why) => Guarded::Unavailable(why),
+        },
+    };
     let edited = match (args.remove, args.guard) {
         (true, true) => hook_wire::claude::remove_shell_prefix(&mut settings, &prefix),
         (true, false) => hook_wire::claude::remove_routes(&mut settings, &route)
             .and_then(|()| hook_wire::claude::remove_shell_prefix(&mut settings, &prefix)),
-        (false, guard) => {
-            hook_wire::claude::add_routes(&mut settings, &hook_wire::claude::routed_events(&named), &route)
-                .and_then(|()| if guard { hook_wire::claude::set_shell_prefix(&mut settings, &prefix) } else { Ok(()) })
-        }
+        (false, _) => hook_wire::claude::add_routes(&mut settings, &hook_wire::claude::routed_events(&named), &route)
+            .and_then(|()| match guard {
+                Guarded::On => hook_wire::claude::set_shell_prefix(&mut settings, &prefix),
+                Guarded::Off => hook_wire::claude::remove_shell_prefix(&mut settings, &prefix),
+                Guarded::Unavailable(_) => Ok(()),
+            }),
     };
     edited.with_context(|| format!("cannot edit {}", file.display()))?;
+    let unavailable = match &guard {
+        Guarded::Unavailable(why) => Some(why.as_str()),
+        _ => None,
+    };
+    let layers = claude_layers(claude_routes(&settings, &binary), unavailable);
     if settings == original && before.is_some() {
         eprintln!("{}: already up to date", file.display());
+        eprintln!("{layers}");
         return Ok(0);
     }
     if let Some(text) = &before {
@@ -81,14 +91,74 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
     }
     let text = serde_json::to_string_pretty(&settings)? + "\n";
     std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
-    let done = match (args.remove, args.guard) {
-        (true, true) => "the exec guard removed",
-        (true, false) => "routes removed",
-        (false, true) => "events routed to aimon-hooks, every Bash command run under `aimon-hooks guard`",
-        (false, false) => "events routed to aimon-hooks",
+    let done = match (args.remove, args.guard, &guard) {
+        (true, true, _) => "the exec guard removed",
+        (true, false, _) => "routes removed",
+        (false, _, Guarded::On) => "events routed to aimon-hooks, every Bash command run under `aimon-hooks guard`",
+        (false, _, _) => "events routed to aimon-hooks",
     };
     eprintln!("{}: {done}", file.display());
+    eprintln!("{layers}");
     Ok(0)
+}
+
+/// What `init claude` does with the exec-time guard.
+enum Guarded {
+    /// Every Bash command runs under it (the default).
+    On,
+    /// Left off (`--no-guard`, `--remove`).
+    Off,
+    /// Left as it was: the kernel refuses what the guard needs (why).
+    Unavailable(String),
+}
+
+/// Whether Claude Code's `settings` route its events to `binary` (or to `serve` over http), and
+/// whether they run every Bash command under its guard.
+fn claude_routes(settings: &Value, binary: &str) -> (bool, bool) {
+    let command = hook_wire::claude::command_route(binary);
+    let routed = settings["hooks"].as_object().is_some_and(|hooks| {
+        hooks
+            .values()
+            .flat_map(|groups| groups.as_array().into_iter().flatten())
+            .flat_map(|group| group["hooks"].as_array().into_iter().flatten())
+            .any(|h| h["command"] == command["command"] || h["url"].as_str().is_some_and(|u| u.ends_with("/v1/claude")))
+    });
+    let prefix = hook_wire::claude::guard_prefix(binary);
+    (routed, settings["env"]["CLAUDE_CODE_SHELL_PREFIX"].as_str() == Some(prefix.as_str()))
+}
+
+/// The layers line of Claude Code's settings: `layers: parse-time rules on; exec-time guard on
+/// (CLAUDE_CODE_SHELL_PREFIX)`; `unavailable`: why the guard cannot run here.
+fn claude_layers((routed, guarded): (bool, bool), unavailable: Option<&str>) -> String {
+    let guard = match (unavailable, guarded) {
+        (Some(why), _) => format!("off (unavailable here: {why})"),
+        (None, true) => String::from("on (CLAUDE_CODE_SHELL_PREFIX)"),
+        (None, false) => String::from("off"),
+    };
+    layers(routed, &guard)
+}
+
+/// The layers Claude Code's settings files of `home` and `project` turn on together (what
+/// `validate` reports).
+pub(crate) fn claude_settings_layers(home: Option<&Path>, project: &Path, unavailable: Option<&str>) -> String {
+    let binary = std::env::current_exe().map(|b| b.display().to_string()).unwrap_or_default();
+    let files = home
+        .map(|h| h.join(hook_wire::CLAUDE_SETTINGS))
+        .into_iter()
+        .chain([project.join(hook_wire::CLAUDE_SETTINGS), project.join(hook_wire::CLAUDE_LOCAL_SETTINGS)]);
+    let (mut routed, mut guarded) = (false, false);
+    for file in files {
+        let settings = std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok());
+        if let Some((r, g)) = settings.map(|s| claude_routes(&s, &binary)) {
+            (routed, guarded) = (routed || r, guarded || g);
+        }
+    }
+    format!("{} (Claude Code)", claude_layers((routed, guarded), unavailable))
+}
+
+/// The one line saying which layers are active.
+pub(crate) fn layers(parse: bool, guard: &str) -> String {
+    format!("layers: parse-time rules {}; exec-time guard {guard}", if parse { "on" } else { "off" })
 }
 
 /// The daemon's bearer token from `~/.aimon/serve.token`, created (random, mode 0600) if missing.
@@ -141,6 +211,7 @@ pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArg
         .with_context(|| format!("cannot edit {}", file.display()))?;
     if settings == original && before.is_some() {
         eprintln!("{}: already up to date", file.display());
+        launch(client, &binary, args.launcher.as_deref(), args.remove)?;
         return Ok(0);
     }
     if let Some(text) = &before {
@@ -153,6 +224,7 @@ pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArg
     let text = serde_json::to_string_pretty(&settings)? + "\n";
     std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
     eprintln!("{}: {}", file.display(), if args.remove { "routes removed" } else { "events routed to aimon-hooks" });
+    launch(client, &binary, args.launcher.as_deref(), args.remove)?;
     Ok(0)
 }
 
@@ -227,6 +299,7 @@ pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
         (true, false) => "events routed to aimon-hooks codex and trusted",
     };
     eprintln!("{} ({}): {what}", file.display(), config_file.display());
+    launch(hook_wire::Client::Codex, &binary, args.launcher.as_deref(), args.remove)?;
     Ok(0)
 }
 
@@ -323,13 +396,62 @@ pub(crate) fn copilot(args: &InitCopilotArgs) -> anyhow::Result<u8> {
         .with_context(|| format!("cannot edit {}", file.display()))?;
     if hooks == original && before.is_some() {
         eprintln!("{}: already up to date", file.display());
-        return Ok(0);
+    } else {
+        write_with_backup(&file, before.as_deref(), &(serde_json::to_string_pretty(&hooks)? + "\n"))?;
+        eprintln!(
+            "{}: {}",
+            file.display(),
+            if args.remove { "routes removed" } else { "events routed to aimon-hooks copilot" }
+        );
     }
-    write_with_backup(&file, before.as_deref(), &(serde_json::to_string_pretty(&hooks)? + "\n"))?;
-    eprintln!(
-        "{}: {}",
-        file.display(),
-        if args.remove { "routes removed" } else { "events routed to aimon-hooks copilot" }
-    );
+    launch(hook_wire::Client::Copilot, &binary, args.launcher.as_deref(), args.remove)?;
     Ok(0)
+}
+
+/// The first line of a launcher `init <client> --launcher` writes, so that `--remove` takes
+/// back that file and no other.
+const LAUNCHER_MARK: &str = "# written by aimon-hooks init: starts the client under aimon-hooks guard";
+
+/// For a client without a shell-prefix setting: says how to start it under the guard (writing
+/// that as a launcher script at `launcher`, or with `remove` taking a launcher written so back),
+/// and which layers are active.
+fn launch(client: hook_wire::Client, binary: &Path, launcher: Option<&Path>, remove: bool) -> anyhow::Result<()> {
+    let command = format!("{} guard -- {}", shell_quote(&binary.display().to_string()), client.name());
+    match (launcher, remove) {
+        (Some(path), true) => {
+            if read_optional(path)?.is_some_and(|text| text.lines().nth(1) == Some(LAUNCHER_MARK)) {
+                std::fs::remove_file(path).with_context(|| format!("cannot remove {}", path.display()))?;
+                eprintln!("{}: launcher removed", path.display());
+            }
+        }
+        (Some(path), false) => {
+            let text = format!("#!/bin/sh\n{LAUNCHER_MARK}\nexec {command} \"$@\"\n");
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+                .with_context(|| format!("cannot make {} executable", path.display()))?;
+            eprintln!("{}: starts {} under the exec guard", path.display(), client.name());
+        }
+        (None, _) => {}
+    }
+    let guard = match (remove, crate::guard::unavailable(), launcher) {
+        (true, _, _) => String::from("off"),
+        (false, Some(why), _) => format!("off (unavailable here: {why})"),
+        (false, None, Some(path)) => format!("on when {} starts from {}", client.name(), path.display()),
+        (false, None, None) => format!("off until {} starts under it: {command}", client.name()),
+    };
+    eprintln!("{}", layers(!remove, &guard));
+    Ok(())
+}
+
+/// `word` single-quoted for sh unless it is plainly safe.
+fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ',' | ':' | '@' | '%' | '+');
+    match !word.is_empty() && word.chars().all(plain) {
+        true => word.to_owned(),
+        false => format!("'{}'", word.replace('\'', "'\\''")),
+    }
 }

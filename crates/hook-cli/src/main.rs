@@ -57,7 +57,7 @@ fn main() -> ExitCode {
     if let Some(args) = cli::plain_claude(std::env::args_os().skip(1)) {
         return ExitCode::from(commands::claude(&args, 0));
     }
-    // Claude Code's shell prefix (`init claude --guard`): `aimon-hooks --guard '<snippet>'`; and
+    // Claude Code's shell prefix (`init claude` writes it): `aimon-hooks --guard '<snippet>'`; and
     // `guard` in its plain forms, read before clap (it stands before every guarded command).
     if let Some(args) =
         guard::prefix_call(std::env::args_os().skip(1)).or_else(|| guard::plain_call(std::env::args_os().skip(1)))
