@@ -7,6 +7,11 @@
 //! - A shell (`sh`, `bash`, …) is read with its options only: its script runs its builtins in
 //!   the shell and every program it starts is an exec checked on its own, so the script's text
 //!   is not the exec's business (the parse-time hook reads it).
+//! - The program the file is by identity (see the `identity` module: a renamed copy of git is
+//!   git) is one more name, unless `argv[0]` already names it in git's dashed form (`git-push`).
+//! - The dynamic loader's exec is read as the program it runs, too (`loaded`).
+//! - git's plumbing for an act is read as its porcelain as well: `send-pack` and `http-push` are
+//!   `push` ([`PLUMBING`]).
 //! - git with a subcommand that is an alias is read with the alias expanded, looked up with the
 //!   exec's own cwd and git environment by the git the guard found at its start (never by the
 //!   program being executed); a shell alias (`!…`) reads as the shell git starts.
@@ -24,6 +29,10 @@ const SHELLS: &[&str] =
 /// git's global options that take the next word as their value.
 const GIT_WITH_VALUE: &[&str] =
     &["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds"];
+
+/// git's plumbing commands that do what a porcelain command does: (plumbing, porcelain). Only the
+/// same act: `receive-pack` is the server's side of a push, `fetch-pack` a fetch.
+pub(crate) const PLUMBING: &[(&str, &str)] = &[("send-pack", "push"), ("http-push", "push")];
 
 /// The environment variables a git config lookup sees from the exec (nothing that loads code).
 fn git_variable(name: &str) -> bool {
@@ -52,6 +61,10 @@ pub(crate) struct Exec {
     pub(crate) cwd: Option<PathBuf>,
     /// The file with its symlinks followed (`None` when it cannot be).
     pub(crate) real: Option<PathBuf>,
+    /// The program the file is, by identity (`None`: none the rules name).
+    pub(crate) identity: Option<String>,
+    /// For the dynamic loader: the program it runs, or why that cannot be known.
+    pub(crate) loaded: Option<Result<Box<Exec>, String>>,
 }
 
 /// The last path component (`/usr/bin/git` → `git`).
@@ -75,12 +88,26 @@ impl Exec {
         if let Some(real) = &self.real {
             add(basename(&real.to_string_lossy()));
         }
+        if let Some(identity) = &self.identity {
+            // git run as `git-push` is that command already; as any other name it is `git`.
+            let arg0 = self.argv.first().map(|a| basename(a)).unwrap_or_default();
+            if !arg0.strip_prefix(identity.as_str()).is_some_and(|rest| rest.starts_with('-')) {
+                add(identity);
+            }
+        }
         names
+    }
+
+    /// Whether the exec is the dynamic loader's (by name or by identity).
+    pub(crate) fn is_loader(&self) -> bool {
+        self.identity.as_deref() == Some(crate::identity::LOADER)
+            || self.names().iter().any(|n| crate::identity::is_loader_name(n))
     }
 
     /// Whether a reading depends on the exec's environment (git's, for its aliases).
     pub(crate) fn reads_environment(&self) -> bool {
         self.names().iter().any(|n| n == "git")
+            || matches!(&self.loaded, Some(Ok(program)) if program.reads_environment())
     }
 
     /// The command lines the rules are asked about; `env` gives the exec's environment (asked
@@ -95,16 +122,55 @@ impl Exec {
         let mut lines = Vec::with_capacity(names.len());
         for name in names {
             let words: Vec<&str> = std::iter::once(name.as_str()).chain(args.iter().map(String::as_str)).collect();
-            let line = match words[0] {
-                "git" => git_reading(&words, git, self.cwd.as_deref(), env),
-                _ => quote_line(&shell_reading(&words)),
-            };
-            if !lines.contains(&line) {
-                lines.push(line);
+            let porcelain = plumbing(&words);
+            for words in std::iter::once(words).chain(porcelain) {
+                let line = match words[0] {
+                    "git" => git_reading(&words, git, self.cwd.as_deref(), env),
+                    _ => quote_line(&shell_reading(&words)),
+                };
+                if !lines.contains(&line) {
+                    lines.push(line);
+                }
+            }
+        }
+        if let Some(Ok(program)) = &self.loaded {
+            for line in program.readings(git, env) {
+                if !lines.contains(&line) {
+                    lines.push(line);
+                }
             }
         }
         lines
     }
+}
+
+/// git's plumbing `words` as their porcelain (`git send-pack …` → `git push …`, `git-http-push …`
+/// → `git push …`), if they are plumbing for one.
+fn plumbing<'w>(words: &[&'w str]) -> Option<Vec<&'w str>> {
+    let porcelain = |sub: &str| PLUMBING.iter().find(|(p, _)| *p == sub).map(|(_, porcelain)| *porcelain);
+    if let Some(porcelain) = words[0].strip_prefix("git-").and_then(porcelain) {
+        return Some(["git", porcelain].into_iter().chain(words[1..].iter().copied()).collect());
+    }
+    if words[0] != "git" {
+        return None;
+    }
+    let at = subcommand_at(words);
+    let porcelain = porcelain(words.get(at)?)?;
+    let mut out = words.to_vec();
+    out[at] = porcelain;
+    Some(out)
+}
+
+/// Where git's subcommand is in `words` (after its global options).
+fn subcommand_at(words: &[&str]) -> usize {
+    let mut at = 1;
+    while let Some(w) = words.get(at) {
+        if !w.starts_with('-') {
+            break;
+        }
+        at += if GIT_WITH_VALUE.contains(w) { 2 } else { 1 };
+    }
+    at
 }
 
 /// A shell's words with its script left out: the program and its options, then `:` for a
@@ -150,13 +216,7 @@ fn git_reading(
     cwd: Option<&Path>,
     env: &mut dyn FnMut() -> Vec<(OsString, OsString)>,
 ) -> String {
-    let mut sub_at = 1;
-    while let Some(w) = words.get(sub_at) {
-        if !w.starts_with('-') {
-            break;
-        }
-        sub_at += if GIT_WITH_VALUE.contains(w) { 2 } else { 1 };
-    }
+    let sub_at = subcommand_at(words);
     let (Some(sub), Some(git)) = (words.get(sub_at), git) else { return quote_line(words) };
     let globals: Vec<&str> =
         words[1..sub_at.min(words.len())].iter().copied().filter(|w| !matches!(*w, "-p" | "--paginate")).collect();
@@ -248,8 +308,48 @@ mod tests {
             argv: vec!["rm".into(), "-rf".into(), "/".into()],
             cwd: None,
             real: Some(PathBuf::from("/bin/busybox")),
+            identity: None,
+            loaded: None,
         };
         let readings = exec.readings(None, &mut Vec::new);
         assert_eq!(readings, vec!["rm -rf /".to_owned(), "busybox -rf /".to_owned()]);
+    }
+
+    #[test]
+    fn a_program_is_read_under_its_identity_its_plumbing_as_porcelain_and_the_loader_as_its_program() {
+        let exec = |file: &str, argv: &str, identity: Option<&str>| Exec {
+            file: PathBuf::from(file),
+            argv: argv.split_whitespace().map(str::to_owned).collect(),
+            cwd: None,
+            real: None,
+            identity: identity.map(str::to_owned),
+            loaded: None,
+        };
+        let mut loader = exec("/lib64/ld-linux-x86-64.so.2", "ld.so --argv0 x /tmp/g push o", None);
+        loader.loaded = Some(Ok(Box::new(exec("/tmp/g", "x push o", Some("git")))));
+        let cases: Vec<(Exec, &[&str])> = vec![
+            (exec("/tmp/mygit", "mygit push o", Some("git")), &["mygit push o", "git push o"]),
+            (exec("/tmp/g", "git-push o", Some("git")), &["g o", "git-push o"]),
+            (
+                exec("/usr/bin/git", "git -C . send-pack d HEAD", None),
+                &["git -C . send-pack d HEAD", "git -C . push d HEAD"],
+            ),
+            (exec("/x/git-http-push", "git-http-push d m", None), &["git-http-push d m", "git push d m"]),
+            (exec("/x/h", "h d m", Some("git-http-push")), &["h d m", "git-http-push d m", "git push d m"]),
+            (exec("/usr/bin/git", "git fetch-pack d", None), &["git fetch-pack d"]),
+            (
+                loader,
+                &[
+                    "ld-linux-x86-64.so.2 --argv0 x /tmp/g push o",
+                    "ld.so --argv0 x /tmp/g push o",
+                    "g push o",
+                    "x push o",
+                    "git push o",
+                ],
+            ),
+        ];
+        for (exec, want) in cases {
+            assert_eq!(exec.readings(None, &mut Vec::new), *want, "{:?}", exec.argv);
+        }
     }
 }

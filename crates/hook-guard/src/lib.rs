@@ -13,7 +13,9 @@
 //! (exit [`REFUSED`], 126, or [`Error::Unavailable`]); [`probe`] asks that question up front.
 //!
 //! The exec is matched as one simple command (program basename and arguments, every name it may
-//! run under: the `exec` module) through the same predicates as the parse-time rules. The crate
+//! run under: the `exec` module) through the same predicates as the parse-time rules. A program a
+//! rule names is known by identity, not only by name (the `identity` module): a copy, a link, a
+//! memfd or a bind mount of git is git, and the dynamic loader's exec is read as the program it runs. The crate
 //! knows nothing of Claude Code or of the CLI's arguments. Its only `unsafe` is the clone of the
 //! command's process and that process's exec (the `spawn` module), the listener's ioctls
 //! (`notify`) and the signal handlers (`relay`: the guard's signals passed on to the command, and
@@ -51,6 +53,7 @@
 mod error;
 mod exec;
 mod filter;
+mod identity;
 mod memory;
 // The listener's ioctls, the clone of the command's process and the signal handlers: the crate's
 // only unsafe code.
@@ -268,7 +271,8 @@ mod tests {
         for (file, argv, refused) in EXECS {
             let file = PathBuf::from(file);
             let real = std::fs::canonicalize(&file).ok();
-            let exec = Exec { file, argv: argv.iter().map(|a| (*a).to_owned()).collect(), cwd: None, real };
+            let words = argv.iter().map(|a| (*a).to_owned()).collect();
+            let exec = Exec { file, argv: words, cwd: None, real, identity: None, loaded: None };
             let got = guard.denial(&exec, &mut Vec::new);
             let want = refused.map(|reason| {
                 format!("aimon-hooks: denied by project#0: {reason} ({})", crate::rules::quote_line(argv))

@@ -8,6 +8,8 @@ use hook_config::{DeclarativeHook, HandlerAction};
 use hook_core::{AnswerChannel, ExecutionHook, HookContext, HookEventType, MatchSubject, ToolCall};
 use serde_json::json;
 
+use crate::identity::Identities;
+
 /// One deny rule: the hook and what it says.
 #[derive(Debug)]
 struct Rule {
@@ -30,6 +32,8 @@ pub(crate) struct Rules {
     rules: Vec<Rule>,
     /// Whether a rule may read the working directory (see [`may_read_paths`]).
     reads_cwd: bool,
+    /// What the programs the rules name are on this machine (found on the guard's `PATH`).
+    identities: Identities,
 }
 
 impl Rules {
@@ -52,7 +56,21 @@ impl Rules {
             })
             .collect::<Vec<Rule>>();
         let reads_cwd = rules.iter().any(|r| may_read_paths(r.hook.matcher()));
-        Rules { rules, reads_cwd }
+        let identities = match rules.is_empty() {
+            true => Identities::default(),
+            false => {
+                let mut programs: Vec<String> = rules.iter().flat_map(|r| programs_named(r.hook.matcher())).collect();
+                programs.sort();
+                programs.dedup();
+                Identities::resolve(&programs, std::env::var_os("PATH").as_deref())
+            }
+        };
+        Rules { rules, reads_cwd, identities }
+    }
+
+    /// What the programs the rules name are (empty without rules).
+    pub(crate) fn identities(&self) -> &Identities {
+        &self.identities
     }
 
     /// Whether the working directory can change a verdict: a path rule (`Read(.env)`,
@@ -92,6 +110,22 @@ fn may_read_paths(matcher: &str) -> bool {
         let name = &matcher[start..at];
         !name.is_empty() && name != "Bash"
     })
+}
+
+/// The programs a matcher's Bash patterns name: the first word of each `Bash(…)` (its basename),
+/// unless it has a wildcard or is not a plain name (`Bash(git push:*)` names `git`).
+fn programs_named(matcher: &str) -> Vec<String> {
+    matcher
+        .match_indices("Bash(")
+        .filter(|(at, _)| !matcher[..*at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+        .filter_map(|(at, open)| {
+            let rest = &matcher[at + open.len()..];
+            let word = &rest[..rest.find([' ', ':', ')']).unwrap_or(rest.len())];
+            let name = word.rsplit('/').next().unwrap_or(word);
+            let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+');
+            (!name.is_empty() && name.chars().all(plain)).then(|| name.to_owned())
+        })
+        .collect()
 }
 
 /// `words` as one shell command line: each word single-quoted unless it is plainly safe.
@@ -144,6 +178,23 @@ mod tests {
         ];
         for (matcher, want) in cases {
             assert_eq!(may_read_paths(matcher), *want, "{matcher}");
+        }
+    }
+
+    #[test]
+    fn the_programs_a_matcher_names_are_the_first_words_of_its_bash_patterns() {
+        let cases: &[(&str, &[&str])] = &[
+            ("Bash(git push:*)", &["git"]),
+            ("Bash(rm -rf:*) || Bash(/usr/bin/touch:*)", &["rm", "touch"]),
+            ("Bash(git)", &["git"]),
+            ("Bash", &[]),
+            ("Bash(*push*)", &[]),
+            ("Bash(gi* push:*)", &[]),
+            ("Bash(command=x)", &[]),
+            ("Read(.env) || MyBash(x)", &[]),
+        ];
+        for (matcher, want) in cases {
+            assert_eq!(programs_named(matcher), *want, "{matcher}");
         }
     }
 

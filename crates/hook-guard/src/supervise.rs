@@ -17,7 +17,7 @@ use std::io::Write as _;
 use std::os::fd::AsFd as _;
 use std::os::unix::ffi::OsStringExt as _;
 use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _, OpenOptionsExt as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use nix::errno::Errno;
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
@@ -28,6 +28,7 @@ use nix::unistd::Pid;
 
 use crate::Guard;
 use crate::exec::Exec;
+use crate::identity::{self, FileId};
 use crate::memory::{self, MAX_ARG_BYTES};
 use crate::notify::{Listener, Notification};
 use crate::relay::ChildWake;
@@ -202,10 +203,14 @@ impl Supervisor<'_> {
         let pid = n.pid;
         // x32 execs are never checked: they are refused.
         let args = exec_args(n).ok_or(Errno::EPERM)?;
-        let (exec, envp) = read_exec(self.guard, pid, args)?;
+        let (exec, envp, id) = read_exec(self.guard, pid, args)?;
         let mut env = || read_env(pid, envp);
-        let Some(message) = self.guard.denial(&exec, &mut env) else {
-            return Ok(Allowed::of(exec));
+        let message = match &exec.loaded {
+            Some(Err(why)) => Some(refusal(why, &exec.argv)),
+            _ => self.guard.denial(&exec, &mut env),
+        };
+        let Some(message) = message else {
+            return Ok(Allowed::of(exec, id));
         };
         match std::fs::metadata(&exec.file) {
             // A file that is not there fails as the kernel would fail it (a PATH search goes on
@@ -276,26 +281,79 @@ fn exec_args(n: &Notification) -> Option<(u64, u64, u64, i64, u64)> {
     }
 }
 
-/// What an exec was let through with: the same argv, file and cwd after the exec need no
-/// second reading of the rules.
+/// What an exec was let through with: the same argv, file (name and identity) and cwd after the
+/// exec need no second reading of the rules.
 #[derive(Debug)]
 struct Allowed {
     argv: Vec<String>,
     /// The basename of the file with its symlinks followed (the only part of it a reading uses).
     name: Option<String>,
+    /// The file's device and inode.
+    id: Option<FileId>,
     cwd: Option<PathBuf>,
-    /// Whether a reading depended on the environment, which is read again after the exec.
-    env: bool,
+    /// Whether a reading depended on the environment, which is read again after the exec, or
+    /// on a file other than the one executed (the loader's program), which is looked up again.
+    again: bool,
     /// The thread's directory in /proc, looked up while the kernel carried the exec out.
     proc: Option<ProcDir>,
 }
 
 impl Allowed {
-    fn of(exec: Exec) -> Allowed {
-        let env = exec.reads_environment();
+    fn of(exec: Exec, id: Option<FileId>) -> Allowed {
+        let again = exec.reads_environment() || exec.loaded.is_some();
         let name = exec.real.as_deref().map(|real| crate::exec::basename(&real.to_string_lossy()).to_owned());
-        Allowed { argv: exec.argv, name, cwd: exec.cwd, env, proc: None }
+        Allowed { argv: exec.argv, name, id, cwd: exec.cwd, again, proc: None }
     }
+}
+
+/// The refusal of an exec whose program cannot be known (a loader's).
+fn refusal(why: &str, argv: &[String]) -> String {
+    format!("aimon-hooks: refused: {why} ({})", quote_line(argv))
+}
+
+/// Identifies `exec`'s file, opened as `at` (see the `identity` module), and for a dynamic
+/// loader the program it runs; returns the file's device and inode. Nothing is looked up when
+/// there are no rules.
+fn identify(guard: &Guard, exec: &mut Exec, at: &Path, pid: Pid) -> Option<FileId> {
+    if guard.rules.is_empty() {
+        return None;
+    }
+    let found = guard.rules.identities().identify(at);
+    exec.identity = found.name;
+    exec.loaded = loaded(guard, exec, pid, 0);
+    found.id
+}
+
+/// The program a loader `exec` runs (itself read as an exec), or why it cannot be known; `None`
+/// for any other exec, and for a loader that runs nothing.
+fn loaded(guard: &Guard, exec: &Exec, pid: Pid, depth: usize) -> Option<Result<Box<Exec>, String>> {
+    if !exec.is_loader() {
+        return None;
+    }
+    let (program, argv) = match identity::loaded_program(&exec.argv) {
+        Ok(found) => found?,
+        Err(why) => return Some(Err(why)),
+    };
+    let mut cwd = exec.cwd.clone();
+    let mut file = PathBuf::from(&program);
+    if file.is_relative() {
+        cwd = cwd.or_else(|| std::fs::read_link(format!("/proc/{pid}/cwd")).ok());
+        match &cwd {
+            Some(dir) => file = dir.join(file),
+            None => return Some(Err(format!("the dynamic loader's program `{program}` cannot be found"))),
+        }
+    }
+    let at = identity::of_process(&file, pid.as_raw());
+    if !at.is_file() {
+        return Some(Err(format!("the dynamic loader's program `{program}` cannot be opened")));
+    }
+    let found = guard.rules.identities().identify(&at);
+    let mut inner = Exec { real: final_target(&at), file, argv, cwd, identity: found.name, loaded: None };
+    inner.loaded = match depth < 4 {
+        true => loaded(guard, &inner, pid, depth + 1),
+        false => Some(Err(String::from("the dynamic loader runs the loader too many times over"))),
+    };
+    Some(Ok(Box::new(inner)))
 }
 
 /// Right after an exec succeeded: the new program's argv (from its new stack: argc, then the argv
@@ -311,22 +369,30 @@ fn after_exec(guard: &Guard, pid: Pid, mut checked: Option<Allowed>) {
     let proc =
         checked.as_mut().and_then(|c| c.proc.take()).filter(|p| p.pid == pid).unwrap_or(ProcDir { pid, fd: None });
     let file = proc.read_link(c"exe").unwrap_or_default();
-    let mut exec = Exec { real: Some(file.clone()), file, argv, cwd: None };
+    let mut exec = Exec { real: Some(file.clone()), file, argv, cwd: None, identity: None, loaded: None };
     // The cwd again if a reading depends on it, now or at the check (another thread may have
     // changed it in between).
     if guard.reads_cwd(&exec) || checked.as_ref().is_some_and(|c| c.cwd.is_some()) {
         exec.cwd = proc.read_link(c"cwd");
     }
-    if let Some(checked) = checked
-        && !checked.env
+    let id = proc.id(c"exe");
+    if let Some(checked) = &checked
+        && !checked.again
         && checked.argv == exec.argv
         && checked.cwd == exec.cwd
+        && checked.id == id
         && checked.name.as_deref() == Some(crate::exec::basename(&exec.file.to_string_lossy()))
     {
         return;
     }
+    // What the kernel loaded, by identity (the link's target may be a memfd or a deleted file).
+    identify(guard, &mut exec, Path::new(&format!("/proc/{pid}/exe")), pid);
     let mut env = || std::fs::read(format!("/proc/{pid}/environ")).map(|b| env_pairs(&b)).unwrap_or_default();
-    if let Some(message) = guard.denial(&exec, &mut env) {
+    let message = match &exec.loaded {
+        Some(Err(why)) => Some(refusal(why, &exec.argv)),
+        _ => guard.denial(&exec, &mut env),
+    };
+    if let Some(message) = message {
         report(pid, &message);
         let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
     }
@@ -351,6 +417,15 @@ impl ProcDir {
         // The link itself, not its target: what it names is the exec's to change.
         let _ = rustix::fs::statat(&fd, c"exe", rustix::fs::AtFlags::SYMLINK_NOFOLLOW);
         Some(ProcDir { pid, fd: Some(fd) })
+    }
+
+    /// The device and inode of the file the entry `name` of the thread's directory leads to.
+    fn id(&self, name: &std::ffi::CStr) -> Option<FileId> {
+        if let Some(fd) = &self.fd {
+            return rustix::fs::statat(fd, name, rustix::fs::AtFlags::empty()).ok().map(|st| (st.st_dev, st.st_ino));
+        }
+        let meta = std::fs::metadata(format!("/proc/{}/{}", self.pid, name.to_string_lossy())).ok()?;
+        Some((meta.dev(), meta.ino()))
     }
 
     /// The symlink `name` of the thread's directory.
@@ -406,12 +481,13 @@ fn report(pid: Pid, message: &str) {
 }
 
 /// Reads an exec's file and argv from the waiting thread, and its cwd when the file's path is
-/// relative to it or `guard`'s reading of the exec depends on it.
+/// relative to it or `guard`'s reading of the exec depends on it; identifies the file (returning
+/// its device and inode with the exec and its `envp`).
 fn read_exec(
     guard: &Guard,
     pid: Pid,
     (path, argv, envp, dirfd, flags): (u64, u64, u64, i64, u64),
-) -> Result<(Exec, u64), Errno> {
+) -> Result<(Exec, u64, Option<FileId>), Errno> {
     let mut budget = MAX_ARG_BYTES;
     let ptrs: Vec<u64> = std::iter::once(path).chain(memory::pointers(pid, argv)?).collect();
     let mut strings = memory::strings(pid, &ptrs, &mut budget)?;
@@ -419,6 +495,14 @@ fn read_exec(
     let argv = strings;
     let read_cwd = || std::fs::read_link(format!("/proc/{pid}/cwd")).ok();
     let mut cwd = None;
+    let empty = path.is_empty() && flags & AT_EMPTY_PATH != 0;
+    // The file as the guard opens it: the process's own descriptors and /proc entries are its.
+    let at = match (path.starts_with('/'), dirfd == AT_FDCWD, empty) {
+        (true, _, _) => identity::of_process(Path::new(&path), pid.as_raw()),
+        (false, false, true) => PathBuf::from(format!("/proc/{pid}/fd/{dirfd}")),
+        (false, false, false) => PathBuf::from(format!("/proc/{pid}/fd/{dirfd}/{path}")),
+        (false, true, _) => PathBuf::from(format!("/proc/{pid}/cwd/{path}")),
+    };
     let file = if path.starts_with('/') {
         PathBuf::from(&path)
     } else {
@@ -429,18 +513,19 @@ fn read_exec(
             }
             false => std::fs::read_link(format!("/proc/{pid}/fd/{dirfd}")).ok(),
         };
-        match (base, path.is_empty() && flags & AT_EMPTY_PATH != 0) {
+        match (base, empty) {
             (Some(base), true) => base,
             (Some(base), false) => base.join(&path),
             (None, _) => PathBuf::from(&path),
         }
     };
-    let real = final_target(&file);
-    let mut exec = Exec { file, argv, cwd, real };
+    let real = final_target(&at);
+    let mut exec = Exec { file, argv, cwd, real, identity: None, loaded: None };
     if exec.cwd.is_none() && guard.reads_cwd(&exec) {
         exec.cwd = read_cwd();
     }
-    Ok((exec, envp))
+    let id = identify(guard, &mut exec, &at, pid);
+    Ok((exec, envp, id))
 }
 
 /// The file a path's last component names once its symlinks are followed (the directories on
