@@ -3,7 +3,8 @@
 //! A hook's `matcher` (and its handler-level `if`, R-CFG-3b) decides which tool calls it sees. This
 //! crate compiles such a pattern once, at load time, into a [`ToolInputPredicate`] that looks at the
 //! tool name *and* its input. The public surface is exactly that trait, [`parse`] with its input
-//! vocabulary [`PathAnchors`], and [`Error`] (R-LAYER-3); the four implementations — NameOnly,
+//! vocabulary [`PathAnchors`], [`Error`], and [`rule_paths`] (the absolute globs of a matcher's
+//! Read and Edit rules, [`RulePath`] and [`RuleAccess`], for the exec-time guard's mounts) (R-LAYER-3); the four implementations — NameOnly,
 //! BashSubcommand, PathGlob and Composite (plus the input-field test they are built from) — are
 //! private. The crate depends on no other workspace crate and must not pull reqwest, rmcp, notify,
 //! serde-saphyr or rusqlite (R-LAYER-2). Unit tests sit beside the code (`shell/mod.rs` has the shell
@@ -281,9 +282,11 @@ mod path_glob;
 mod pattern;
 mod predicate;
 mod resolve;
+mod rule_paths;
 mod shell;
 
 pub use crate::anchors::PathAnchors;
 pub use crate::error::Error;
 pub use crate::parser::parse;
 pub use crate::predicate::{Call, ToolInputPredicate, Verdict};
+pub use crate::rule_paths::{RuleAccess, RulePath, rule_paths};
