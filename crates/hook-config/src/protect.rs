@@ -11,10 +11,11 @@
 //!   SKILL.md can declare hooks, and a write's content is not always visible);
 //! - the `aimon-hooks` binary that answers (the one the settings name).
 //!
-//! Each is an ordinary `Edit(…)` deny rule, so it covers every editing tool of every client and
+//! Together they are one ordinary deny rule (`Edit(…) | Edit(…) | …`, one hook with one reason),
+//! so it covers every editing tool of every client and
 //! Bash (redirections, the file arguments of modelled programs; an unmodelled program naming the
 //! path is uncertain, and a deny holds on uncertain), and whatever else the path matcher covers.
-//! Reading stays allowed, except serve's token (`Read(…)` too). The hooks go into a registry
+//! Reading stays allowed, except serve's token (a second hook, `Read(…) | Edit(…)`). The hooks go into a registry
 //! group of their own ([`SELF_GROUP`]) that hot reload never replaces, so no tier can take them
 //! out; only the person's own `~/.aimon/hooks.json` can turn them off (`"selfProtection": false`).
 
@@ -48,39 +49,19 @@ fn turned_off(paths: &TierPaths) -> bool {
 /// Where Claude Code finds skills, whose SKILL.md can declare hooks, under a home or a project.
 const SKILLS: &str = ".claude/skills";
 
-/// One protected thing: the rule that denies it and what it is, for the reason.
-struct Guarded {
-    rule: String,
-    what: String,
-    path: PathBuf,
-}
+/// The reason of a refused write.
+const EDIT_REASON: &str = "aimon-hooks keeps its own files out of the agent's reach: its policy and stores (the .aimon \
+     directories), your agents' hook settings, their skills and the aimon-hooks binary cannot be changed by a tool \
+     call. If you want one of them changed, change it yourself, outside the agent.";
 
-impl Guarded {
-    /// Writes to `path` (and, for a directory, to everything below it) are denied.
-    fn edits(path: &Path, what: impl Into<String>, tree: bool) -> Self {
-        let rule = if tree {
-            format!("Edit({}) | Edit({}/**)", body(path), body(path))
-        } else {
-            format!("Edit({})", body(path))
-        };
-        Guarded { rule, what: what.into(), path: path.to_owned() }
-    }
+/// The reason of a refused read of serve's token.
+const SECRET_REASON: &str = "aimon-hooks keeps its own files out of the agent's reach: the daemon's token cannot be \
+     read or changed by a tool call. If you want it changed, change it yourself, outside the agent.";
 
-    /// Reads of `path` are denied as well as writes.
-    fn secret(path: &Path, what: impl Into<String>) -> Self {
-        let rule = format!("Edit({0}) | Read({0})", body(path));
-        Guarded { rule, what: what.into(), path: path.to_owned() }
-    }
-
-    fn reason(&self) -> String {
-        format!(
-            "aimon-hooks keeps its own files out of the agent's reach: {} ({}) cannot be changed by a tool call{}. \
-             If you want it changed, change it yourself, outside the agent.",
-            self.what,
-            self.path.display(),
-            if self.rule.contains("Read(") { " or read" } else { "" },
-        )
-    }
+/// The rule denying writes to `path` (and, for a directory, to the directory and everything
+/// below it).
+fn edits(path: &Path, tree: bool) -> String {
+    if tree { format!("Edit({0}) | Edit({0}/**)", body(path)) } else { format!("Edit({})", body(path)) }
 }
 
 /// An absolute path as a rule body: `//` and the path with glob metacharacters escaped.
@@ -100,31 +81,30 @@ fn body(path: &Path) -> String {
     out
 }
 
-/// What self-protection guards for the tiers at `paths`.
-fn guarded(paths: &TierPaths) -> Vec<Guarded> {
+/// The rules of what self-protection guards for the tiers at `paths`: the writes it denies, and
+/// the secret whose reads it denies too.
+fn rules(paths: &TierPaths) -> (Vec<String>, Option<String>) {
     let project = &paths.project;
-    let mut list = vec![Guarded::edits(AimonDir::under(project).path(), "the project's aimon-hooks policy", true)];
+    let mut writes = vec![edits(AimonDir::under(project).path(), true), edits(&project.join(SKILLS), true)];
+    let mut secret = None;
     if let Some(home) = &paths.home {
         let dir = AimonDir::under(home);
-        list.push(Guarded::secret(&dir.serve_token(), "the daemon's token"));
-        list.push(Guarded::edits(dir.path(), "your aimon-hooks policy and its stores", true));
-        list.push(Guarded::edits(&home.join(SKILLS), "your skills", true));
+        secret = Some(format!("Read({0}) | Edit({0})", body(&dir.serve_token())));
+        writes.push(edits(dir.path(), true));
+        writes.push(edits(&home.join(SKILLS), true));
     }
-    if let Some(log) = std::env::var_os(DECISION_LOG_ENV).filter(|v| !v.is_empty()) {
-        list.push(Guarded::edits(
-            &std::path::absolute(PathBuf::from(log)).unwrap_or_default(),
-            "the decision log",
-            false,
-        ));
+    if let Some(log) = std::env::var_os(DECISION_LOG_ENV).filter(|v| !v.is_empty())
+        && let Ok(log) = std::path::absolute(PathBuf::from(log))
+    {
+        writes.push(edits(&log, false));
     }
-    for (file, what) in hook_wire::routing_files(paths.home.as_deref(), project) {
-        list.push(Guarded::edits(&file, what, false));
+    for file in hook_wire::routing_files(paths.home.as_deref(), project) {
+        writes.push(edits(&file, false));
     }
-    list.push(Guarded::edits(&project.join(SKILLS), "the project's skills", true));
     if let Some(binary) = std::env::current_exe().ok().and_then(|b| std::fs::canonicalize(b).ok()) {
-        list.push(Guarded::edits(&binary, "the aimon-hooks binary your agents' settings run", false));
+        writes.push(edits(&binary, false));
     }
-    list
+    (writes, secret)
 }
 
 /// The self-protection hooks for the tiers at `paths` (PreToolUse deny hooks), to be registered
@@ -136,13 +116,14 @@ pub fn self_protection(paths: &TierPaths) -> Vec<(HookEventType, Arc<Declarative
     }
     let env = BuildEnv::without_mcp(paths);
     let mut ids = HookIds::default();
-    guarded(paths)
-        .into_iter()
-        .map(|g| {
-            let handler = HandlerSpec::deny(g.reason());
+    let (writes, secret) = rules(paths);
+    let rules = std::iter::once((writes.join(" | "), EDIT_REASON)).chain(secret.map(|s| (s, SECRET_REASON)));
+    rules
+        .map(|(rule, reason)| {
+            let handler = HandlerSpec::deny(reason);
             let hook = DeclarativeHook::build(
                 HookEventType::PRE_TOOL,
-                &g.rule,
+                &rule,
                 &handler,
                 Tier::User,
                 SELF_GROUP,
@@ -167,9 +148,11 @@ mod tests {
     #[test]
     fn every_rule_parses() {
         let paths = TierPaths::new(Some(PathBuf::from("/h")), "/p (copy)");
-        for g in guarded(&paths) {
+        let (writes, secret) = rules(&paths);
+        for rule in writes.iter().chain(&secret) {
             let anchors = paths.anchors(Tier::User);
-            hook_predicate::parse(&g.rule, &anchors).unwrap_or_else(|e| panic!("{}: {e}", g.rule));
+            hook_predicate::parse(rule, &anchors).unwrap_or_else(|e| panic!("{rule}: {e}"));
         }
+        assert_eq!(self_protection(&paths).len(), 2, "one hook for the writes, one for the token");
     }
 }

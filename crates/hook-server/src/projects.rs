@@ -54,11 +54,7 @@ impl Project {
         // store rebuilds the engine (`current`).
         let env = BuildEnv::gated(&paths, TrustGate::for_agent(home, dir));
         let registry = Arc::new(HookRegistry::new());
-        // Self-protection: its own group, which hot reload never replaces.
-        registry.replace_managed(
-            SELF_GROUP,
-            self_protection(&paths).into_iter().map(|(event, hook)| (event, hook as Arc<dyn ExecutionHook>)).collect(),
-        );
+        let protection = self_protection(&paths);
         let listeners = Arc::new(HookRegistry::new());
         listeners.register(HookEventType::ON_CONFIG_RELOAD, reload_listener(metrics));
         let reload = HookHotReloadBootstrap::builder()
@@ -67,6 +63,12 @@ impl Project {
             .engine(HookEngine::new(listeners))
             .env(env)
             .start()?;
+        // Self-protection: its own group, which hot reload never replaces, after the tiers' hooks
+        // (as the one-shot commands register it), so a person's own reason comes first.
+        registry.replace_managed(
+            SELF_GROUP,
+            protection.into_iter().map(|(event, hook)| (event, hook as Arc<dyn ExecutionHook>)).collect(),
+        );
         Ok(Project {
             dir: dir.to_owned(),
             registry,

@@ -33,25 +33,25 @@ pub fn codex_home(home: &Path) -> PathBuf {
 }
 
 /// Every client settings file that routes hooks for a session in `project` of the person whose
-/// home is `home`, with what it is (for a refusal's reason). Files that do not exist are listed
-/// too: creating one can route hooks as well as editing it.
-pub fn routing_files(home: Option<&Path>, project: &Path) -> Vec<(PathBuf, &'static str)> {
+/// home is `home`. Files that do not exist are listed too: creating one can route hooks as well
+/// as editing it.
+pub fn routing_files(home: Option<&Path>, project: &Path) -> Vec<PathBuf> {
     let mut files = vec![
-        (project.join(CLAUDE_SETTINGS), "Claude Code's project settings"),
-        (project.join(CLAUDE_LOCAL_SETTINGS), "Claude Code's local project settings"),
-        (project.join(CODEX_DIR).join(CODEX_HOOKS), "Codex's project hooks"),
-        (project.join(COPILOT_HOOKS), "Copilot's hooks"),
-        (project.join(crate::gemini::SETTINGS_FILE), "Gemini CLI's project settings"),
-        (project.join(crate::qwen::SETTINGS_FILE), "Qwen Code's project settings"),
+        project.join(CLAUDE_SETTINGS),
+        project.join(CLAUDE_LOCAL_SETTINGS),
+        project.join(CODEX_DIR).join(CODEX_HOOKS),
+        project.join(COPILOT_HOOKS),
+        project.join(crate::gemini::SETTINGS_FILE),
+        project.join(crate::qwen::SETTINGS_FILE),
     ];
     if let Some(home) = home {
         let codex = codex_home(home);
         files.extend([
-            (home.join(CLAUDE_SETTINGS), "Claude Code's user settings"),
-            (codex.join(CODEX_HOOKS), "Codex's hooks"),
-            (codex.join(CODEX_CONFIG), "Codex's configuration"),
-            (home.join(crate::gemini::SETTINGS_FILE), "Gemini CLI's user settings"),
-            (home.join(crate::qwen::SETTINGS_FILE), "Qwen Code's user settings"),
+            home.join(CLAUDE_SETTINGS),
+            codex.join(CODEX_HOOKS),
+            codex.join(CODEX_CONFIG),
+            home.join(crate::gemini::SETTINGS_FILE),
+            home.join(crate::qwen::SETTINGS_FILE),
         ]);
     }
     files
@@ -64,13 +64,13 @@ mod tests {
     #[test]
     fn every_client_has_its_project_file_and_the_home_adds_the_user_files() {
         let project = Path::new("/p");
-        let without_home: Vec<PathBuf> = routing_files(None, project).into_iter().map(|(p, _)| p).collect();
+        let without_home = routing_files(None, project);
         for rel in [".claude/settings.json", ".codex/hooks.json", ".github/hooks/aimon.json", ".gemini/settings.json"] {
             assert!(without_home.contains(&project.join(rel)), "{rel}");
         }
         assert!(without_home.iter().all(|p| p.starts_with(project)));
         let with_home = routing_files(Some(Path::new("/h")), project);
-        assert!(with_home.iter().any(|(p, _)| p == Path::new("/h/.claude/settings.json")));
-        assert!(with_home.iter().any(|(p, _)| p == Path::new("/h/.qwen/settings.json")));
+        assert!(with_home.iter().any(|p| p == Path::new("/h/.claude/settings.json")));
+        assert!(with_home.iter().any(|p| p == Path::new("/h/.qwen/settings.json")));
     }
 }

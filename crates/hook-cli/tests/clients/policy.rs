@@ -135,8 +135,7 @@ const SELF_REASON: &str = "keeps its own files out of the agent's reach";
 
 pub(crate) async fn the_policy_cannot_be_emptied_and_the_next_push_is_still_denied(client: &'static Client) {
     let scenario = Scenario::new(client).aimon(deny_push());
-    let hooks = scenario.project().join(".aimon/hooks.json");
-    let before = std::fs::read_to_string(&hooks).expect("the policy");
+    let hooks = scenario.root().join("project/.aimon/hooks.json");
     let emptied = scenario.root().join("emptied");
     let mut turns = vec![Turn::RawShell(format!("echo {{}} > {} && touch {}", hooks.display(), emptied.display()))];
     // The client's own file-writing tool, where its scripted model offers one by name.
@@ -148,7 +147,8 @@ pub(crate) async fn the_policy_cannot_be_emptied_and_the_next_push_is_still_deni
     let run = scenario.model(turns).run().await;
     assert_finished(&run);
     run.check(!emptied.exists(), "the shell call that empties the policy ran");
-    run.check(std::fs::read_to_string(&hooks).ok() == Some(before), "the policy file changed");
+    let after: Option<Value> = std::fs::read(&hooks).ok().and_then(|b| serde_json::from_slice(&b).ok());
+    run.check(after == Some(deny_push()), "the policy file changed");
     run.check(run.model_saw(SELF_REASON), "self-protection's reason never reached the model");
     run.check(!run.tool_ran(), "the git push after the attempt ran");
     run.check(run.model_saw(PUSH_REASON), "the push's deny reason never reached the model");
