@@ -6,7 +6,8 @@
 //! program the rules name is on this machine: every file of that name on the guard's `PATH` and,
 //! for git, every file of git's exec-path (`git-push`, `git-send-pack`, `git-http-push` …: found
 //! beside each git as `<prefix>/libexec/git-core` or `<prefix>/lib/git-core`, else from
-//! `GIT_EXEC_PATH` or `git --exec-path`); the dynamic loader is always among them. A file that is
+//! `GIT_EXEC_PATH` or `git --exec-path`; its symlinks are known through the files they lead to);
+//! the dynamic loader is always among them. A file that is
 //! a link to a program of another name (a multi-call binary such as busybox) is that program.
 //!
 //! An exec's file is then known by [`Identities::identify`]: by device and inode first (hard
@@ -73,6 +74,8 @@ struct Reference {
 pub(crate) struct Identities {
     by_id: HashMap<FileId, String>,
     by_size: HashMap<u64, Vec<Reference>>,
+    /// git's exec-path directories read.
+    exec_path: Vec<PathBuf>,
     /// Content hashes by device, inode and change time (`None`: the file could not be read).
     hashes: Mutex<HashMap<Version, Option<[u8; 32]>>>,
 }
@@ -96,7 +99,7 @@ impl Identities {
         for program in programs {
             for dir in &dirs {
                 let file = dir.join(program);
-                if !crate::is_executable(&file) {
+                if std::fs::symlink_metadata(&file).is_err() {
                     continue;
                 }
                 // A link to a program of another name (busybox) is that program: it reads argv[0].
@@ -111,9 +114,11 @@ impl Identities {
         ids
     }
 
+    /// Records `file` (when it is an executable file) as the program `name`.
     fn add(&mut self, file: &Path, name: &str) {
+        use std::os::unix::fs::PermissionsExt as _;
         let Ok(meta) = std::fs::metadata(file) else { return };
-        if !meta.is_file() {
+        if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
             return;
         }
         let id = (meta.dev(), meta.ino());
@@ -148,25 +153,37 @@ impl Identities {
             }
         }
         for dir in dirs {
+            // Another git on the PATH may be this one (`/bin/git` and `/usr/bin/git`).
+            if self.exec_path.contains(&dir) {
+                continue;
+            }
+            self.exec_path.push(dir.clone());
             self.add(&dir.join("git"), "git");
             let (Ok(entries), Ok(dir_meta)) = (std::fs::read_dir(&dir), std::fs::metadata(&dir)) else { continue };
             for entry in entries.flatten() {
                 let name = entry.file_name();
                 let Some(name) = name.to_str().filter(|n| n.starts_with("git-")) else { continue };
-                // A hard link of a file already known needs no stat of its own.
-                if self.by_id.contains_key(&(dir_meta.dev(), entry.ino())) {
+                // A hard link of a file already known needs no stat of its own, and a symlink is
+                // known through the file of the exec-path it leads to (`git-push -> git`).
+                let known = self.by_id.contains_key(&(dir_meta.dev(), entry.ino()));
+                if known || entry.file_type().is_ok_and(|t| t.is_symlink()) {
                     continue;
                 }
-                if crate::is_executable(&entry.path()) {
-                    self.add(&entry.path(), name);
-                }
+                self.add(&entry.path(), name);
             }
         }
     }
 
     /// What `file` (a path the guard can open: `/proc/<pid>/exe`, `/proc/<pid>/fd/<n>` …) is.
     pub(crate) fn identify(&self, file: &Path) -> Identity {
-        let Ok(meta) = std::fs::metadata(file) else { return Identity::default() };
+        match std::fs::metadata(file) {
+            Ok(meta) => self.identify_stated(file, &meta),
+            Err(_) => Identity::default(),
+        }
+    }
+
+    /// [`Identities::identify`] of a file whose metadata (its symlinks followed) is `meta`.
+    pub(crate) fn identify_stated(&self, file: &Path, meta: &std::fs::Metadata) -> Identity {
         let id = (meta.dev(), meta.ino());
         if let Some(name) = self.by_id.get(&id) {
             return Identity { id: Some(id), name: Some(name.clone()) };
@@ -174,7 +191,7 @@ impl Identities {
         let Some(references) = self.by_size.get(&meta.len()).filter(|_| meta.is_file()) else {
             return Identity { id: Some(id), name: None };
         };
-        let Some(hash) = self.hash(file, &meta) else { return Identity { id: Some(id), name: None } };
+        let Some(hash) = self.hash(file, meta) else { return Identity { id: Some(id), name: None } };
         let name = references.iter().find_map(|r| {
             let meta = std::fs::metadata(&r.path).ok().filter(|m| (m.dev(), m.ino()) == r.id)?;
             (self.hash(&r.path, &meta) == Some(hash)).then(|| r.name.clone())

@@ -314,11 +314,14 @@ fn refusal(why: &str, argv: &[String]) -> String {
 /// Identifies `exec`'s file, opened as `at` (see the `identity` module), and for a dynamic
 /// loader the program it runs; returns the file's device and inode. Nothing is looked up when
 /// there are no rules.
-fn identify(guard: &Guard, exec: &mut Exec, at: &Path, pid: Pid) -> Option<FileId> {
+fn identify(guard: &Guard, exec: &mut Exec, at: &Path, meta: Option<&std::fs::Metadata>, pid: Pid) -> Option<FileId> {
     if guard.rules.is_empty() {
         return None;
     }
-    let found = guard.rules.identities().identify(at);
+    let found = match meta {
+        Some(meta) => guard.rules.identities().identify_stated(at, meta),
+        None => guard.rules.identities().identify(at),
+    };
     exec.identity = found.name;
     exec.loaded = loaded(guard, exec, pid, 0);
     found.id
@@ -386,7 +389,7 @@ fn after_exec(guard: &Guard, pid: Pid, mut checked: Option<Allowed>) {
         return;
     }
     // What the kernel loaded, by identity (the link's target may be a memfd or a deleted file).
-    identify(guard, &mut exec, Path::new(&format!("/proc/{pid}/exe")), pid);
+    identify(guard, &mut exec, Path::new(&format!("/proc/{pid}/exe")), None, pid);
     let mut env = || std::fs::read(format!("/proc/{pid}/environ")).map(|b| env_pairs(&b)).unwrap_or_default();
     let message = match &exec.loaded {
         Some(Err(why)) => Some(refusal(why, &exec.argv)),
@@ -519,12 +522,16 @@ fn read_exec(
             (None, _) => PathBuf::from(&path),
         }
     };
-    let real = final_target(&at);
+    // A file that is no symlink is its own real file, and its metadata is its identity's.
+    let (real, meta) = match std::fs::symlink_metadata(&at) {
+        Ok(meta) if !meta.file_type().is_symlink() => (Some(at.clone()), Some(meta)),
+        _ => (final_target(&at), None),
+    };
     let mut exec = Exec { file, argv, cwd, real, identity: None, loaded: None };
     if exec.cwd.is_none() && guard.reads_cwd(&exec) {
         exec.cwd = read_cwd();
     }
-    let id = identify(guard, &mut exec, &at, pid);
+    let id = identify(guard, &mut exec, &at, meta.as_ref(), pid);
     Ok((exec, envp, id))
 }
 
