@@ -217,24 +217,34 @@ impl HookService {
         policy: HookExecutionPolicy,
         client: &'static str,
     ) -> EventVerdict {
-        let _slots = if project.has_hooks(ctx.event) { Some(self.inner.projects.slots(project).await) } else { None };
+        let slots = if project.has_hooks(ctx.event) { Some(self.inner.projects.slots(project).await) } else { None };
         let mut engine = HookEngine::new(project.registry.clone()).with_policy(policy);
         if let Some(rewake) = self.inner.rewake.get() {
             engine = engine.with_rewake(rewake.host.service().clone());
         }
-        let runtime = tokio::runtime::Handle::current();
-        let owned = ctx.clone();
-        let evaluation = tokio::task::spawn_blocking(move || {
-            runtime.block_on(hook_config::scoped(client, engine.run_event(&owned, &CancellationToken::new())))
-        });
-        let (verdict, audited) = match evaluation.await {
-            Ok(done) => done,
-            Err(e) => match e.try_into_panic() {
-                Ok(panic) => std::panic::resume_unwind(panic),
-                // Cancelled: the daemon is shutting down. The call is refused, not let through.
-                Err(_) => (refused(ctx.event), Vec::new()),
-            },
+        let (verdict, audited) = if slots.is_none() {
+            // No hook for the event: nothing to match, nothing to move off the workers.
+            hook_config::scoped(client, engine.run_event(ctx, &CancellationToken::new())).await
+        } else {
+            let runtime = tokio::runtime::Handle::current();
+            let owned = ctx.clone();
+            // When this call is dropped (the daemon stops), its evaluation is cancelled: the
+            // executor then drops its hooks, which kills their process groups.
+            let cancel = CancellationToken::new();
+            let _cancel_on_drop = cancel.clone().drop_guard();
+            let evaluation = tokio::task::spawn_blocking(move || {
+                runtime.block_on(hook_config::scoped(client, engine.run_event(&owned, &cancel)))
+            });
+            match evaluation.await {
+                Ok(done) => done,
+                Err(e) => match e.try_into_panic() {
+                    Ok(panic) => std::panic::resume_unwind(panic),
+                    // Cancelled: the daemon is shutting down. The call is refused, not let through.
+                    Err(_) => (refused(ctx.event), Vec::new()),
+                },
+            }
         };
+        drop(slots);
         self.inner.metrics.verdict(&verdict);
         self.inner.metrics.audited(&audited);
         verdict
