@@ -636,7 +636,8 @@ impl Lexer<'_, '_> {
         let program_known =
             !w.known && !w.splits && !w.glob && literal_base(&w.text[w.literal_from.min(w.text.len())..]);
         Word {
-            text: String::from_utf8_lossy(&w.text).into_owned(),
+            // Valid UTF-8 (the input is a `str`, split at ASCII bytes) is taken as it is, not copied.
+            text: String::from_utf8(w.text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
             known: w.known,
             quoted: w.quoted,
             assignment: w.assignment,
