@@ -1,7 +1,7 @@
-//! Unsafe code lives in four modules: the allocator switch of `aimon-hooks`
-//! (`crates/hook-cli/src/alloc.rs`) and the exec guard's start of the command's process, its
-//! signal handlers and its seccomp listener (`crates/hook-guard/src/spawn.rs`, `relay.rs`,
-//! `notify.rs`). The workspace denies
+//! Unsafe code lives in five modules: the allocator switch of `aimon-hooks`
+//! (`crates/hook-cli/src/alloc.rs`) and the exec guard's start of the command's process, the
+//! mounts of its namespace, its signal handlers and its seccomp listener
+//! (`crates/hook-guard/src/spawn.rs`, `mounts.rs`, `relay.rs`, `notify.rs`). The workspace denies
 //! `unsafe_code`; this check makes sure no other file lifts that lint (`allow`/`expect`/`warn` of
 //! `unsafe_code`), tests and benches included.
 
@@ -49,7 +49,7 @@ pub(crate) fn check_unsafe_code(root: &Path) -> Result<Vec<String>> {
         let relative = path.strip_prefix(root).unwrap_or(&path).display().to_string();
         if !ALLOWED.contains(&relative.as_str()) && lifts_the_lint(&std::fs::read_to_string(&path)?) {
             problems.push(format!(
-                "{relative} allows unsafe code; the workspace keeps it to the allocator switch (crates/hook-cli/src/alloc.rs) and the exec guard's spawn.rs, relay.rs and notify.rs"
+                "{relative} allows unsafe code; the workspace keeps it to the allocator switch (crates/hook-cli/src/alloc.rs) and the exec guard's spawn.rs, mounts.rs, relay.rs and notify.rs"
             ));
         }
     }

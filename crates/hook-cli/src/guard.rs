@@ -9,7 +9,7 @@
 use std::ffi::OsString;
 use std::sync::Arc;
 
-use hook_config::{BuildEnv, DeclarativeHook, TierPaths, load_tiers_lazily};
+use hook_config::{BuildEnv, DeclarativeHook, TierPaths, load_tiers_lazily, self_protection};
 use hook_core::HookEventType;
 use hook_guard::{Guard, REFUSED, Started};
 
@@ -72,8 +72,8 @@ pub(crate) fn run(args: &GuardArgs) -> u8 {
             return REFUSED as u8;
         }
     };
-    let hooks = match rules(&args.tiers) {
-        Ok(hooks) => hooks,
+    let guard = match rules(&args.tiers) {
+        Ok((hooks, paths)) => Guard::with_files(&hooks, &paths),
         Err(e) => {
             // Dropped unsupervised, the process is killed before its exec.
             drop(started);
@@ -81,7 +81,15 @@ pub(crate) fn run(args: &GuardArgs) -> u8 {
             return REFUSED as u8;
         }
     };
-    match started.supervise(&Guard::new(&hooks)) {
+    let guard = match guard {
+        Ok(guard) => guard,
+        Err(e) => {
+            drop(started);
+            eprintln!("{e}");
+            return REFUSED as u8;
+        }
+    };
+    match started.supervise(&guard) {
         Ok(code) => exit_code(code),
         Err(e) => {
             eprintln!("{e}");
@@ -90,13 +98,16 @@ pub(crate) fn run(args: &GuardArgs) -> u8 {
     }
 }
 
-/// The tiers' hooks, as the guard needs them: it enforces `deny` hooks only, which hold whatever
-/// the trust store says and need no MCP server, so neither is read (and nothing is compiled until
-/// an exec is checked).
-fn rules(tiers: &TierArgs) -> anyhow::Result<Vec<(HookEventType, Arc<DeclarativeHook>)>> {
+/// The tiers' hooks, as the guard needs them, with self-protection's (the policy files are
+/// read-only to the command), and the tiers' paths: it enforces `deny` hooks only, which hold
+/// whatever the trust store says and need no MCP server, so neither is read (and nothing is
+/// compiled until an exec is checked).
+fn rules(tiers: &TierArgs) -> anyhow::Result<(Vec<(HookEventType, Arc<DeclarativeHook>)>, TierPaths)> {
     let paths = TierPaths::new(tiers.home_dir(), tiers.project_dir()?);
     let (config, _diagnostics) = load_tiers_lazily(&paths).map_err(load::config_error)?;
-    Ok(config.into_hooks(&BuildEnv::without_mcp(&paths)))
+    let mut hooks = config.into_hooks(&BuildEnv::without_mcp(&paths));
+    hooks.extend(self_protection(&paths));
+    Ok((hooks, paths))
 }
 
 /// One argument is a shell snippet (Claude Code's CLAUDE_CODE_SHELL_PREFIX passes one): `bash -c`.

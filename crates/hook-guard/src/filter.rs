@@ -5,7 +5,8 @@
 //! of the command's own would hear its execs in the guard's place and could let them through
 //! unchecked. Everything else runs untouched; any other architecture's system calls (32-bit ones
 //! through `int 0x80`) kill the process. Once the guard is gone the notified calls fail with
-//! `ENOSYS`, so a process that outlives its guard cannot exec at all.
+//! `ENOSYS`, so a process that outlives its guard cannot exec at all. Two more filters
+//! ([`refusals`]) keep the mounts the guard made: the calls that change mounts or namespaces fail.
 
 use std::collections::BTreeMap;
 
@@ -58,6 +59,62 @@ pub(crate) fn program() -> Result<BpfProgram, String> {
         0 => Err(String::from("cannot build the seccomp filter: nothing in it waits for the guard")),
         _ => Ok(program),
     }
+}
+
+/// x86_64's calls that change mounts or namespaces, refused with `EPERM`: `pivot_root`, `mount`,
+/// `umount2`, `unshare`, `setns`, `open_tree`, `move_mount`, `fsopen`, `fsconfig`, `fsmount`,
+/// `fspick`, `mount_setattr`, `open_tree_attr`.
+#[cfg(target_arch = "x86_64")]
+const MOUNT_CALLS: &[i64] = &[155, 165, 166, 272, 308, 428, 429, 430, 431, 432, 433, 442, 467];
+/// x86_64's `clone`, refused with a namespace flag.
+#[cfg(target_arch = "x86_64")]
+const CLONE: i64 = 56;
+/// x86_64's `clone3`, whose flags are in memory no filter reads: refused with `ENOSYS`, so libc
+/// falls back to `clone`.
+#[cfg(target_arch = "x86_64")]
+const CLONE3: i64 = 435;
+/// The namespace flags of `clone`.
+const NAMESPACES: &[u64] = &[
+    libc::CLONE_NEWNS as u64,
+    libc::CLONE_NEWCGROUP as u64,
+    libc::CLONE_NEWUTS as u64,
+    libc::CLONE_NEWIPC as u64,
+    libc::CLONE_NEWUSER as u64,
+    libc::CLONE_NEWPID as u64,
+    libc::CLONE_NEWNET as u64,
+];
+
+/// The filters that keep the command's mounts as the guard made them (installed before the
+/// notifying one): every call that changes mounts or namespaces fails with `EPERM`, a `clone`
+/// into a new namespace too, and `clone3` with `ENOSYS`; the same for their x32 numbers.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn refusals() -> Result<Vec<BpfProgram>, String> {
+    let error = |e: &dyn std::fmt::Display| format!("cannot build the seccomp filter: {e}");
+    let flag = |f: u64| {
+        SeccompCondition::new(0, SeccompCmpArgLen::Qword, SeccompCmpOp::MaskedEq(f), f)
+            .and_then(|c| SeccompRule::new(vec![c]))
+            .map_err(|e| error(&e))
+    };
+    let clone = NAMESPACES.iter().map(|f| flag(*f)).collect::<Result<Vec<_>, _>>()?;
+    let mut eperm: BTreeMap<i64, Vec<SeccompRule>> =
+        MOUNT_CALLS.iter().flat_map(|nr| [(*nr, Vec::new()), (X32 | nr, Vec::new())]).collect();
+    eperm.insert(CLONE, clone.clone());
+    eperm.insert(X32 | CLONE, clone);
+    let enosys: BTreeMap<i64, Vec<SeccompRule>> = [(CLONE3, Vec::new()), (X32 | CLONE3, Vec::new())].into();
+    [(eperm, libc::EPERM), (enosys, libc::ENOSYS)]
+        .into_iter()
+        .map(|(rules, errno)| {
+            let filter = SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Errno(errno as u32), arch()?)
+                .map_err(|e| error(&e))?;
+            BpfProgram::try_from(filter).map_err(|e| format!("cannot compile the seccomp filter: {e}"))
+        })
+        .collect()
+}
+
+/// The filters.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn refusals() -> Result<Vec<BpfProgram>, String> {
+    Err(arch().err().unwrap_or_default())
 }
 
 /// Whether a notified call is a listener's making (not an exec).

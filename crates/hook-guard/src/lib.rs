@@ -16,8 +16,21 @@
 //! run under: the `exec` module) through the same predicates as the parse-time rules. A program a
 //! rule names is known by identity, not only by name (the `identity` module): a copy, a link, a
 //! memfd or a bind mount of git is git, and the dynamic loader's exec is read as the program it runs. The crate
-//! knows nothing of Claude Code or of the CLI's arguments. Its only `unsafe` is the clone of the
-//! command's process and that process's exec (the `spawn` module), the listener's ioctls
+//! knows nothing of Claude Code or of the CLI's arguments.
+//!
+//! Files are held by the kernel: the command's process is cloned into a user namespace of its own
+//! (the person's uid and gid mapped to themselves) and a mount namespace it owns, where the paths
+//! the Read deny rules name are hidden under empty read-only files and directories of mode 0 and
+//! those of the Edit deny rules (self-protection's among them) are bound read-only onto
+//! themselves ([`Guard::with_files`]; globs resolved at start: the `files` and `mounts` modules).
+//! The filter refuses every call that could change those mounts (`mount`, `umount2`,
+//! `pivot_root`, `unshare`, `setns`, a `clone` into a new namespace, `clone3`, the new mount
+//! API), and a mount point cannot be renamed or removed. Where the kernel refuses user namespaces
+//! the guard runs nothing.
+//!
+//! Its only `unsafe` is the clone of the
+//! command's process and that process's exec (the `spawn` module), the mounts it makes before the
+//! exec (`mounts`), the listener's ioctls
 //! (`notify`) and the signal handlers (`relay`: the guard's signals passed on to the command, and
 //! `SIGCHLD` as a wake-up). Unit tests sit beside the code; the end-to-end tests drive
 //! the `aimon-hooks` binary and live in hook-cli: `tests/guard/` (the table of commands that build
@@ -52,9 +65,13 @@
 
 mod error;
 mod exec;
+mod files;
 mod filter;
 mod identity;
 mod memory;
+// The mounts of the command's namespace, made in its process before its exec.
+#[allow(unsafe_code)]
+mod mounts;
 // The listener's ioctls, the clone of the command's process and the signal handlers: the crate's
 // only unsafe code.
 #[allow(unsafe_code)]
@@ -86,6 +103,8 @@ use crate::rules::Rules;
 #[derive(Debug)]
 pub struct Guard {
     rules: Rules,
+    /// The mounts of the command's namespace: the paths the Read and Edit deny rules name.
+    mounts: Vec<files::Mount>,
     /// The git that looks aliases up (found on the guard's `PATH` when first needed).
     git: OnceLock<Option<PathBuf>>,
 }
@@ -94,7 +113,19 @@ impl Guard {
     /// A guard enforcing the `deny` hooks on PreToolUse among `hooks` (the effective hooks of
     /// the tiers, as hook-config builds them).
     pub fn new<'a>(hooks: impl IntoIterator<Item = &'a (HookEventType, Arc<DeclarativeHook>)>) -> Self {
-        Guard { rules: Rules::new(hooks), git: OnceLock::new() }
+        Guard { rules: Rules::new(hooks), mounts: Vec::new(), git: OnceLock::new() }
+    }
+
+    /// [`Guard::new`], and the command's files held by the kernel: in the command's own mount
+    /// namespace the paths the Read deny rules among `hooks` name (anchored by `paths`, globs
+    /// resolved now) are hidden and those of the Edit deny rules are read-only. `Err` when a glob
+    /// names too much to resolve.
+    pub fn with_files<'a>(
+        hooks: impl IntoIterator<Item = &'a (HookEventType, Arc<DeclarativeHook>)> + Clone,
+        paths: &hook_config::TierPaths,
+    ) -> Result<Self, Error> {
+        let mounts = files::mounts(hooks.clone(), paths).map_err(Error::Unavailable)?;
+        Ok(Guard { mounts, ..Guard::new(hooks) })
     }
 
     /// Runs `command` (program first, found on `PATH` as `execvp` finds it) with every exec of
@@ -169,7 +200,11 @@ impl Started {
     /// returns the command's exit code (128 + N when a signal ended it; [`REFUSED`] when the
     /// guard could not be set up in its process, the reason on stderr).
     pub fn supervise(mut self, guard: &Guard) -> Result<i32, Error> {
-        let listener = self.child.as_ref().and_then(spawn::Child::listener);
+        let plan = guard.mounts.iter().map(mounts::Planned::new).collect::<Option<Vec<_>>>();
+        let Some(plan) = plan else {
+            return Err(Error::Unavailable(String::from("a path a deny rule names cannot be mounted over")));
+        };
+        let listener = self.child.as_ref().filter(|c| c.release(plan)).and_then(spawn::Child::listener);
         let Some(main) = self.main.take() else {
             return Err(Error::Unavailable(String::from("the command's process is gone")));
         };
@@ -207,11 +242,13 @@ fn kill_command(main: Pid) {
 /// Whether the guard can run here: `Err` with the sentence `guard` would refuse with. Runs a
 /// guarded `true` on `/dev/null` to find out.
 pub fn probe() -> Result<(), Error> {
-    let guard = Guard { rules: Rules::default(), git: OnceLock::from(None) };
+    let guard = Guard { rules: Rules::default(), mounts: Vec::new(), git: OnceLock::from(None) };
     match Started::start_quietly(&["true".into()], true)?.supervise(&guard)? {
         0 => Ok(()),
         REFUSED => {
-            Err(Error::Unavailable(String::from("the kernel refuses ptrace or seccomp notifications to this process")))
+            Err(Error::Unavailable(String::from(
+                "the kernel refuses ptrace, seccomp notifications or a user namespace's mounts to this process",
+            )))
         }
         code => Err(Error::Unavailable(format!("a guarded `true` exited with {code}"))),
     }
@@ -245,7 +282,7 @@ mod tests {
         let paths = TierPaths::new(None, project.path());
         let (config, _) = load_tiers(&paths).expect("loads");
         let hooks = config.into_hooks(&BuildEnv::new(&paths));
-        let guard = Guard { rules: Rules::new(&hooks), git: OnceLock::from(None) };
+        let guard = Guard { rules: Rules::new(&hooks), mounts: Vec::new(), git: OnceLock::from(None) };
         (project, guard)
     }
 

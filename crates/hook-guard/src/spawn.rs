@@ -1,4 +1,6 @@
-//! The guarded command's process: cloned from the guard, it installs the filters, hands the exec
+//! The guarded command's process: cloned from the guard into a user and mount namespace of its
+//! own, it writes its uid and gid maps, waits for the guard's mounts and makes them (`mounts`),
+//! installs the filters, hands the exec
 //! filter's listener to the guard (over a socket pair made before the clone; its own copy is
 //! closed, so nothing the command runs can answer its execs), then execs the command — so the
 //! command's own first exec is checked too. Until its exec the child runs in the guard's own memory (`CLONE_VM`, as
@@ -9,6 +11,7 @@
 //! and the parent keeps that memory, and the child's stack, until the child has exec'd or ended
 //! ([`Child`]).
 
+use std::cell::UnsafeCell;
 use std::ffi::{CString, OsStr, OsString};
 use std::io::IoSliceMut;
 use std::mem::MaybeUninit;
@@ -26,6 +29,7 @@ use rustix::net::{RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags};
 use seccompiler::BpfProgram;
 
 use crate::Error;
+use crate::mounts::{IdMaps, Planned};
 
 /// The exit code of a command the guard could not set up (as a shell's "cannot execute").
 pub const REFUSED: i32 = 126;
@@ -43,6 +47,13 @@ struct Prepared {
     argv_ptrs: Vec<*const libc::c_char>,
     /// The filter, installed with its listener.
     filter: BpfProgram,
+    /// The filters refusing changes to the mounts, installed before it.
+    refusals: Vec<BpfProgram>,
+    /// The person's uid and gid, mapped to themselves in the child's user namespace.
+    ids: IdMaps,
+    /// The mounts of the child's namespace: written by the parent once (before it sends the
+    /// byte the child waits for), read by the child after that byte.
+    plan: UnsafeCell<Vec<Planned>>,
     /// The child's end of the socket pair the listener goes to the guard over (the guard's copy
     /// is closed right after the clone, so the guard's end reads the end of the child).
     sock: libc::c_int,
@@ -141,6 +152,9 @@ pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, 
         _argv: argv,
         argv_ptrs,
         filter: crate::filter::program().map_err(Error::Unavailable)?,
+        refusals: crate::filter::refusals().map_err(Error::Unavailable)?,
+        ids: IdMaps::own(),
+        plan: UnsafeCell::new(Vec::new()),
         sock: theirs.as_raw_fd(),
         unblock: crate::relay::forwarded(),
         quiet,
@@ -151,9 +165,15 @@ pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, 
     // as long as the child may run on them); `entry` makes system calls on
     // `prepared` only (no allocation, no lock, no unwinding, nothing of the parent's thread: see
     // the module doc) and ends in an exec or an exit.
-    let pid = unsafe { libc::clone(entry, stack.top(), libc::CLONE_VM | libc::SIGCHLD, arg.cast_mut().cast()) };
+    // A user namespace of its own (the person's ids mapped to themselves) and a mount namespace
+    // it owns: the `mounts` module.
+    let flags = libc::CLONE_VM | libc::CLONE_NEWUSER | libc::CLONE_NEWNS | libc::SIGCHLD;
+    let pid = unsafe { libc::clone(entry, stack.top(), flags, arg.cast_mut().cast()) };
     if pid < 0 {
-        return Err(spawn_error(program, std::io::Error::last_os_error()));
+        let why = std::io::Error::last_os_error();
+        return Err(Error::Unavailable(format!(
+            "the kernel refuses the command a user and mount namespace of its own ({why}); user namespaces may be turned off"
+        )));
     }
     let pid = Pid::from_raw(pid);
     drop(theirs);
@@ -161,6 +181,15 @@ pub(crate) fn spawn_command(command: &[OsString], quiet: bool) -> Result<Child, 
 }
 
 impl Child {
+    /// Hands the child the mounts of its namespace and lets it go on to them, its filter and its
+    /// exec; `false` when the child is gone.
+    pub(crate) fn release(&self, plan: Vec<Planned>) -> bool {
+        // SAFETY: the child reads the plan only after the byte below, and the parent writes it
+        // only here, once, before that byte.
+        unsafe { *self._prepared.plan.get() = plan };
+        rustix::net::send(&self.sock, &[1], rustix::net::SendFlags::NOSIGNAL).is_ok_and(|n| n == 1)
+    }
+
     /// The listener its execs wait on, as the child sends it; `None` when it ends without (it
     /// could not set its filter up, and ends with [`REFUSED`], its reason on stderr).
     pub(crate) fn listener(&self) -> Option<OwnedFd> {
@@ -202,9 +231,31 @@ fn child(p: &Prepared) -> libc::c_int {
             unsafe { libc::dup2(null.as_raw_fd(), target) };
         }
     }
+    if let Err(why) = crate::mounts::enter(&p.ids) {
+        return refuse(why);
+    }
+    let mut byte = 0u8;
+    // SAFETY: read(2) of one byte into a byte of the child's stack.
+    if unsafe { libc::read(p.sock, (&raw mut byte).cast(), 1) } != 1 {
+        return refuse(b"the guard did not let the command start");
+    }
+    // SAFETY: the parent wrote the plan before the byte just read, and writes it no more.
+    if let Err(why) = crate::mounts::apply(unsafe { &*p.plan.get() }) {
+        return refuse(why);
+    }
     // SAFETY: prctl with integer arguments.
     if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } != 0 {
         return refuse(b"the kernel refuses the seccomp filter here");
+    }
+    for refusal in &p.refusals {
+        let program = libc::sock_fprog {
+            len: refusal.len() as u16,
+            filter: refusal.as_ptr().cast::<libc::sock_filter>().cast_mut(),
+        };
+        // SAFETY: the kernel copies the program the pointer points to.
+        if unsafe { libc::syscall(libc::SYS_seccomp, libc::SECCOMP_SET_MODE_FILTER, 0, &program) } != 0 {
+            return refuse(b"the kernel refuses the seccomp filter here");
+        }
     }
     // seccompiler's `sock_filter` is the kernel's, `repr(C)`.
     let program = libc::sock_fprog {

@@ -97,9 +97,13 @@ pub fn rule_paths(pattern: &str, anchors: &PathAnchors) -> Result<Vec<RulePath>,
 /// The items of a `|`-list at the top level (outside parentheses), trimmed; `None` when the
 /// pattern composes with `&` or a parenthesised group at the top level.
 fn alternatives(pattern: &str) -> Option<Vec<&str>> {
-    let (mut depth, mut start, mut items) = (0usize, 0, Vec::new());
+    let (mut depth, mut start, mut items, mut escaped) = (0usize, 0, Vec::new(), false);
     for (at, c) in pattern.char_indices() {
+        if std::mem::take(&mut escaped) {
+            continue;
+        }
         match c {
+            '\\' => escaped = true,
             '(' => depth += 1,
             ')' => depth = depth.saturating_sub(1),
             '&' if depth == 0 => return None,
@@ -170,6 +174,7 @@ mod tests {
             ("Grep(./a)", &[]),
             ("Read", &[]),
             ("Edit(file_path=x)", &[]),
+            (r"Edit(//a/\(b\)) | Edit(//c)", &[(RuleAccess::Edit, r"/a/\(b\)"), (RuleAccess::Edit, "/c")]),
         ];
         for (matcher, want) in cases {
             let got: Vec<(RuleAccess, String)> =
