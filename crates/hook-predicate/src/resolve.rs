@@ -2,6 +2,11 @@
 //! directory, `~` is the home directory, `/proc/self/cwd` and `/proc/self/root` are rebased, other
 //! magic links are read from the file system or left as a pattern, and existing symlinks are
 //! followed. A path rule is tested on the path as written (normalised) and as resolved.
+//!
+//! A Bash command's file uses are resolved from every directory its `cd` steps reach: each
+//! directory is worked out and looked up once, a path below one that does not exist resolves
+//! without asking again, and the whole resolution has a work budget ([`MAX_WORK`]) past which the
+//! command is a use of any path (uncertain for every path rule).
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -511,5 +516,65 @@ mod tests {
         assert_eq!(c.fuzzy.map(|f| f.len()), Some(2), "any depth, then .env");
         let c = candidates("/dev/stdout", Path::new("/p"), None);
         assert!(c.fuzzy.is_none() && c.resolved.is_none());
+    }
+
+    /// The directories a use after `k` of `steps` is taken from, as each was found before the
+    /// steps were shared: the base, then each new directory after each step.
+    fn directories_one_by_one(steps: &[&str], base: &Path, home: &Path) -> Vec<PathBuf> {
+        let mut dirs = vec![base.to_path_buf()];
+        let mut dir = base.to_path_buf();
+        for d in steps {
+            dir = if d.starts_with('/') { normalise(&join(d, base, Some(home))) } else { normalise(&dir.join(d)) };
+            if !dirs.contains(&dir) {
+                dirs.push(dir.clone());
+            }
+        }
+        dirs
+    }
+
+    #[test]
+    fn shared_cd_steps_resolve_each_path_as_its_directories_would_one_by_one() {
+        use crate::shell::files::FileUse;
+        let scratch = tempfile::tempdir().expect("a scratch directory");
+        let base = scratch.path().canonicalize().expect("canonical");
+        std::fs::create_dir_all(base.join("real/sub")).expect("mkdir");
+        std::fs::write(base.join("real/.env"), "").expect("write");
+        std::os::unix::fs::symlink(base.join("real"), base.join("link")).expect("symlink");
+        std::os::unix::fs::symlink(base.join("nowhere/deeper"), base.join("dangling")).expect("symlink");
+        let home = base.join("home");
+        let steps = [
+            "real",
+            "sub",
+            "..",
+            "../link",
+            "missing",
+            "more",
+            "../dangling",
+            "inside",
+            "/abs/missing",
+            "x",
+            "../real",
+        ];
+        let args = ["f", ".env", "a/b", "../.env", "./x", "../../y", "x/../../z", "sub/", "/etc/passwd"];
+        let mut model = FileModel::default();
+        model.cds = steps.iter().map(|s| Step::Known((*s).to_owned())).collect();
+        for k in 0..=steps.len() {
+            for arg in args {
+                let (access, reach) = (Access { read: true, write: false }, Reach::File);
+                model.uses.push(FileUse { access, reach, arg: Arg::Known(arg.to_owned()), cds: k });
+            }
+        }
+        let resolved = resolve_all(&model, &base, Some(&home));
+        assert_eq!(resolved.len(), model.uses.len(), "within the budget");
+        for (u, r) in model.uses.iter().zip(&resolved) {
+            let Arg::Known(arg) = &u.arg else { unreachable!("only known arguments") };
+            let dirs = directories_one_by_one(&steps[..u.cds], &base, &home);
+            let dirs = if arg.starts_with('/') { &dirs[..1] } else { &dirs[..] };
+            let mut paths = Vec::new();
+            for dir in dirs {
+                paths.extend(candidates(arg, dir, Some(&home)).paths().map(Path::to_path_buf));
+            }
+            assert_eq!(r.paths, paths, "{arg} after {:?}", &steps[..u.cds]);
+        }
     }
 }
