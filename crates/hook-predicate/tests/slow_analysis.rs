@@ -101,13 +101,18 @@ fn a_one_megabyte_command_of_any_shape_is_answered_and_a_deny_rule_holds() {
         assert!(command.len() <= MB + 16, "{what}: {}", command.len());
         if command.ends_with("git push") {
             // Read to the end, or given up on past the budget (uncertain): the deny holds either way.
-            let push = if ["a;", "eval chain", "here-documents"].contains(&what) { Uncertain } else { Match };
+            let past_the_cap =
+                ["a;", "eval chain", "here-documents", "cd/cat", "cd ../cat", "100k words", "pipeline", "bash -c"];
+            let push = if past_the_cap.contains(&what) { Uncertain } else { Match };
             cases.push(("Bash(git push:*)", what, command.clone(), push));
         }
         cases.push(("Read(./.env)", what, command, read));
     }
-    // Plain and long: still read to the end, and certain.
-    cases.push(("Bash(git push:*)", "1 MB of echo", fill(MB, "", |_| "echo a; ".to_owned()), NoMatch));
-    cases.push(("Read(./.env)", "1 MB of echo", fill(MB, "", |_| "echo a; ".to_owned()), NoMatch));
+    // Plain but dense: past the cap on any command's work, so uncertain (a deny holds); 100 kB of
+    // the same is still read to the end, and certain.
+    cases.push(("Bash(git push:*)", "1 MB of echo", fill(MB, "", |_| "echo a; ".to_owned()), Uncertain));
+    cases.push(("Read(./.env)", "1 MB of echo", fill(MB, "", |_| "echo a; ".to_owned()), Uncertain));
+    cases.push(("Bash(git push:*)", "100 kB of echo", fill(100 << 10, "", |_| "echo a; ".to_owned()), NoMatch));
+    cases.push(("Read(./.env)", "100 kB of echo", fill(100 << 10, "", |_| "echo a; ".to_owned()), NoMatch));
     check(cases);
 }

@@ -19,7 +19,7 @@
 //!
 //! **Every analysis is bounded.** The walk counts its work ([`Analysis::spend`]: bytes lexed, again
 //! for each string analysed recursively, and the words and bytes of each view and simple command) against a
-//! budget linear in the command's length ([`WORK_PER_BYTE`], [`BASE_WORK`]); past it the rest is
+//! budget linear in the command's length ([`WORK_PER_BYTE`], [`BASE_WORK`], at most [`MAX_WORK`]); past it the rest is
 //! skipped and the command is uncertain, so no input costs more than a fixed multiple of reading it.
 //! The file model and its resolution have budgets of their own (`files.rs`, `resolve.rs`).
 
@@ -55,6 +55,12 @@ const WORK_PER_BYTE: usize = 32;
 
 /// The work any command may do whatever its length (`sh -c` and `eval` read their strings again).
 const BASE_WORK: usize = 1 << 20;
+
+/// The most work any command may do, however long: about 370 kB of short simple commands, well
+/// inside the 100 ms a command up to 1 MB may take (a denser one past it is uncertain, and a
+/// deny holds). No command a person writes comes near it; a long here-document costs a unit a
+/// byte or so.
+const MAX_WORK: usize = 6 << 20;
 
 /// The work counted for each simple command emitted, beyond its bytes and words.
 pub(super) const COMMAND_WORK: usize = 64;
@@ -223,12 +229,11 @@ pub(crate) fn split_words(text: &str) -> Option<Vec<String>> {
 }
 
 impl Analysis {
-    /// Counts `units` of work: false once past the budget ([`WORK_PER_BYTE`] per byte of the
-    /// command plus [`BASE_WORK`]), and then the command is uncertain for every rule, a path rule
+    /// Counts `units` of work: false once past the budget ([`Analysis::budget`]), and then the command is uncertain for every rule, a path rule
     /// included (the file uses of the part not read are not known).
     pub(super) fn spend(&mut self, units: usize) -> bool {
         self.work = self.work.saturating_add(units);
-        let within = self.work <= self.input_len.saturating_mul(WORK_PER_BYTE).saturating_add(BASE_WORK);
+        let within = self.work <= self.budget();
         if !within {
             self.uncertain = true;
             self.files.overflow = true;
@@ -238,7 +243,12 @@ impl Analysis {
 
     /// Whether the budget is spent: the walk then skips the rest of the input.
     pub(super) fn exhausted(&self) -> bool {
-        self.work > self.input_len.saturating_mul(WORK_PER_BYTE).saturating_add(BASE_WORK)
+        self.work > self.budget()
+    }
+
+    /// [`WORK_PER_BYTE`] per byte of the command plus [`BASE_WORK`], at most [`MAX_WORK`].
+    fn budget(&self) -> usize {
+        self.input_len.saturating_mul(WORK_PER_BYTE).saturating_add(BASE_WORK).min(MAX_WORK)
     }
 }
 
