@@ -10,6 +10,11 @@
 //!   stdio or streamable HTTP, `${VAR}` expanded), sessions opened lazily, reused, restarted after
 //!   a crash or two unanswered calls in a row (R-ACT-MCP, REL-5).
 //! - [`DenyAction`] (`deny`): an immediate denial (R-ACT-DENY-1).
+//! - [`PromptAction`] (`prompt`) and [`AgentAction`] (`agent`): a question to the model the
+//!   person configured ([`ModelEndpoint`]: the Anthropic Messages API or an OpenAI-compatible
+//!   Chat Completions API, the key read from a named environment variable), answered
+//!   `{ok, reason}`; an agent hook may first read the project with Read, Grep and Glob, each path
+//!   asked of the project's read rules ([`ReadGate`]).
 //!
 //! [`HookProcessGroups`] lists the process groups of the command hooks running in this process, so a
 //! process told to go away can kill them all (R-CLI-11).
@@ -19,9 +24,10 @@
 //! internal reply (an answer, or "no usable decision" with its cause), mapped once onto the event's
 //! decision channel; `failClosed` turns a missing decision into a block on decision events (R-CFG-4c).
 //!
-//! The three transports share one internal shape: `shell/`, `http/`, `mcp/` each hold `spec.rs`
+//! The transports share one internal shape: `shell/`, `http/`, `mcp/`, `prompt/` each hold `spec.rs`
 //! (the public spec), `transport.rs` (the only code that talks to the outside) and `mod.rs` (the
-//! action). All rmcp use sits in `mcp/transport.rs`.
+//! action or actions; `prompt/` adds `verdict.rs`, the `{ok, reason}` answer, and `tools.rs`, the
+//! agent's tools). All rmcp use sits in `mcp/transport.rs`.
 //!
 //! A command hook registered like any other hook: it gets the call as JSON on stdin and as
 //! `AIMON_*` variables, and exit 2 vetoes with its stderr as the reason.
@@ -61,6 +67,7 @@ mod error;
 mod http;
 mod mcp;
 mod payload;
+mod prompt;
 mod shell;
 mod template;
 
@@ -70,6 +77,10 @@ pub use crate::{
     error::Error,
     http::{HttpAction, HttpBody, HttpSpec},
     mcp::{McpAction, McpServers, McpSpec},
+    prompt::{
+        AGENT_MAX_TURNS, AGENT_TIMEOUT, AgentAction, AgentScope, AgentSpec, ModelApi, ModelEndpoint, PROMPT_TIMEOUT,
+        PromptAction, PromptSpec, ReadGate,
+    },
     shell::{HookProcessGroups, ShellAction, ShellSpec},
     template::render_template,
 };

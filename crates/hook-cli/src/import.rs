@@ -3,7 +3,8 @@
 //! A pure JSON transformation. Nothing changes meaning silently: every dropped event, handler and
 //! field is reported, a missing `timeout` is written out as Claude Code's default (600 s, where
 //! AIMON's would be 30 s), `mcp_tool`/`input` become `mcp`/`args`, and `$VAR` in http headers
-//! becomes `${env.VAR}`.
+//! becomes `${env.VAR}`. `prompt` and `agent` handlers are kept as they are (their defaults, 30 s
+//! and 60 s, are Claude Code's), and `onFailure: "block"` is written as `failClosed: true`.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -136,10 +137,6 @@ impl Conversion {
         // `deny` is AIMON's own: a Claude Code file has none.
         let kind = match (ty, hook_config::handler_kind(ty).filter(|k| *k != HandlerKind::Deny)) {
             (_, Some(kind)) => kind,
-            ("prompt" | "agent", None) => {
-                self.note("dropped", at, &format!("{ty} handler: AIMON has no {ty} handlers"));
-                return None;
-            }
             ("", None) => {
                 self.note("dropped", at, "the handler has no \"type\"");
                 return None;
@@ -153,8 +150,10 @@ impl Conversion {
             HandlerKind::Command => &["command"],
             HandlerKind::Http => &["url"],
             HandlerKind::Mcp => &["server", "tool"],
+            HandlerKind::Prompt | HandlerKind::Agent => &["prompt"],
             HandlerKind::Deny => &[],
         };
+        let asks_model = matches!(kind, HandlerKind::Prompt | HandlerKind::Agent);
         if !event.allows_handler(kind) {
             let text = format!("{ty} handler: AIMON does not run {ty} handlers on {}", event.name());
             self.note("dropped", at, &text);
@@ -178,7 +177,16 @@ impl Conversion {
                 ("command", HandlerKind::Command)
                 | ("url" | "allowedEnvVars", HandlerKind::Http)
                 | ("server" | "tool", HandlerKind::Mcp)
-                | ("if", _) => {
+                | ("prompt" | "model", HandlerKind::Prompt | HandlerKind::Agent)
+                | ("continueOnBlock", HandlerKind::Prompt)
+                | ("maxTurns", HandlerKind::Agent)
+                | ("if" | "failClosed", _) => {
+                    fields.insert(key.clone(), value.clone());
+                }
+                ("onFailure", _) => {
+                    if value.as_str() == Some("block") {
+                        self.note("changed", at, "\"onFailure\": \"block\" written as \"failClosed\": true");
+                    }
                     fields.insert(key.clone(), value.clone());
                 }
                 ("timeout", _) => match value.as_f64() {
@@ -223,7 +231,14 @@ impl Conversion {
         if let (HandlerKind::Mcp, Some(server)) = (kind, handler.get("server").and_then(Value::as_str)) {
             self.servers.insert(server.to_owned());
         }
-        if !fields.contains_key("timeout") {
+        if asks_model {
+            self.note(
+                "note",
+                at,
+                &format!("{ty} handler: asks the model set as \"model\" in your own ~/.aimon/hooks.json (its key read from an environment variable)"),
+            );
+        }
+        if !fields.contains_key("timeout") && !asks_model {
             fields.insert("timeout".into(), CLAUDE_DEFAULT_TIMEOUT_SECS.into());
             self.note(
                 "changed",

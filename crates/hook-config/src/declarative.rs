@@ -5,8 +5,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use hook_actions::{DenyAction, HttpAction, McpAction, McpServers, ShellAction};
-use hook_core::{ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject};
+use hook_actions::{
+    AgentAction, AgentScope, DenyAction, HttpAction, McpAction, McpServers, ModelEndpoint, PromptAction, ReadGate,
+    ShellAction,
+};
+use hook_core::{
+    ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject, ToolCall,
+};
 use hook_predicate::{Call, PathAnchors, Verdict};
 use serde_json::Value;
 
@@ -37,6 +42,39 @@ pub struct BuildEnv {
     untrusted_file: Option<Arc<str>>,
     /// Set by [`BuildEnv::for_file`]: the file being built and its tier.
     file: Option<(Arc<SourceFile>, Tier)>,
+    /// The model endpoint of `prompt` and `agent` hooks: the top-level `model` of the person's
+    /// own `~/.aimon/hooks.json`, never another tier's.
+    model: Option<Arc<ModelEndpoint>>,
+    /// The `deny` hooks an `agent` hook's reads are checked against.
+    read_rules: ReadRules,
+}
+
+/// The `deny` hooks of one build, set once the build has made them all.
+type ReadRules = Arc<OnceLock<Vec<Arc<DeclarativeHook>>>>;
+
+/// The person's model endpoint: `model` of `~/.aimon/hooks.json` (a file that cannot be read, or a
+/// value that is not an endpoint, gives none; the loader WARNs about the value).
+fn model_endpoint(paths: &TierPaths) -> Option<Arc<ModelEndpoint>> {
+    let text = std::fs::read(paths.user_file()?).ok()?;
+    let mut root: Value = serde_json::from_slice(&text).ok()?;
+    let model = root.get_mut(crate::parse::MODEL_KEY)?.take();
+    serde_json::from_value(model).ok().map(Arc::new)
+}
+
+/// What an `agent` hook may read: the project, each path asked of the build's deny rules as a
+/// `Read` call of it (the hooks' own matchers, so a path a `Read` rule protects stays
+/// protected).
+fn agent_scope(project: &Path, rules: &ReadRules) -> AgentScope {
+    let (rules, cwd) = (rules.clone(), project.to_owned());
+    let gate: ReadGate = Arc::new(move |tool, input| {
+        let mut ctx = HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new(tool, input.clone()));
+        ctx.cwd = Some(cwd.clone());
+        rules.get()?.iter().find(|hook| hook.skip(&ctx).is_none()).map(|hook| match &hook.handler.action {
+            HandlerAction::Deny(spec) => spec.reason.clone(),
+            _ => format!("denied by hook '{}'", hook.id),
+        })
+    });
+    AgentScope::new(project, gate)
 }
 
 impl BuildEnv {
@@ -88,6 +126,8 @@ impl BuildEnv {
             untrusted_mcp: None,
             untrusted_file: None,
             file: None,
+            model: model_endpoint(paths),
+            read_rules: ReadRules::default(),
         }
     }
 
@@ -171,6 +211,10 @@ pub struct DeclarativeHook {
     fail_closed: bool,
     /// The servers an `mcp` action calls.
     mcp_servers: Arc<McpServers>,
+    /// The model a `prompt` or `agent` action asks.
+    model: Option<Arc<ModelEndpoint>>,
+    /// What an `agent` action may read.
+    agent_scope: Option<AgentScope>,
     handler: HandlerSpec,
     /// Why its file is not trusted, when it is not (R-CLI-12).
     untrusted: Option<Arc<str>>,
@@ -237,6 +281,11 @@ impl DeclarativeHook {
             action: OnceLock::new(),
             fail_closed: handler.fail_closed || env.fail_closed_all,
             mcp_servers: env.mcp_servers.clone(),
+            model: matches!(handler.action, HandlerAction::Prompt(_) | HandlerAction::Agent(_))
+                .then(|| env.model.clone())
+                .flatten(),
+            agent_scope: matches!(handler.action, HandlerAction::Agent(_))
+                .then(|| agent_scope(&env.anchors_project, &env.read_rules)),
             located: env.file.as_ref().map(|(file, tier)| {
                 // A SKILL.md's handlers are read from a document of their own: no line to tell.
                 let pointer = handler.place.0.clone().filter(|_| *tier != Tier::Skill);
@@ -269,6 +318,18 @@ impl DeclarativeHook {
                     Box::new(McpAction::new(id, source, spec, self.mcp_servers.clone()))
                 }
                 HandlerAction::Deny(spec) => Box::new(DenyAction::new(id, source, spec.reason.clone())),
+                HandlerAction::Prompt(spec) => {
+                    let mut spec = spec.clone().with_fail_closed(fail_closed);
+                    spec.timeout = timeout;
+                    Box::new(PromptAction::new(id, source, spec, self.model.clone()))
+                }
+                HandlerAction::Agent(spec) => {
+                    let mut spec = spec.clone().with_fail_closed(fail_closed);
+                    spec.timeout = timeout;
+                    let scope =
+                        self.agent_scope.clone().unwrap_or_else(|| agent_scope(Path::new("."), &ReadRules::default()));
+                    Box::new(AgentAction::new(id, source, spec, self.model.clone(), scope))
+                }
             }
         };
         self.action.get_or_init(make).as_ref()
@@ -490,6 +551,8 @@ impl LoadedConfig {
     /// withheld, with one WARN per file that had any (R-CLI-12).
     pub fn into_hooks(self, env: &BuildEnv) -> Vec<(HookEventType, Arc<DeclarativeHook>)> {
         let mut out = Vec::with_capacity(self.handlers().count());
+        let read_rules = ReadRules::default();
+        let env = &BuildEnv { read_rules: read_rules.clone(), ..env.clone() };
         for file in self.files {
             let mut ids = HookIds::with_capacity(file.entries.iter().map(|e| e.handlers.len()).sum());
             let file_env = env.for_file(file.tier, &file.path, &file.sha256);
@@ -508,6 +571,9 @@ impl LoadedConfig {
                 env.trust.warn_skipped(&file.path);
             }
         }
+        // Every `deny` hook: a Read asked of them is a preTool call, which the others never match.
+        let deny = out.iter().filter(|(_, h)| h.handler.kind() == HandlerKind::Deny).map(|(_, h)| h.clone()).collect();
+        let _ = read_rules.set(deny);
         out
     }
 }

@@ -13,7 +13,7 @@ use std::fmt::{self, Write};
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use hook_actions::{DenySpec, HttpBody, HttpSpec, McpSpec, ShellSpec};
+use hook_actions::{AgentSpec, DenySpec, HttpBody, HttpSpec, McpSpec, PromptSpec, ShellSpec};
 use hook_core::{HandlerKind, RewakeSpec, RewakeTrigger};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Serialize, Serializer};
@@ -22,8 +22,14 @@ use serde_json::Value;
 use crate::matcher::MatcherCache;
 
 /// The handler kinds, in the order the schema lists them.
-pub(crate) const KINDS: [HandlerKind; 4] =
-    [HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny];
+pub(crate) const KINDS: [HandlerKind; 6] = [
+    HandlerKind::Command,
+    HandlerKind::Http,
+    HandlerKind::Mcp,
+    HandlerKind::Deny,
+    HandlerKind::Prompt,
+    HandlerKind::Agent,
+];
 
 /// Claude Code's spelling of an `mcp` handler, whose arguments are `input` (read as `mcp`/`args`).
 pub(crate) const CLAUDE_MCP_TYPE: &str = "mcp_tool";
@@ -44,6 +50,12 @@ pub enum HandlerAction {
     Mcp(McpSpec),
     /// Denies at once with `reason` (R-ACT-DENY-1).
     Deny(DenySpec),
+    /// Asks the model configured in your own `~/.aimon/hooks.json` (`model`) whether to go on:
+    /// `$ARGUMENTS` is the hook input, the answer `{ok, reason}`.
+    Prompt(PromptSpec),
+    /// Like `prompt`, but the model may first read the project (Read, Grep, Glob; files a
+    /// `Read` deny rule protects stay closed) for up to `maxTurns` turns.
+    Agent(AgentSpec),
 }
 
 impl HandlerAction {
@@ -54,6 +66,8 @@ impl HandlerAction {
             HandlerAction::Http(_) => HandlerKind::Http,
             HandlerAction::Mcp(_) => HandlerKind::Mcp,
             HandlerAction::Deny(_) => HandlerKind::Deny,
+            HandlerAction::Prompt(_) => HandlerKind::Prompt,
+            HandlerAction::Agent(_) => HandlerKind::Agent,
         }
     }
 }
@@ -140,6 +154,9 @@ impl PartialEq for Place {
 /// The millisecond spelling of a handler's timeout, which wins over `timeout`.
 const TIMEOUT_MS: &str = "timeoutMs";
 
+/// Claude Code's spelling of `failClosed`: `"block"` is `failClosed: true`, `"allow"` false.
+pub(crate) const ON_FAILURE: &str = "onFailure";
+
 /// Adds `timeoutMs` beside `timeout` to the handler's schema: the model holds one deadline,
 /// the file may spell it either way.
 fn timeout_ms_property(schema: &mut Schema) {
@@ -150,6 +167,11 @@ fn timeout_ms_property(schema: &mut Schema) {
             "exclusiveMinimum": 0,
         });
         properties.insert(TIMEOUT_MS.to_owned(), ms.into());
+        let on_failure = json_schema!({
+            "description": "Claude Code's spelling of `failClosed`: `block` fails closed, `allow` open; if both are written and disagree, closed wins (with a warning).",
+            "enum": ["block", "allow", null],
+        });
+        properties.insert(ON_FAILURE.to_owned(), on_failure.into());
     }
 }
 
@@ -283,6 +305,8 @@ static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
         ),
         HandlerAction::Mcp(McpSpec::new("s", "t").with_args(args)),
         HandlerAction::Deny(DenySpec::new("r")),
+        HandlerAction::Prompt(PromptSpec::new("p").with_model("m").with_continue_on_block(true)),
+        HandlerAction::Agent(AgentSpec::new("p").with_model("m").with_max_turns(2)),
     ];
     let all: Vec<(HandlerKind, Vec<&'static str>)> = samples.into_iter().map(|a| (a.kind(), keys(a))).collect();
     let mut common: Vec<&'static str> =
@@ -291,6 +315,7 @@ static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
         all.iter().map(|(kind, ks)| (*kind, ks.iter().copied().filter(|k| !common.contains(k)).collect())).collect();
     common.retain(|k| *k != "type");
     common.push(TIMEOUT_MS);
+    common.push(ON_FAILURE);
     common.sort_unstable();
     Fields { common, own }
 });
@@ -369,6 +394,11 @@ impl HandlerSpec {
     /// An `mcp` handler calling `tool` on `server` with `args`.
     pub fn mcp(server: impl Into<String>, tool: impl Into<String>, args: serde_json::Map<String, Value>) -> Self {
         Self::new(HandlerAction::Mcp(McpSpec::new(server, tool).with_args(args)))
+    }
+
+    /// A `prompt` handler asking `prompt`.
+    pub fn prompt(prompt: impl Into<String>) -> Self {
+        Self::new(HandlerAction::Prompt(PromptSpec::new(prompt)))
     }
 
     /// Sets the timeout.
@@ -470,6 +500,22 @@ impl HandlerSpec {
                 s.write_str("deny ")?;
                 quoted(s, &spec.reason)?;
             }
+            HandlerAction::Prompt(spec) => {
+                s.write_str("prompt ")?;
+                quoted(s, &spec.prompt)?;
+                model_summary(s, spec.model.as_deref())?;
+                if spec.continue_on_block {
+                    s.write_str(" continueOnBlock")?;
+                }
+            }
+            HandlerAction::Agent(spec) => {
+                s.write_str("agent ")?;
+                quoted(s, &spec.prompt)?;
+                model_summary(s, spec.model.as_deref())?;
+                if let Some(turns) = spec.max_turns {
+                    write!(s, " maxTurns={turns}")?;
+                }
+            }
         }
         if let Some(t) = self.timeout {
             write!(s, " timeout={t:?}")?;
@@ -508,6 +554,13 @@ impl HandlerSpec {
         }
         Ok(())
     }
+}
+
+/// ` model="…"` when a model hook names its own model.
+fn model_summary(s: &mut impl Write, model: Option<&str>) -> fmt::Result {
+    let Some(model) = model else { return Ok(()) };
+    s.write_str(" model=")?;
+    quoted(s, model)
 }
 
 /// `text` as a JSON string literal, escaped by serde_json straight into `out`. Text with nothing
@@ -626,11 +679,16 @@ mod tests {
 
     #[test]
     fn the_field_tables_are_read_from_the_types() {
-        assert_eq!(common_handler_fields(), ["asyncRewake", "failClosed", "if", "mode", "timeout", "timeoutMs"]);
+        assert_eq!(
+            common_handler_fields(),
+            ["asyncRewake", "failClosed", "if", "mode", "onFailure", "timeout", "timeoutMs"]
+        );
         assert_eq!(handler_fields(HandlerKind::Command), ["command"]);
         assert_eq!(handler_fields(HandlerKind::Http), ["allowedEnvVars", "body", "headers", "method", "url"]);
         assert_eq!(handler_fields(HandlerKind::Mcp), ["args", "server", "tool"]);
         assert_eq!(handler_fields(HandlerKind::Deny), ["reason"]);
+        assert_eq!(handler_fields(HandlerKind::Prompt), ["continueOnBlock", "model", "prompt"]);
+        assert_eq!(handler_fields(HandlerKind::Agent), ["maxTurns", "model", "prompt"]);
     }
 
     #[test]

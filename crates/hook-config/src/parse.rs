@@ -1,9 +1,9 @@
 //! The hooks.json loader: text → [`ConfigFile`] plus diagnostics (R-CFG-3…6, R-CFG-RW-1…4).
 //!
 //! Soft problems (unknown event, unknown field, invalid or misplaced handler, …) are WARN
-//! diagnostics and the rest of the file loads; hard problems (syntax, `prompt`/`agent` or an
-//! unknown handler type, a non-positive timeout, any invalid asyncRewake value, a malformed
-//! shape) fail the file. Both carry file, line and column.
+//! diagnostics and the rest of the file loads; hard problems (syntax, an unknown handler type, a
+//! non-positive timeout, an unreadable `mode` or `onFailure`, any invalid asyncRewake value, a
+//! malformed shape) fail the file. Both carry file, line and column.
 //!
 //! After a hard error the parser skips only the value at fault (the handler, the entry, the
 //! event's list, or one asyncRewake field) and reads on, so [`check_config`] reports every hard
@@ -14,7 +14,7 @@ use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use hook_actions::{DenySpec, HttpBody, HttpSpec, McpSpec, ShellSpec};
+use hook_actions::{AgentSpec, DenySpec, HttpBody, HttpSpec, McpSpec, ModelEndpoint, PromptSpec, ShellSpec};
 use std::path::Path;
 use std::time::Duration;
 
@@ -24,8 +24,8 @@ use hook_predicate::PathAnchors;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Error;
 use crate::handler::{
-    CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerMode, HandlerSpec, Place, common_handler_fields,
-    handler_fields, handler_kind,
+    CLAUDE_MCP_ARGS, CLAUDE_MCP_TYPE, HandlerAction, HandlerMode, HandlerSpec, ON_FAILURE, Place,
+    common_handler_fields, handler_fields, handler_kind,
 };
 use crate::json::{self, Object, Value};
 use crate::matcher::{Matcher, MatcherCache};
@@ -36,6 +36,19 @@ use crate::tier::Tier;
 
 /// An `mcp` handler's arguments.
 const MCP_ARGS: &str = "args";
+
+/// The top-level key of the person's own `~/.aimon/hooks.json` naming the model endpoint of
+/// `prompt` and `agent` hooks; ignored, with a WARN, in every other tier.
+pub(crate) const MODEL_KEY: &str = "model";
+
+/// An optional non-blank string field, taken out of the handler.
+fn optional_text(obj: &mut Object<'_>, field: &str) -> Result<Option<String>, Invalid> {
+    match obj.remove(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Str(s)) if !s.trim().is_empty() => Ok(Some(s.into_owned())),
+        Some(_) => Err(invalid(field, format!("'{field}' must be a non-blank string"))),
+    }
+}
 
 /// A `timeout` this large (in seconds) is probably milliseconds (R-CFG-4d).
 const SUSPICIOUS_TIMEOUT_SECS: f64 = 1000.0;
@@ -228,6 +241,7 @@ impl Parser<'_> {
             return Vec::new();
         };
         let mut obj = Object::new(obj);
+        self.model_endpoint(&mut obj);
         self.unknown_fields(&obj, |k| k == "hooks" || k == SELF_PROTECTION_KEY, &Pointer::ROOT, String::new);
         if let Some(value) = obj.remove(SELF_PROTECTION_KEY) {
             let at = Pointer::ROOT.key(SELF_PROTECTION_KEY);
@@ -276,6 +290,24 @@ impl Parser<'_> {
             }
         }
         entries
+    }
+
+    /// Takes the top-level `model` out: checked in the person's own file, a WARN elsewhere
+    /// (hook-config reads it again when building, see `BuildEnv`).
+    fn model_endpoint(&mut self, obj: &mut Object<'_>) {
+        let Some(value) = obj.remove(MODEL_KEY) else { return };
+        let at = Pointer::ROOT.key(MODEL_KEY);
+        if self.tier != Tier::User {
+            let message = format!(
+                "hooks: '{MODEL_KEY}' is read only from your own ~/.aimon/hooks.json (it spends your tokens); ignored in {}",
+                self.tier
+            );
+            self.warn(At::Key(&at), message);
+        } else if let Err(e) = serde_json::from_value::<ModelEndpoint>(value.into()) {
+            let message =
+                format!("hooks: '{MODEL_KEY}' is not a model endpoint ({e}); prompt and agent hooks will fail");
+            self.warn(At::Value(&at), message);
+        }
     }
 
     fn entry(
@@ -361,12 +393,6 @@ impl Parser<'_> {
                 return Ok(None);
             }
             (_, Some(kind)) => kind,
-            (Some(t @ ("prompt" | "agent")), None) => {
-                return Err(self.error(
-                    At::Value(&type_ptr),
-                    format!("handler type '{t}' is not supported by AIMON (Claude Code's prompt and agent handlers have no equivalent; remove it)"),
-                ));
-            }
             (Some(other), None) => {
                 return Err(self.error(At::Value(&type_ptr), format!("unknown handler type '{other}'")));
             }
@@ -386,13 +412,14 @@ impl Parser<'_> {
         let (timeout, rewake) = (timeout?, rewake?);
 
         let fail_closed = match obj.get("failClosed") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(b)) => Some(*b),
             Some(_) => {
                 self.invalid(site, invalid("failClosed", "'failClosed' must be true or false".to_owned()));
                 return Ok(None);
             }
         };
+        let Some(fail_closed) = self.on_failure(site, &obj, fail_closed) else { return Ok(None) };
         let mode_ptr = site.pointer.key("mode");
         let mode = match obj.get("mode") {
             None | Some(Value::Null) => HandlerMode::Enforce,
@@ -445,6 +472,33 @@ impl Parser<'_> {
         Ok(Some(HandlerSpec { action, timeout, fail_closed, rewake, if_rule, mode, if_compiled, place }))
     }
 
+    /// `failClosed` read with Claude Code's `onFailure` (`block` closed, `allow` open): closed
+    /// when either says so, with a WARN when they disagree; `None` after a hard error.
+    fn on_failure(&mut self, site: &Site<'_>, obj: &Object<'_>, fail_closed: Option<bool>) -> Option<bool> {
+        let at = site.pointer.key(ON_FAILURE);
+        let block = match obj.get(ON_FAILURE) {
+            None | Some(Value::Null) => None,
+            Some(Value::Str(w)) if w == "block" => Some(true),
+            Some(Value::Str(w)) if w == "allow" => Some(false),
+            // Like `mode`: guessing either way could let through a call meant to stop, or stop
+            // one meant to pass.
+            Some(_) => {
+                self.error(At::Value(&at), format!("'{ON_FAILURE}' must be \"block\" or \"allow\""));
+                return None;
+            }
+        };
+        if let (Some(closed), Some(block)) = (fail_closed, block)
+            && closed != block
+        {
+            let message = format!(
+                "hooks: 'failClosed' and '{ON_FAILURE}' disagree on event '{}'; the handler fails closed",
+                site.event_as_written
+            );
+            self.warn(At::Value(&at), message);
+        }
+        Some(fail_closed.unwrap_or(false) || block.unwrap_or(false))
+    }
+
     /// The kind-specific fields, taken out of the handler; `Err(why)` makes the handler invalid
     /// (R-CFG-4).
     fn action(kind: HandlerKind, claude_mcp: bool, obj: &mut Object<'_>) -> Result<HandlerAction, Invalid> {
@@ -457,6 +511,30 @@ impl Parser<'_> {
         match kind {
             HandlerKind::Command => Ok(HandlerAction::Command(ShellSpec::new(required("command")?))),
             HandlerKind::Deny => Ok(HandlerAction::Deny(DenySpec::new(required("reason")?))),
+            HandlerKind::Prompt => {
+                let mut spec = PromptSpec::new(required("prompt")?);
+                spec.model = optional_text(obj, "model")?;
+                spec.continue_on_block = match obj.remove("continueOnBlock") {
+                    None | Some(Value::Null) => false,
+                    Some(Value::Bool(b)) => b,
+                    Some(_) => {
+                        return Err(invalid("continueOnBlock", "'continueOnBlock' must be true or false".to_owned()));
+                    }
+                };
+                Ok(HandlerAction::Prompt(spec))
+            }
+            HandlerKind::Agent => {
+                let mut spec = AgentSpec::new(required("prompt")?);
+                spec.model = optional_text(obj, "model")?;
+                spec.max_turns = match obj.remove("maxTurns") {
+                    None | Some(Value::Null) => None,
+                    Some(v) => match serde_json::Value::from(v).as_u64().and_then(|n| u32::try_from(n).ok()) {
+                        Some(n) if n > 0 => Some(n),
+                        _ => return Err(invalid("maxTurns", "'maxTurns' must be a positive integer".to_owned())),
+                    },
+                };
+                Ok(HandlerAction::Agent(spec))
+            }
             HandlerKind::Mcp => {
                 let (server, tool) = (required("server")?, required("tool")?);
                 let field = if claude_mcp { CLAUDE_MCP_ARGS } else { MCP_ARGS };

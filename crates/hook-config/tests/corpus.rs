@@ -113,7 +113,10 @@ fn the_warns_read_as_the_seeds_troubleshooting_table_says() {
             "warn_mcp_on_an_event_only_aimon_has",
             "hooks: only 'command' actions are valid on onConfigReload (it takes 'command'; 'mcp' is skipped)",
         ),
-        ("warn_deny_off_pretool", "hooks: 'deny' is not valid on PostToolUse (it takes 'command', 'http', 'mcp')"),
+        (
+            "warn_deny_off_pretool",
+            "hooks: 'deny' is not valid on PostToolUse (it takes 'command', 'http', 'mcp', 'prompt', 'agent')",
+        ),
         ("warn_matcher_unparseable", "hooks: matcher 'Bash(command=^git[' could not be parsed"),
     ];
     let files = corpus();
