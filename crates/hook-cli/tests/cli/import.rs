@@ -14,7 +14,7 @@ fn settings() -> Value {
                 {"matcher": "Bash", "hooks": [
                     {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/check-bash.sh"},
                     {"type": "command", "command": "./audit.sh", "timeout": 30, "statusMessage": "auditing"},
-                    {"type": "prompt", "prompt": "Is this command safe? $ARGUMENTS"}
+                    {"type": "prompt", "prompt": "Is this command safe? $ARGUMENTS", "onFailure": "block"}
                 ]},
                 {"matcher": "Edit|Write", "hooks": [
                     {"type": "http", "url": "http://127.0.0.1:8080/hooks/pre-edit",
@@ -66,7 +66,38 @@ fn a_claude_settings_file_converts_with_every_change_reported() {
         converted["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"], "./prompt-guard.sh",
         "a new event converts"
     );
-    assert!(converted["hooks"].get("Stop").is_none(), "its only handler was an agent");
+    assert_eq!(converted["hooks"]["Stop"][0]["hooks"][0]["type"], "agent", "an agent hook is kept");
+}
+
+#[test]
+fn prompt_agent_and_on_failure_hooks_survive_the_import() {
+    let sandbox = Sandbox::new();
+    let settings = json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "prompt", "prompt": "Safe? $ARGUMENTS", "model": "claude-haiku", "continueOnBlock": true, "onFailure": "block"},
+            {"type": "command", "command": "./gate.sh", "onFailure": "block", "timeout": 5}
+        ]}],
+        "Stop": [{"hooks": [{"type": "agent", "prompt": "Do the tests pass? $ARGUMENTS", "timeout": 120, "onFailure": "allow"}]}]
+    }});
+    sandbox.write("claude/settings.json", &settings.to_string());
+    let out = Outcome::of(sandbox.cmd().current_dir(sandbox.root()).args([
+        "import-claude",
+        "claude/settings.json",
+        "--output",
+        "-",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let want = json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "prompt", "prompt": "Safe? $ARGUMENTS", "model": "claude-haiku", "continueOnBlock": true, "failClosed": true},
+            {"type": "command", "command": "./gate.sh", "timeout": 5, "failClosed": true}
+        ]}],
+        "Stop": [{"hooks": [{"type": "agent", "prompt": "Do the tests pass? $ARGUMENTS", "timeout": 120}]}]
+    }});
+    assert_eq!(out.json(), want, "{}", out.stderr);
+    let changed = out.stderr.lines().filter(|l| l.contains(r#""onFailure": "block" written as "failClosed": true"#));
+    assert_eq!(changed.count(), 2, "{}", out.stderr);
+    assert!(!out.stderr.contains("dropped"), "{}", out.stderr);
 }
 
 #[test]
@@ -87,7 +118,7 @@ fn the_default_import_keeps_the_tiers_and_the_result_validates() {
     let list = Outcome::of(sandbox.cmd().args(["list", "--json"])).json();
     let tiers: Vec<&str> = list.as_array().expect("array").iter().filter_map(|h| h["tier"].as_str()).collect();
     assert_eq!(tiers.iter().filter(|t| **t == "LOCAL").count(), 1, "{list}");
-    assert_eq!(tiers.len(), 10, "{list}");
+    assert_eq!(tiers.len(), 12, "{list}");
 
     let again = Outcome::of(sandbox.cmd().arg("import-claude"));
     assert_eq!(again.code, 1, "an existing file is not overwritten");

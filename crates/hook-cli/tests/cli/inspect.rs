@@ -37,13 +37,13 @@ fn validate_of_files_reports_every_error_and_exits_1() {
     let good = sandbox.write("good.json", &three_hooks().to_string());
     let bad = sandbox.write(
         "bad.json",
-        "{\n  \"hooks\": {\n    \"PreToolUse\": [{\"hooks\": [{\"type\": \"agent\", \"prompt\": \"p\"}]}]\n  }\n}\n",
+        "{\n  \"hooks\": {\n    \"PreToolUse\": [{\"hooks\": [{\"type\": \"agent\", \"prompt\": \"p\", \"onFailure\": \"later\"}]}]\n  }\n}\n",
     );
     let broken = sandbox.write("broken.json", "{\"hooks\": ");
     let out = Outcome::of(sandbox.cmd().arg("validate").args([&good, &bad, &broken]));
     assert_eq!(out.code, 1);
     assert!(
-        out.stdout.lines().any(|l| l.starts_with(&format!("{}:3:", bad.display())) && l.contains("agent")),
+        out.stdout.lines().any(|l| l.starts_with(&format!("{}:3:", bad.display())) && l.contains("onFailure")),
         "{}",
         out.stdout
     );
@@ -66,7 +66,7 @@ fn validate_reports_every_hard_error_of_a_file_not_only_the_first() {
             "  \"hooks\": {\n",
             "    \"PreToolUse\": [\n",
             "      {\"matcher\": \"Bash\", \"hooks\": [\n",
-            "        {\"type\": \"prompt\", \"prompt\": \"p\"},\n",
+            "        {\"type\": \"prompt\", \"prompt\": \"p\", \"onFailure\": 1},\n",
             "        {\"type\": \"deny\", \"reason\": \"no\", \"timeout\": -1},\n",
             "        {\"type\": \"deny\", \"reason\": \"fine\", \"colour\": \"red\"}\n",
             "      ]},\n",

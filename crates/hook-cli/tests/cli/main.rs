@@ -24,6 +24,8 @@
 //! - `daemon`   — a `serve` on a chosen rewake store, SIGKILL, and a server-sent-event reader;
 //! - `stream`   — `GET /v1/stream`: fires as server-sent events, the bearer token;
 //! - `mail_ack` — mail is deleted only once the answer carrying it is written;
+//! - `prompt_hooks` — `prompt` and `agent` hooks against a scripted model on 127.0.0.1 (both APIs):
+//!   verdicts per event, garbage, timeout, unreachable, `onFailure`, the endpoint's tier, trust;
 //! - `policy_test` — `test`: the demo's policy tests, a failing case's diff, JUnit against junit-10.xsd;
 //! - `replay`   — `replay` of Claude Code transcripts and Codex rollouts written in their formats;
 //! - `decision_log` — the decision log of `run` and `serve`, audit mode, `log`;
@@ -35,6 +37,9 @@
 //!   clients' hook settings or the binary (each Bash row run for real first), and reads stay allowed;
 //! - `slow_analysis` — another session's call is answered, and denied, while eight calls carry
 //!   commands built to be slow to analyse (issue #36);
+//! - `managed_tier` — the organisation's managed tier: no other file removes, disables, shadows or
+//!   reorders its hooks; `allowManagedHooksOnly` and `disableAllHooks` (markers show what ran);
+//!   `list`, `validate`, `explain`, the decision log and self-protection name or cover it;
 //! - `no_input_turns_a_veto_off` — class-1 inputs (lone surrogates, depth, NUL, huge values, a bad
 //!   `cwd`, an oversized templated header, text that is not JSON) leave a deny standing in
 //!   `claude`, `run` and `/v1/claude`.
@@ -50,9 +55,11 @@ mod import;
 mod init;
 mod inspect;
 mod mail_ack;
+mod managed_tier;
 mod no_input_turns_a_veto_off;
 mod planted_listener;
 mod policy_test;
+mod prompt_hooks;
 mod readme;
 mod replay;
 mod rewake;
