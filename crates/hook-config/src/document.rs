@@ -3,13 +3,15 @@
 
 use std::collections::BTreeMap;
 
+use hook_actions::ModelEndpoint;
 use hook_core::HookEventType;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 
 use crate::handler::{HandlerSpec, handler_schema};
 
-/// A hooks.json file: `{"hooks": {"<Event>": [{"matcher": "...", "hooks": [handler, ...]}]}}`.
+/// A hooks.json file: `{"hooks": {"<Event>": [{"matcher": "...", "hooks": [handler, ...]}]}}`, and
+/// in the person's own file the `model` of prompt and agent hooks.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
 #[schemars(title = "aimon hooks.json")]
 #[non_exhaustive]
@@ -19,6 +21,11 @@ pub struct HooksDocument {
     #[serde(default)]
     #[schemars(schema_with = "events_schema")]
     pub hooks: BTreeMap<String, Vec<EntryDocument>>,
+    /// The model `prompt` and `agent` hooks ask: read only from your own `~/.aimon/hooks.json`
+    /// (a repository's file cannot spend your tokens); the key itself stays in the environment
+    /// variable `keyEnv` names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelEndpoint>,
 }
 
 /// One matcher group of a hooks.json file.

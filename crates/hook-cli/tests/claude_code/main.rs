@@ -19,6 +19,8 @@
 //! - `gates`   — today's behaviour, one session per table row: deny, chained deny, an unmatched
 //!   call, updatedInput, exit 2, failClosed, a path rule on Write, the USER tier, a broken
 //!   hooks.json, PostToolUse context and block (exit 2 and JSON);
+//! - `prompt`  — a `prompt` hook whose own model (a second scripted Messages API) says no stops the
+//!   Bash call with its reason reaching the model, and says yes lets it run;
 //! - `continuation` — Stop continuation (and that it ends, and that a timeout lets the agent
 //!   stop), UserPromptSubmit context and block, SessionStart context;
 //! - `try_policy` — replay of real transcripts against live denies, an audit-mode deny that lets
@@ -38,6 +40,7 @@ mod install;
 mod model;
 #[path = "../common/npm.rs"]
 mod npm;
+mod prompt;
 mod rewake;
 mod runner;
 #[path = "../common/serve_process.rs"]
