@@ -66,8 +66,9 @@ pub(crate) fn agent(client: Client, args: &ClaudeArgs, verbose: u8) -> u8 {
     crate::agent::answer(client, args.no_serve, args.socket.clone(), None, verbose)
 }
 
-/// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist; `mcp` handlers are
-/// checked against the servers of `--home`'s and `--project`'s `mcp.json`.
+/// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist (the managed tier's
+/// too, with what its switches and permissions mean for the rest); `mcp` handlers are checked
+/// against the servers of `--home`'s and `--project`'s `mcp.json`.
 pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let paths = hook_config::TierPaths::new(args.tiers.home_dir(), args.tiers.project_dir()?);
@@ -80,6 +81,7 @@ pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
     // The servers of the home's and the project's mcp.json (their own WARNs are logged here).
     let declared = BuildEnv::new(&paths).mcp_servers.names();
     let (mut errors, mut warnings, mut handlers) = (0usize, 0usize, 0usize);
+    let mut printed = Vec::new();
     for (tier, path) in &files {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
@@ -91,6 +93,7 @@ pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
             }
         };
         let (file, diagnostics) = check_config(&text, path, *tier, Some(declared.as_slice()));
+        printed.extend(diagnostics.iter().cloned());
         for d in &diagnostics {
             println!("{d}");
             match d.severity {
@@ -107,6 +110,16 @@ pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
         handlers += file.iter().flat_map(|f| &f.entries).map(|e| e.handlers.len()).sum::<usize>();
         if let Some(file) = &file {
             println!("{}", trust::validate_line(&gate, file));
+        }
+    }
+    if args.files.is_empty()
+        && let Ok((_, all)) = hook_config::load_tiers(&paths)
+    {
+        // What only the tiers together say: the managed policy's switches and its permissions.
+        for d in all.iter().filter(|d| !printed.contains(d)) {
+            println!("{d}");
+            d.log();
+            warnings += 1;
         }
     }
     let unavailable = crate::guard::unavailable();

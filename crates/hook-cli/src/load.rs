@@ -1,8 +1,9 @@
 //! Loading the tiers (and skills) into a registry, with diagnostics on stderr.
 //!
-//! The file tiers go into the `config` group, as hot reload would put them; each `--skill` is
-//! then activated on top, as an agent runtime activates a skill (its hooks dispatch after the
-//! tiers' and stay isolated from them, R-SKILL-3).
+//! The file tiers go into the `config` group (the managed tier's first), as hot reload would put
+//! them; each `--skill` is then activated on top, as an agent runtime activates a skill (its hooks
+//! dispatch after the tiers' and stay isolated from them, R-SKILL-3), unless the managed tier
+//! allows managed hooks only.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -47,7 +48,7 @@ pub(crate) enum Scope {
     Event(HookEventType),
 }
 
-/// Loads the three tiers of `tiers` and activates `skills` under `trust`; `fail_closed_all` is
+/// Loads the tiers of `tiers` and activates `skills` under `trust`; `fail_closed_all` is
 /// `--fail-closed`.
 pub(crate) fn load(
     tiers: &TierArgs,
@@ -63,6 +64,7 @@ pub(crate) fn load(
         Scope::Event(_) => load_tiers_lazily(&paths),
     }
     .map_err(config_error)?;
+    let managed_only = config.managed_hooks_only();
     let gate = trust::gate(&paths, trust);
     let mut untrusted = trust::withheld_files(&gate, &config);
     if let Scope::Event(event) = scope {
@@ -88,6 +90,12 @@ pub(crate) fn load(
     );
     let mut guards = Vec::with_capacity(skills.len());
     let cwd = std::env::current_dir().unwrap_or_default();
+    let skills: &[PathBuf] = if managed_only && !skills.is_empty() {
+        tracing::warn!("hooks: skills' hooks do not run: the organisation's managed policy allows managed hooks only");
+        &[]
+    } else {
+        skills
+    };
     for path in skills {
         let (skill, sha256) = skill(path)?;
         let skill_env = env.for_file(Tier::Skill, &absolute(&cwd, path), &sha256);

@@ -14,8 +14,12 @@
 //!   the loader and SKILL.md. [`read_handler`] reads one handler as the loader does.
 //! - [`Diagnostic::pointer`] is the JSON pointer of the value at fault
 //!   (`/hooks/PreToolUse/0/hooks/1/timeout`), so other front ends (SKILL.md) place it themselves.
-//! - [`load_tiers`] reads USER → PROJECT → LOCAL ([`Tier`], [`TierPaths`]) into one
-//!   [`LoadedConfig`] in dispatch order; missing files are silent; `.claude/` is never read.
+//! - [`load_tiers`] reads MANAGED → USER → PROJECT → LOCAL ([`Tier`], [`TierPaths`]) into one
+//!   [`LoadedConfig`] in dispatch order; missing files are silent; `.claude/` is never read. The
+//!   managed tier is the organisation's (`/etc/aimon/managed/hooks.json` and `hooks.d/*.json`,
+//!   [`MANAGED_DIR_ENV`] moves it): dispatched first, always trusted, the only tier whose
+//!   `allowManagedHooksOnly` and `disableAllHooks` count; a file of it anyone but root can write
+//!   is applied with a WARN (the `managed` module).
 //! - [`DeclarativeHook`] turns one [`HandlerSpec`] into a managed hook (entry matcher + `if` +
 //!   hook-actions action + asyncRewake attachment); [`LoadedConfig::into_hooks`] does a whole
 //!   config ([`build_hooks`] a copy of one); ids are content-derived ([`HookIds`]:
@@ -25,9 +29,9 @@
 //!   [`BuildEnv::gated`] builds the `command`/`http`/`mcp` hooks of an untrusted PROJECT, LOCAL or
 //!   project-skill file withheld (they never match; `deny` still runs) and leaves an untrusted
 //!   project `mcp.json` unread. [`BuildEnv::new`] trusts everything: the caller decides.
-//! - [`HookHotReloadBootstrap`] watches the tier files and both `mcp.json` registries (notify on
-//!   the parent directories + a polling fallback), debounces, and swaps the registry's `config`
-//!   group atomically (R-HOT-1…8, REL-5).
+//! - [`HookHotReloadBootstrap`] watches the tier files (the managed `hooks.d` directory too) and
+//!   both `mcp.json` registries (notify on the parent directories + a polling fallback),
+//!   debounces, and swaps the registry's `config` group atomically (R-HOT-1…8, REL-5).
 //! - The decision log ([`DecisionLog`], [`DecisionRecord`]): every declarative hook that runs sends
 //!   one record (with its handler's `file:line`, [`DeclarativeHook::location`]) through a bounded
 //!   channel to a writer thread that appends `decisions.jsonl` (0600, rotated at 50 MB, three
@@ -57,6 +61,7 @@
 //! id stability, `tests/schema.rs` the schema against the loader (the `jsonschema` validator) and
 //! each accepted handler's round trip through its serialized form, `tests/declarative.rs` matcher/`if`/rewake/failClosed/trust behaviour with real
 //! actions, `tests/decision_log.rs` the log's lines, rotation, drops and audit mode, `tests/hot_reload.rs` the end-to-end, storm and `mcp.json` tests on real files;
+//! `tests/managed_tier.rs` the managed tier's files and their hot reload;
 //! `benches/reload.rs` measures reload latency and the 1 MB load against serde_json; the fuzz
 //! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.
 //!
@@ -100,6 +105,7 @@ mod handler;
 mod ids;
 mod json;
 mod load;
+mod managed;
 mod matcher;
 mod parse;
 mod position;
@@ -125,7 +131,7 @@ pub use crate::{
     protect::{SELF_GROUP, self_protection},
     reload::{CONFIG_GROUP, HookHotReloadBootstrap, HotReloadBuilder, HotReloadHandle},
     spec::{ConfigFile, HookEntrySpec, LoadedConfig},
-    tier::{Tier, TierPaths},
+    tier::{DEFAULT_MANAGED_DIR, MANAGED_DIR_ENV, Tier, TierPaths},
     trust::{TrustDocument, TrustGate, TrustStore, TrustedProject, project_files, sha256_hex},
 };
 pub use hook_core::HandlerKind;

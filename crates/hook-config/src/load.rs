@@ -1,11 +1,12 @@
-//! Reading the three file tiers and merging them additively (R-CFG-1/2).
+//! Reading the file tiers (the managed tier first) and merging them additively (R-CFG-1/2).
 
 use std::io::ErrorKind;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::error::Error;
+use crate::managed;
 use crate::parse::{Options, first_error, parse_with};
 use crate::spec::LoadedConfig;
 use crate::tier::{Tier, TierPaths};
@@ -14,6 +15,8 @@ use crate::tier::{Tier, TierPaths};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TierTexts {
     pub(crate) files: Vec<(Tier, PathBuf, String)>,
+    /// The WARNs of managed files anyone but root could change (so a `chmod` reloads too).
+    pub(crate) unprotected: Vec<Diagnostic>,
 }
 
 impl TierTexts {
@@ -34,14 +37,17 @@ impl TierTexts {
                 Err(source) => return Err(Error::Read { path, source }),
             }
         }
-        Ok(TierTexts { files })
+        let managed: Vec<PathBuf> =
+            files.iter().filter(|(t, _, _)| *t == Tier::Managed).map(|(_, p, _)| p.clone()).collect();
+        let unprotected = managed::unprotected(paths, &managed);
+        Ok(TierTexts { files, unprotected })
     }
 
     /// Parses every file, its patterns anchored as `paths` builds them (so the build reuses the
     /// parsed matchers). A hard error fails the whole load.
     pub(crate) fn parse(&self, paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
         let mut config = LoadedConfig::default();
-        let mut diagnostics = Vec::new();
+        let mut diagnostics = self.unprotected.clone();
         for (tier, path, text) in &self.files {
             let options = Options { declared_mcp_servers: None, anchors: Arc::new(paths.anchors(*tier)) };
             let (file, mut d) = parse_with(text, path, *tier, &options);
@@ -49,12 +55,16 @@ impl TierTexts {
             config.files.push(file);
             diagnostics.append(&mut d);
         }
+        let text_of = |path: &Path| self.files.iter().find(|(_, p, _)| p == path).map(|(_, _, t)| t.clone());
+        diagnostics.extend(managed::apply(&mut config, text_of));
         Ok((config, diagnostics))
     }
 }
 
-/// Loads USER → PROJECT → LOCAL (missing files are skipped silently; `.claude/` is never read)
-/// and returns the merged config in dispatch order plus every WARN (R-CFG-1/2).
+/// Loads MANAGED → USER → PROJECT → LOCAL (missing files are skipped silently; `.claude/` is
+/// never read) and returns the merged config in dispatch order plus every WARN (R-CFG-1/2). The
+/// managed tier's switches are applied (`allowManagedHooksOnly`, `disableAllHooks`), each file
+/// they leave out named in a WARN.
 pub fn load_tiers(paths: &TierPaths) -> Result<(LoadedConfig, Vec<Diagnostic>), Error> {
     TierTexts::read(paths)?.parse(paths)
 }

@@ -31,8 +31,14 @@ use crate::json::{self, Object, Value};
 use crate::matcher::{Matcher, MatcherCache};
 use crate::position::{Pointer, Pos, PositionIndex, push_token};
 use crate::protect::SELF_PROTECTION_KEY;
-use crate::spec::{ConfigFile, HookEntrySpec};
+use crate::spec::{ConfigFile, HookEntrySpec, Switches};
 use crate::tier::Tier;
+
+/// The managed tier's switch that runs its hooks alone (and self-protection).
+const MANAGED_ONLY_KEY: &str = "allowManagedHooksOnly";
+
+/// The managed tier's switch that turns every hook off (self-protection stays).
+const DISABLE_ALL_KEY: &str = "disableAllHooks";
 
 /// An `mcp` handler's arguments.
 const MCP_ARGS: &str = "args";
@@ -127,7 +133,15 @@ pub(crate) fn parse_with(
             return (None, vec![Diagnostic::at(Severity::Error, path, at, "", message)]);
         }
     };
-    let mut parser = Parser { text, path, tier, index: OnceCell::new(), diagnostics: Vec::new(), options };
+    let mut parser = Parser {
+        text,
+        path,
+        tier,
+        index: OnceCell::new(),
+        diagnostics: Vec::new(),
+        options,
+        switches: Switches::default(),
+    };
     let mut entries = parser.root(root);
     // serde_json's map order is its own (sorted, or insertion order under `preserve_order`);
     // pin both: entries by the events table's order (stable, so entry order within an event is
@@ -141,6 +155,7 @@ pub(crate) fn parse_with(
         path: path.to_owned(),
         entries,
         sha256: crate::trust::sha256_hex(text.as_bytes()),
+        switches: parser.switches,
     });
     (file, diagnostics)
 }
@@ -178,6 +193,8 @@ struct Parser<'a> {
     index: OnceCell<PositionIndex>,
     diagnostics: Vec<Diagnostic>,
     options: &'a Options<'a>,
+    /// The top-level switches read so far.
+    switches: Switches,
 }
 
 /// Where one handler sits, for its messages.
@@ -242,17 +259,29 @@ impl Parser<'_> {
         };
         let mut obj = Object::new(obj);
         self.model_endpoint(&mut obj);
-        self.unknown_fields(&obj, |k| k == "hooks" || k == SELF_PROTECTION_KEY, &Pointer::ROOT, String::new);
-        if let Some(value) = obj.remove(SELF_PROTECTION_KEY) {
-            let at = Pointer::ROOT.key(SELF_PROTECTION_KEY);
-            if self.tier != Tier::User {
-                let message = format!(
-                    "hooks: '{SELF_PROTECTION_KEY}' is read only from your own ~/.aimon/hooks.json; ignored in {}",
-                    self.tier
-                );
-                self.warn(At::Key(&at), message);
-            } else if !matches!(value, Value::Bool(_)) {
-                self.warn(At::Value(&at), format!("hooks: '{SELF_PROTECTION_KEY}' must be true or false; ignored"));
+        let known = |k: &str| matches!(k, "hooks" | SELF_PROTECTION_KEY | MANAGED_ONLY_KEY | DISABLE_ALL_KEY);
+        self.unknown_fields(&obj, known, &Pointer::ROOT, String::new);
+        for (key, tier) in
+            [(SELF_PROTECTION_KEY, Tier::User), (MANAGED_ONLY_KEY, Tier::Managed), (DISABLE_ALL_KEY, Tier::Managed)]
+        {
+            let Some(value) = obj.remove(key) else { continue };
+            let at = Pointer::ROOT.key(key);
+            if self.tier != tier {
+                let only = match tier {
+                    Tier::User => "read only from your own ~/.aimon/hooks.json",
+                    _ => "honoured only in the organisation's managed policy",
+                };
+                self.warn(At::Key(&at), format!("hooks: '{key}' is {only}; ignored in {}", self.tier));
+                continue;
+            }
+            let Value::Bool(on) = value else {
+                self.warn(At::Value(&at), format!("hooks: '{key}' must be true or false; ignored"));
+                continue;
+            };
+            match key {
+                SELF_PROTECTION_KEY => self.switches.self_protection_off = !on,
+                MANAGED_ONLY_KEY => self.switches.managed_hooks_only = on,
+                _ => self.switches.all_hooks_disabled = on,
             }
         }
         let hooks = Pointer::ROOT.key("hooks");

@@ -5,6 +5,7 @@
 //! - both `.aimon/` directories, whole (every tier's hooks files, `mcp.json`, `tests/`, the trust
 //!   store, serve's token and socket, the decision log, the rewake store), and the directories
 //!   themselves (a rename or a removal of one takes every file in it away);
+//! - the organisation's managed tier, its directory whole (`/etc/aimon/managed/`);
 //! - the decision log where `AIMON_DECISION_LOG` moves it;
 //! - every client settings file that routes hooks ([`hook_wire::routing_files`]);
 //! - the skill directories, `.claude/skills/` under the project and the home directory (a skill's
@@ -17,7 +18,8 @@
 //! path is uncertain, and a deny holds on uncertain), and whatever else the path matcher covers.
 //! Reading stays allowed, except serve's token (a second hook, `Read(…) | Edit(…)`). The hooks go into a registry
 //! group of their own ([`SELF_GROUP`]) that hot reload never replaces, so no tier can take them
-//! out; only the person's own `~/.aimon/hooks.json` can turn them off (`"selfProtection": false`).
+//! out; only the person's own `~/.aimon/hooks.json` can turn them off (`"selfProtection": false`),
+//! and not while a managed policy is installed.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -38,9 +40,9 @@ pub const SELF_GROUP: &str = "aimon/self";
 pub(crate) const SELF_PROTECTION_KEY: &str = "selfProtection";
 
 /// Whether the person's own `~/.aimon/hooks.json` says `"selfProtection": false`. A file that
-/// cannot be read or parsed leaves it on.
+/// cannot be read or parsed leaves it on, and so does an installed managed policy.
 fn turned_off(paths: &TierPaths) -> bool {
-    let Some(file) = paths.user_file() else { return false };
+    let Some(file) = paths.user_file().filter(|_| !paths.has_managed_policy()) else { return false };
     let Ok(text) = std::fs::read(&file) else { return false };
     serde_json::from_slice::<serde_json::Value>(&text)
         .is_ok_and(|v| v.get(SELF_PROTECTION_KEY) == Some(&serde_json::Value::Bool(false)))
@@ -85,7 +87,11 @@ fn body(path: &Path) -> String {
 /// the secret whose reads it denies too.
 fn rules(paths: &TierPaths) -> (Vec<String>, Option<String>) {
     let project = &paths.project;
-    let mut writes = vec![edits(AimonDir::under(project).path(), true), edits(&project.join(SKILLS), true)];
+    let mut writes = vec![
+        edits(AimonDir::under(project).path(), true),
+        edits(&project.join(SKILLS), true),
+        edits(&paths.managed, true),
+    ];
     let mut secret = None;
     if let Some(home) = &paths.home {
         let dir = AimonDir::under(home);

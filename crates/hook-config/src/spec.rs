@@ -51,27 +51,51 @@ pub struct ConfigFile {
     pub entries: Vec<HookEntrySpec>,
     /// The SHA-256 (hex) of the text it was parsed from, which trust compares (R-CLI-12).
     pub sha256: String,
+    /// Its top-level switches, as far as its tier may set them.
+    pub(crate) switches: Switches,
+}
+
+/// The top-level switches of one file: `allowManagedHooksOnly` and `disableAllHooks` count only
+/// in the managed tier, `selfProtection: false` only in the person's own file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Switches {
+    pub(crate) managed_hooks_only: bool,
+    pub(crate) all_hooks_disabled: bool,
+    pub(crate) self_protection_off: bool,
 }
 
 impl ConfigFile {
-    /// The source name of the file's hooks (`project#0`, R-CFG-ID-1).
+    /// The source name of the file's hooks (`project#0`, R-CFG-ID-1); a managed `hooks.d` file's
+    /// is named after it (`managed#10-base.json`), so adding a file does not change other ids.
     pub fn source(&self) -> String {
-        self.tier.source()
+        let drop_in = self.path.parent().and_then(|d| d.file_name()).is_some_and(|d| d == "hooks.d");
+        match self.path.file_name() {
+            Some(name) if self.tier == Tier::Managed && drop_in => format!("managed#{}", name.to_string_lossy()),
+            _ => self.tier.source(),
+        }
     }
 }
 
-/// The merged configuration of the three file tiers, in dispatch order (R-CFG-2).
+/// The merged configuration of the file tiers, in dispatch order (R-CFG-2).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct LoadedConfig {
-    /// The files that exist, USER → PROJECT → LOCAL.
+    /// The files that exist, MANAGED → USER → PROJECT → LOCAL.
     pub files: Vec<ConfigFile>,
+    /// The managed tier says `allowManagedHooksOnly`: no other file's hooks, and no skill's, run.
+    pub(crate) managed_hooks_only: bool,
 }
 
 impl LoadedConfig {
     /// A config of `files`, given in dispatch order.
     pub fn from_files(files: Vec<ConfigFile>) -> Self {
-        LoadedConfig { files }
+        LoadedConfig { files, managed_hooks_only: false }
+    }
+
+    /// Whether the organisation's managed tier allows managed hooks only (`allowManagedHooksOnly`
+    /// or `disableAllHooks`): skills must not be activated either.
+    pub fn managed_hooks_only(&self) -> bool {
+        self.managed_hooks_only
     }
 
     /// Every (file, entry, handler) in dispatch order.

@@ -1,5 +1,7 @@
-//! The sandbox every test runs in: a temp dir with `home/` and `project/`, and a command builder
-//! that points `HOME` there and clears the variables that would leak the developer's setup.
+//! The sandbox every test runs in: a temp dir with `home/`, `project/` and `managed/` (the managed
+//! tier, empty unless a test writes it), and a command builder that points `HOME` and
+//! `AIMON_MANAGED_DIR` there and clears the variables that would leak the developer's setup (so
+//! the machine's own `/etc/aimon/managed` never reaches a test).
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +18,7 @@ impl Sandbox {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::create_dir_all(dir.path().join("home")).expect("home");
         std::fs::create_dir_all(dir.path().join("project")).expect("project");
+        std::fs::create_dir_all(dir.path().join("managed")).expect("managed");
         Sandbox { dir }
     }
 
@@ -29,6 +32,11 @@ impl Sandbox {
 
     pub(crate) fn home(&self) -> PathBuf {
         self.dir.path().join("home")
+    }
+
+    /// The managed tier's directory (`AIMON_MANAGED_DIR`).
+    pub(crate) fn managed(&self) -> PathBuf {
+        self.dir.path().join("managed")
     }
 
     /// Writes `text` to `rel` under the sandbox root (creating directories) and returns the path.
@@ -55,6 +63,7 @@ impl Sandbox {
         let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("aimon-hooks");
         cmd.current_dir(self.project())
             .env("HOME", self.home())
+            .env("AIMON_MANAGED_DIR", self.managed())
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("AIMON_TRUST_PROJECT_HOOKS")
             .env_remove("AIMON_REWAKE_STORE")

@@ -129,11 +129,14 @@ impl HotReloadBuilder {
         let engine = self.engine.unwrap_or_else(|| HookEngine::new(registry.clone()));
         let env = self.env.unwrap_or_else(|| BuildEnv::without_mcp(&paths));
         let files: Vec<PathBuf> = watched_files(&paths);
+        let trees = vec![paths.managed_drop_ins()];
         let counter = Arc::new(AtomicU64::new(0));
         let events_active = Arc::new(AtomicBool::new(false));
 
         let (tx, rx) = mpsc::unbounded_channel();
-        let stats = FileStats::take(&files);
+        // A directory's stats change when a file is added, removed or renamed in it.
+        let polled: Vec<PathBuf> = files.iter().chain(&trees).cloned().collect();
+        let stats = FileStats::take(&polled);
         let failure = Arc::new(RwLock::new(None));
         let mut reloader = Reloader {
             paths,
@@ -147,9 +150,10 @@ impl HotReloadBuilder {
         };
         reloader.initial_load();
 
-        let watch = if self.file_events { DirWatch::new(&files, tx.clone(), events_active.clone()) } else { None };
+        let watch =
+            if self.file_events { DirWatch::new(&files, &trees, tx.clone(), events_active.clone()) } else { None };
         let debounce = Debounce { quiet: self.debounce, max_wait: self.max_wait };
-        let poller = runtime.spawn(poll(files, stats, self.poll_interval, tx));
+        let poller = runtime.spawn(poll(polled, stats, self.poll_interval, tx));
         let worker = runtime.spawn(run(reloader, rx, debounce, watch));
         Ok(HotReloadHandle { tasks: vec![worker, poller], counter, events_active, failure })
     }

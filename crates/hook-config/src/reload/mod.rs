@@ -1,11 +1,12 @@
 //! Hot reload (R-HOT-1…8): the bootstrap and its builder, the watcher, the debounce and the
 //! reloader, one module each.
 //!
-//! - Detection (`watch`): `notify` on the *parent directories* of the three tier files and the two
+//! - Detection (`watch`): `notify` on the *parent directories* of the tier files and the two
 //!   `mcp.json` registries (non-recursive, filtered by path, so rename-saves and files that do not
-//!   exist yet work), plus a poller that compares `(mtime, len, exists)` every `poll_interval` (the
-//!   fallback when a directory is missing or events are lost or disabled). Directories that appear
-//!   later are watched on the next trigger.
+//!   exist yet work), and on the managed `hooks.d` directory (any file in it), plus a poller that
+//!   compares `(mtime, len, exists)` every `poll_interval` (the fallback when a directory is
+//!   missing or events are lost or disabled; `hooks.d`'s own stats show a file added or removed).
+//!   Directories that appear later are watched on the next trigger.
 //! - Debounce (`debounce`): a trigger opens a window that closes after `debounce` of quiet, or at
 //!   the latest `max_wait` after the first trigger (default 2 s, R-HOT-2).
 //! - Reload (`builder`'s worker): one task does every reload in turn, so depth is at most 1;
@@ -26,5 +27,5 @@ mod watch;
 
 pub use builder::{HookHotReloadBootstrap, HotReloadBuilder, HotReloadHandle};
 
-/// The registry group the three file tiers' hooks live in.
+/// The registry group the file tiers' hooks live in (the managed tier's first).
 pub const CONFIG_GROUP: &str = "config";

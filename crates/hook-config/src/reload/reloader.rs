@@ -170,7 +170,8 @@ impl Reloader {
     }
 }
 
-/// The files hot reload watches: the three tier files and the two MCP registries.
+/// The files hot reload watches: the tier files (the managed `hooks.d` files there are now) and
+/// the two MCP registries.
 pub(super) fn watched_files(paths: &TierPaths) -> Vec<PathBuf> {
     paths.files().into_iter().map(|(_, p)| p).chain(paths.mcp_files()).collect()
 }

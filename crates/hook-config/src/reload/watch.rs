@@ -50,8 +50,16 @@ pub(super) struct DirWatch {
 }
 
 impl DirWatch {
-    pub(super) fn new(files: &[PathBuf], tx: mpsc::UnboundedSender<()>, active: Arc<AtomicBool>) -> Option<Self> {
-        let targets: Vec<PathBuf> = files.to_vec();
+    /// Watches `files`, and every entry of the directories `trees` (the managed `hooks.d`, whose
+    /// files may come and go).
+    pub(super) fn new(
+        files: &[PathBuf],
+        trees: &[PathBuf],
+        tx: mpsc::UnboundedSender<()>,
+        active: Arc<AtomicBool>,
+    ) -> Option<Self> {
+        let targets: Vec<PathBuf> = files.iter().chain(trees).cloned().collect();
+        let in_trees: Vec<PathBuf> = trees.to_vec();
         let handler = move |res: notify::Result<notify::Event>| match res {
             Ok(event) => {
                 let relevant = !matches!(event.kind, EventKind::Access(_))
@@ -59,7 +67,10 @@ impl DirWatch {
                         event.kind,
                         EventKind::Access(notify::event::AccessKind::Close(notify::event::AccessMode::Write))
                     );
-                if relevant && event.paths.iter().any(|p| targets.iter().any(|t| same_file(p, t))) {
+                let hit = |p: &PathBuf| {
+                    targets.iter().any(|t| same_file(p, t)) || in_trees.iter().any(|d| p.parent() == Some(d.as_path()))
+                };
+                if relevant && event.paths.iter().any(hit) {
                     let _ = tx.send(());
                 }
             }
@@ -76,11 +87,10 @@ impl DirWatch {
             }
         };
         let mut dirs: Vec<(PathBuf, bool)> = Vec::new();
-        for f in files {
-            if let Some(parent) = f.parent()
-                && !dirs.iter().any(|(d, _)| d == parent)
-            {
-                dirs.push((parent.to_owned(), false));
+        let parents = files.iter().chain(trees).filter_map(|f| f.parent());
+        for dir in parents.chain(trees.iter().map(PathBuf::as_path)) {
+            if !dirs.iter().any(|(d, _)| d == dir) {
+                dirs.push((dir.to_owned(), false));
             }
         }
         let mut watch = DirWatch { watcher, dirs, active };

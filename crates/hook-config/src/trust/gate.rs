@@ -71,10 +71,11 @@ impl TrustGate {
     }
 
     /// Whether the file at `path` of `tier`, whose text hashes to `sha256`, may run code.
-    /// USER-tier files always may; a SKILL.md outside the project directory is the person's own.
+    /// MANAGED and USER files always may (the organisation's and the person's own); a SKILL.md
+    /// outside the project directory is the person's own.
     pub fn is_trusted(&self, tier: Tier, path: &Path, sha256: &str) -> bool {
         let Gate::Store { project, canon, is_home, files } = &self.inner else { return true };
-        if tier == Tier::User || *is_home {
+        if matches!(tier, Tier::Managed | Tier::User) || *is_home {
             return true;
         }
         let Some(canon) = canon else { return false };
@@ -114,7 +115,7 @@ mod tests {
     use crate::trust::sha256_hex;
 
     #[test]
-    fn a_file_is_trusted_only_with_its_recorded_hash_and_user_files_always() {
+    fn a_file_is_trusted_only_with_its_recorded_hash_and_managed_and_user_files_always() {
         let home = tempfile::tempdir().expect("home");
         let project = tempfile::tempdir().expect("project");
         let file = project.path().join(".aimon/hooks.json");
@@ -124,6 +125,10 @@ mod tests {
         let gate = || TrustGate::from_store(Some(home.path()), project.path());
         assert!(!gate().is_trusted(Tier::Project, &file, &sha256_hex(b"v1")), "nothing recorded yet");
         assert!(gate().is_trusted(Tier::User, &file, "whatever"), "USER files are the person's own");
+        assert!(
+            gate().is_trusted(Tier::Managed, Path::new("/etc/aimon/managed/hooks.json"), "x"),
+            "the organisation's"
+        );
         store.trust(project.path()).expect("trust");
         let gate = gate();
         assert!(gate.is_trusted(Tier::Project, &file, &sha256_hex(b"v1")));
