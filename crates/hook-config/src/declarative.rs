@@ -62,14 +62,16 @@ fn model_endpoint(paths: &TierPaths) -> Option<Arc<ModelEndpoint>> {
 }
 
 /// What an `agent` hook may read: the project, each path asked of the build's deny rules as a
-/// `Read` call of it (the hooks' own matchers, so a path a `Read` rule protects stays
+/// `Read` call of it (a hook built outside [`LoadedConfig::into_hooks`], a skill's, reads nothing) (the hooks' own matchers, so a path a `Read` rule protects stays
 /// protected).
 fn agent_scope(project: &Path, rules: &ReadRules) -> AgentScope {
     let (rules, cwd) = (rules.clone(), project.to_owned());
     let gate: ReadGate = Arc::new(move |tool, input| {
         let mut ctx = HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new(tool, input.clone()));
         ctx.cwd = Some(cwd.clone());
-        rules.get()?.iter().find(|hook| hook.skip(&ctx).is_none()).map(|hook| match &hook.handler.action {
+        // Rules not known (a hook built on its own, as a skill's): nothing is read.
+        let Some(rules) = rules.get() else { return Some("the project's read rules are not known here".to_owned()) };
+        rules.iter().find(|hook| hook.skip(&ctx).is_none()).map(|hook| match &hook.handler.action {
             HandlerAction::Deny(spec) => spec.reason.clone(),
             _ => format!("denied by hook '{}'", hook.id),
         })

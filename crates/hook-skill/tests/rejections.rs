@@ -52,7 +52,7 @@ const CASES: &[(&str, &str)] = &[
     ("http_on_on_start", "hooks:\n  onStart:\n    - action: { type: http, url: \"http://127.0.0.1:9/\" }\n"),
     ("mcp_on_on_start", "hooks:\n  onStart:\n    - action: { type: mcp, server: s, tool: t }\n"),
     ("hooks_json_type_command", "hooks:\n  preTool:\n    - action: { type: command, command: x }\n"),
-    ("claude_code_type_prompt", "hooks:\n  preTool:\n    - action: { type: prompt, prompt: x }\n"),
+    ("unknown_type", "hooks:\n  preTool:\n    - action: { type: llm, prompt: x }\n"),
     ("action_without_type", "hooks:\n  preTool:\n    - action: { command: x }\n"),
     // R-SKILL-2: timeoutMs only.
     ("timeout_in_seconds", "hooks:\n  preTool:\n    - action: { type: shell, command: x, timeout: 5 }\n"),

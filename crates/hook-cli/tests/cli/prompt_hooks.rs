@@ -231,7 +231,7 @@ fn a_repositorys_prompt_and_agent_hooks_wait_for_trust() {
 }
 
 #[test]
-fn validate_list_and_explain_know_prompt_and_agent_hooks() {
+fn validate_list_explain_and_the_schema_know_prompt_and_agent_hooks() {
     let sandbox = Sandbox::new();
     sandbox.project_hooks(&json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "prompt", "prompt": "Safe? $ARGUMENTS", "continueOnBlock": true, "onFailure": "block"},
@@ -243,4 +243,18 @@ fn validate_list_and_explain_know_prompt_and_agent_hooks() {
     assert!(list.stdout.contains(r#"prompt "Safe? $ARGUMENTS" continueOnBlock"#), "{}", list.stdout);
     assert!(list.stdout.contains(r#"agent "Check the repo for $ARGUMENTS" maxTurns=5"#), "{}", list.stdout);
     assert!(list.stdout.contains("failClosed"), "{}", list.stdout);
+    sandbox.trust_project();
+    let explain = Outcome::of(sandbox.cmd().args(["explain", "PreToolUse"]).write_stdin(bash("ls")));
+    assert!(
+        explain.stdout.starts_with("preTool (tool 'Bash'): 2 of 2 configured hook(s) would run"),
+        "{}",
+        explain.stdout
+    );
+    let schema = Outcome::of(sandbox.cmd().arg("schema")).json();
+    let text = schema.to_string();
+    for needle in
+        [r#""prompt""#, r#""agent""#, r#""continueOnBlock""#, r#""maxTurns""#, r#""onFailure""#, r#""keyEnv""#]
+    {
+        assert!(text.contains(needle), "the schema names {needle}");
+    }
 }
