@@ -80,3 +80,55 @@ pub(crate) fn apply(config: &mut LoadedConfig, text_of: impl Fn(&Path) -> Option
     config.managed_hooks_only = disabled.is_some() || only.is_some();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    use super::*;
+
+    /// A managed tier with one file of mode `mode` in a directory of mode `dir_mode`.
+    struct Managed {
+        _root: tempfile::TempDir,
+        dir: PathBuf,
+        file: PathBuf,
+    }
+
+    impl Managed {
+        fn new(mode: u32, dir_mode: u32) -> Self {
+            let root = tempfile::tempdir().expect("dir");
+            let dir = root.path().join("managed");
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            let file = dir.join("hooks.json");
+            std::fs::write(&file, "{}").expect("write");
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).expect("chmod");
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(dir_mode)).expect("chmod");
+            Managed { _root: root, dir, file }
+        }
+
+        /// The paths `unprotected` warns about.
+        fn warned(&self) -> Vec<PathBuf> {
+            let paths = TierPaths::new(None, "/p").with_managed_dir(&self.dir);
+            unprotected(&paths, std::slice::from_ref(&self.file)).into_iter().map(|d| d.file).collect()
+        }
+    }
+
+    #[test]
+    fn a_managed_file_or_directory_that_group_or_others_may_write_is_warned_about() {
+        let writable_file = Managed::new(0o666, 0o755);
+        assert!(writable_file.warned().contains(&writable_file.file));
+        let writable_dir = Managed::new(0o644, 0o777);
+        assert!(writable_dir.warned().contains(&writable_dir.dir));
+    }
+
+    #[test]
+    fn a_managed_file_root_does_not_own_is_warned_about_and_a_root_owned_one_is_not() {
+        let managed = Managed::new(0o644, 0o755);
+        let owner = std::fs::metadata(&managed.file).expect("stat").uid();
+        if owner == 0 {
+            assert_eq!(managed.warned(), Vec::<PathBuf>::new());
+            std::os::unix::fs::chown(&managed.file, Some(1000), None).expect("chown as root");
+        }
+        assert_eq!(managed.warned(), [managed.file.clone()], "a file of uid 1000 (or {owner}) is not the system's");
+    }
+}
