@@ -129,6 +129,10 @@ mod tests {
             assert_eq!(managed.warned(), Vec::<PathBuf>::new());
             std::os::unix::fs::chown(&managed.file, Some(1000), None).expect("chown as root");
         }
-        assert_eq!(managed.warned(), [managed.file.clone()], "a file of uid 1000 (or {owner}) is not the system's");
+        assert_eq!(
+            managed.warned(),
+            std::slice::from_ref(&managed.file),
+            "a file of uid 1000 (or {owner}) is not the system's"
+        );
     }
 }
