@@ -2,7 +2,8 @@
 //! speaking the Anthropic Messages API and the OpenAI Chat Completions API: the verdict per event
 //! and answer, a garbage answer, a slow model under a short `timeout`, an unreachable endpoint
 //! with and without `onFailure: "block"`, the endpoint read only from the person's own file, and
-//! a repository's model hooks withheld until the repository is trusted.
+//! a repository's model hooks withheld until the repository is trusted; an agent hook reading the
+//! project, but not a file a `Read` deny rule protects.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -257,4 +258,62 @@ fn validate_list_explain_and_the_schema_know_prompt_and_agent_hooks() {
     {
         assert!(text.contains(needle), "the schema names {needle}");
     }
+}
+
+/// A scripted agent model (Messages API): asks for `Read` of each path in turn, then answers
+/// `{"ok": false}` with every tool result it got as the reason.
+fn agent_model(paths: &'static [&'static str]) -> Value {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        runtime.block_on(async move {
+            let app = Router::new().route(
+                "/v1/messages",
+                post(move |axum::Json(body): axum::Json<Value>| async move {
+                    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+                    let results: Vec<String> = messages
+                        .iter()
+                        .flat_map(|m| m["content"].as_array().cloned().unwrap_or_default())
+                        .filter(|c| c["type"] == "tool_result")
+                        .map(|c| c["content"].as_str().unwrap_or_default().to_owned())
+                        .collect();
+                    let content = match paths.get(results.len()) {
+                        Some(path) => json!([{"type": "tool_use", "id": format!("t{}", results.len()), "name": "Read",
+                            "input": {"file_path": path}}]),
+                        None => {
+                            let answer = json!({"ok": false, "reason": results.join(" | ")}).to_string();
+                            json!([{"type": "text", "text": answer}])
+                        }
+                    };
+                    axum::Json(json!({"content": content}))
+                }),
+            );
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+            tx.send(listener.local_addr().expect("addr")).expect("send");
+            axum::serve(listener, app).await.expect("serve");
+        });
+    });
+    let addr = rx.recv().expect("the model starts");
+    json!({"api": "anthropic", "baseUrl": format!("http://{addr}"), "model": "judge", "keyEnv": "AIMON_TEST_MODEL_KEY"})
+}
+
+#[test]
+fn an_agent_hook_reads_the_project_but_not_a_file_a_read_deny_rule_protects() {
+    let sandbox = Sandbox::new();
+    sandbox.write("project/notes.txt", "plain-notes-marker\n");
+    sandbox.write("project/.env", "TOKEN=secret-token-marker\n");
+    let file = json!({
+        "model": agent_model(&["notes.txt", ".env"]),
+        "hooks": {"PreToolUse": [
+            {"matcher": "Read(.env)", "hooks": [{"type": "deny", "reason": "secrets stay out"}]},
+            {"matcher": "Bash", "hooks": [{"type": "agent", "prompt": "Check $ARGUMENTS against the notes"}]}
+        ]}
+    });
+    sandbox.write("home/.aimon/hooks.json", &file.to_string());
+    let v = run(&sandbox, "PreToolUse");
+    let reason = v["reason"].as_str().unwrap_or_default();
+    assert_eq!(v["decision"], "deny", "{v}");
+    assert!(reason.contains("plain-notes-marker"), "the agent read the notes: {reason}");
+    assert!(!reason.contains("secret-token-marker"), "the agent must not read .env: {reason}");
+    assert!(reason.contains(".env is protected: secrets stay out"), "{reason}");
 }
