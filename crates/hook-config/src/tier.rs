@@ -26,7 +26,7 @@ pub enum Tier {
     Project,
     /// `<project>/.aimon/hooks.local.json`, weight 30.
     Local,
-    /// SKILL.md frontmatter, weight 0, isolated from the three file tiers.
+    /// SKILL.md frontmatter, weight 0, isolated from the file tiers.
     Skill,
 }
 
