@@ -75,7 +75,9 @@ pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
     let files: Vec<(Tier, PathBuf)> = if args.files.is_empty() {
         paths.files().into_iter().filter(|(_, p)| p.exists()).collect()
     } else {
-        args.files.iter().map(|f| (Tier::Project, absolute(&cwd, f))).collect()
+        // A managed file named on the command line is read as the managed tier reads it.
+        let tier = |f: &Path| if f.starts_with(&paths.managed) { Tier::Managed } else { Tier::Project };
+        args.files.iter().map(|f| absolute(&cwd, f)).map(|f| (tier(&f), f)).collect()
     };
     let gate = trust::gate(&paths, Trust::Store);
     // The servers of the home's and the project's mcp.json (their own WARNs are logged here).

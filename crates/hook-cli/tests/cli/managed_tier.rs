@@ -222,6 +222,9 @@ fn list_validate_explain_and_the_decision_log_name_the_managed_tier() {
         format!("{}:1:1: warning: hooks: the managed policy {} is not protected", policy.display(), policy.display());
     assert!(validate.stdout.contains(&warning), "{}", validate.stdout);
     assert!(validate.stdout.contains("3 file(s) checked"), "{}", validate.stdout);
+    let switch = sandbox.write("managed/hooks.d/00-only.json", r#"{"allowManagedHooksOnly": true}"#);
+    let named = Outcome::of(sandbox.cmd().arg("validate").arg(&switch));
+    assert!(named.stdout.contains("0 warning(s), 0 error(s)"), "read as MANAGED: {}", named.stdout);
     let out = run(&sandbox, "rm -rf build", None);
     assert_eq!(out.code, 2, "still applied");
     assert!(out.stderr.contains("is not protected by the system"), "{}", out.stderr);
