@@ -159,6 +159,51 @@ async fn a_prompt_hooks_verdict_on_each_event_is_claude_codes_on_both_apis() {
 }
 
 #[tokio::test]
+async fn every_event_that_takes_a_prompt_hook_reads_a_no_as_claude_code_does() {
+    use Decision::{Allow, Deny};
+    use FlowControl::{Block, Continue};
+    use HookEventType as E;
+    let why = || Some("too risky".to_owned());
+    // (event, without continueOnBlock, with it): keep working / deny / nothing / end the turn,
+    // or with continueOnBlock block with the reason to the agent (an advisory event without a
+    // decision channel has no block: only the end of the turn is left).
+    let keep_working = (Allow, Block, why(), None, None);
+    let denied = (Deny, Continue, why(), None, None);
+    let nothing = (Allow, Continue, None, None, None);
+    let end_turn = (Allow, Block, why(), why(), None);
+    let blocked = (Allow, Block, why(), None, None);
+    let ends_only = (Allow, Continue, None, why(), None);
+    #[rustfmt::skip]
+    let table: Vec<(E, Seen, Seen)> = vec![
+        (E::ON_STOP, keep_working.clone(), keep_working.clone()),
+        (E::SUBAGENT_STOP, keep_working.clone(), keep_working.clone()),
+        (E::TEAMMATE_IDLE, keep_working.clone(), keep_working),
+        (E::PRE_TOOL, denied.clone(), denied),
+        (E::PERMISSION_REQUEST, nothing.clone(), nothing.clone()),
+        (E::PERMISSION_DENIED, ends_only.clone(), nothing.clone()),
+        (E::POST_TOOL_FAILURE, ends_only, nothing),
+        (E::POST_TOOL, end_turn.clone(), blocked.clone()),
+        (E::USER_PROMPT_SUBMIT, end_turn.clone(), blocked.clone()),
+        (E::USER_PROMPT_EXPANSION, end_turn.clone(), blocked.clone()),
+        (E::POST_TOOL_BATCH, end_turn.clone(), blocked.clone()),
+        (E::TASK_CREATED, end_turn.clone(), blocked.clone()),
+        (E::TASK_COMPLETED, end_turn, blocked),
+    ];
+    let takes_prompt: Vec<E> =
+        E::ALL.iter().copied().filter(|e| e.allows_handler(hook_core::HandlerKind::Prompt)).collect();
+    let mut listed: Vec<E> = table.iter().map(|(e, _, _)| *e).collect();
+    listed.sort_by_key(|e| e.index());
+    assert_eq!(listed, takes_prompt, "one row per event that takes a prompt hook");
+    for (event, without, with) in table {
+        for (continue_on_block, want) in [(false, without), (true, with)] {
+            let spec = PromptSpec::new("ok?").with_continue_on_block(continue_on_block);
+            let got = prompt(ModelApi::Anthropic, event, NO, spec).await;
+            assert_eq!(got, want, "{event} continueOnBlock={continue_on_block}");
+        }
+    }
+}
+
+#[tokio::test]
 async fn the_model_gets_the_rendered_prompt_the_key_and_the_handlers_model() {
     for api in [ModelApi::Anthropic, ModelApi::Openai] {
         let model = Model::start(&[YES]).await;
