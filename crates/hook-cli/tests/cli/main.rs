@@ -39,7 +39,8 @@
 //!   commands built to be slow to analyse (issue #36);
 //! - `managed_tier` — the organisation's managed tier: no other file removes, disables, shadows or
 //!   reorders its hooks; `allowManagedHooksOnly` and `disableAllHooks` (markers show what ran);
-//!   `list`, `validate`, `explain`, the decision log and self-protection name or cover it;
+//!   `list`, `validate`, `explain`, the decision log and self-protection name or cover it; `serve`
+//!   hot-reloads it;
 //! - `no_input_turns_a_veto_off` — class-1 inputs (lone surrogates, depth, NUL, huge values, a bad
 //!   `cwd`, an oversized templated header, text that is not JSON) leave a deny standing in
 //!   `claude`, `run` and `/v1/claude`.

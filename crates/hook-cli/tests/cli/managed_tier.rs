@@ -3,10 +3,13 @@
 //! `disableAllHooks` are honoured there only; `validate`, `list`, `explain` and the decision log
 //! name it; self-protection covers it.
 
+use std::io::{Read as _, Write as _};
 use std::os::unix::fs::PermissionsExt as _;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::daemon::Daemon;
 use crate::support::{Outcome, Sandbox, bash, command, one_hook};
 
 /// The organisation's rule: no `rm`.
@@ -237,4 +240,40 @@ fn list_validate_explain_and_the_decision_log_name_the_managed_tier() {
         .expect("a deny");
     assert!(denied["hook"].as_str().expect("hook").starts_with("deny@managed#0#"), "{denied}");
     assert_eq!(denied["at"], format!("{}:1", policy.display()));
+}
+
+/// `POST /v1/claude` to `daemon` with `body`; the answer's JSON.
+fn claude_over_tcp(daemon: &Daemon, body: &str) -> Value {
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).expect("connect");
+    let head = format!(
+        "POST /v1/claude HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        daemon.token,
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body.as_bytes())).expect("send");
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).expect("read");
+    let (_, json) = reply.split_once("\r\n\r\n").expect("a body");
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {reply}"))
+}
+
+#[test]
+fn serve_hot_reloads_an_edited_managed_file() {
+    let sandbox = Sandbox::new();
+    sandbox.write("managed/hooks.json", &managed_deny().to_string());
+    sandbox.project_hooks(&one_hook("PreToolUse", "Bash(ls:*)", json!({"type": "deny", "reason": "project"})));
+    let daemon = Daemon::start_with_env(&sandbox, &[]);
+    let mut payload: Value = serde_json::from_str(&bash("rm -rf build")).expect("json");
+    payload["cwd"] = json!(sandbox.project());
+    let reason =
+        || claude_over_tcp(&daemon, &payload.to_string())["hookSpecificOutput"]["permissionDecisionReason"].clone();
+    assert_eq!(reason(), REASON);
+    let stricter = one_hook("PreToolUse", "Bash", json!({"type": "deny", "reason": "no Bash at all"}));
+    sandbox.write("managed/hooks.json", &stricter.to_string());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while reason() != "no Bash at all" {
+        assert!(Instant::now() < deadline, "the managed edit was not served within 10 s");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

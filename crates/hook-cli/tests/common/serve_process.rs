@@ -5,9 +5,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// `bin serve` with `args`, run in `project` with `home` as its home directory. Nothing of the
-/// caller's environment picks its rewake store, its Claude Code project or its log filter; stdin,
-/// stdout and stderr are closed (set stderr again to keep it).
+/// `bin serve` with `args`, run in `project` with `home` as its home directory and the managed
+/// tier in `managed/` beside it (the sandbox's; the machine's `/etc/aimon/managed` never). Nothing
+/// of the caller's environment picks its rewake store, its Claude Code project or its log filter;
+/// stdin, stdout and stderr are closed (set stderr again to keep it).
 pub(crate) fn serve_command(bin: &Path, home: &Path, project: &Path, args: &[&str]) -> Command {
     let mut serve = Command::new(bin);
     serve
@@ -15,6 +16,7 @@ pub(crate) fn serve_command(bin: &Path, home: &Path, project: &Path, args: &[&st
         .args(args)
         .current_dir(project)
         .env("HOME", home)
+        .env("AIMON_MANAGED_DIR", home.with_file_name("managed"))
         .env_remove("AIMON_REWAKE_STORE")
         .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("RUST_LOG")
