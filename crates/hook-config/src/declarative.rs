@@ -42,9 +42,9 @@ pub struct BuildEnv {
     untrusted_file: Option<Arc<str>>,
     /// Set by [`BuildEnv::for_file`]: the file being built and its tier.
     file: Option<(Arc<SourceFile>, Tier)>,
-    /// The model endpoint of `prompt` and `agent` hooks: the top-level `model` of the person's
-    /// own `~/.aimon/hooks.json`, never another tier's.
-    model: Option<Arc<ModelEndpoint>>,
+    /// The person's own `~/.aimon/hooks.json`, whose top-level `model` (never another tier's) is
+    /// the endpoint of `prompt` and `agent` hooks.
+    user_file: Option<Arc<Path>>,
     /// The `deny` hooks an `agent` hook's reads are checked against.
     read_rules: ReadRules,
 }
@@ -53,9 +53,10 @@ pub struct BuildEnv {
 type ReadRules = Arc<OnceLock<Vec<Arc<DeclarativeHook>>>>;
 
 /// The person's model endpoint: `model` of `~/.aimon/hooks.json` (a file that cannot be read, or a
-/// value that is not an endpoint, gives none; the loader WARNs about the value).
-fn model_endpoint(paths: &TierPaths) -> Option<Arc<ModelEndpoint>> {
-    let text = std::fs::read(paths.user_file()?).ok()?;
+/// value that is not an endpoint, gives none; the loader WARNs about the value). Read when a model
+/// hook first runs, so a build without one reads nothing more, and a reload reads it anew.
+fn model_endpoint(user_file: &Path) -> Option<Arc<ModelEndpoint>> {
+    let text = std::fs::read(user_file).ok()?;
     let mut root: Value = serde_json::from_slice(&text).ok()?;
     let model = root.get_mut(crate::parse::MODEL_KEY)?.take();
     serde_json::from_value(model).ok().map(Arc::new)
@@ -128,7 +129,7 @@ impl BuildEnv {
             untrusted_mcp: None,
             untrusted_file: None,
             file: None,
-            model: model_endpoint(paths),
+            user_file: paths.user_file().map(Arc::from),
             read_rules: ReadRules::default(),
         }
     }
@@ -213,8 +214,8 @@ pub struct DeclarativeHook {
     fail_closed: bool,
     /// The servers an `mcp` action calls.
     mcp_servers: Arc<McpServers>,
-    /// The model a `prompt` or `agent` action asks.
-    model: Option<Arc<ModelEndpoint>>,
+    /// Where a `prompt` or `agent` action finds its model (see [`model_endpoint`]).
+    user_file: Option<Arc<Path>>,
     /// What an `agent` action may read.
     agent_scope: Option<AgentScope>,
     handler: HandlerSpec,
@@ -283,8 +284,8 @@ impl DeclarativeHook {
             action: OnceLock::new(),
             fail_closed: handler.fail_closed || env.fail_closed_all,
             mcp_servers: env.mcp_servers.clone(),
-            model: matches!(handler.action, HandlerAction::Prompt(_) | HandlerAction::Agent(_))
-                .then(|| env.model.clone())
+            user_file: matches!(handler.action, HandlerAction::Prompt(_) | HandlerAction::Agent(_))
+                .then(|| env.user_file.clone())
                 .flatten(),
             agent_scope: matches!(handler.action, HandlerAction::Agent(_))
                 .then(|| agent_scope(&env.anchors_project, &env.read_rules)),
@@ -323,14 +324,16 @@ impl DeclarativeHook {
                 HandlerAction::Prompt(spec) => {
                     let mut spec = spec.clone().with_fail_closed(fail_closed);
                     spec.timeout = timeout;
-                    Box::new(PromptAction::new(id, source, spec, self.model.clone()))
+                    let model = self.user_file.as_deref().and_then(model_endpoint);
+                    Box::new(PromptAction::new(id, source, spec, model))
                 }
                 HandlerAction::Agent(spec) => {
                     let mut spec = spec.clone().with_fail_closed(fail_closed);
                     spec.timeout = timeout;
                     let scope =
                         self.agent_scope.clone().unwrap_or_else(|| agent_scope(Path::new("."), &ReadRules::default()));
-                    Box::new(AgentAction::new(id, source, spec, self.model.clone(), scope))
+                    let model = self.user_file.as_deref().and_then(model_endpoint);
+                    Box::new(AgentAction::new(id, source, spec, model, scope))
                 }
             }
         };
