@@ -356,11 +356,11 @@ fn a_broken_matcher_is_reported_whatever_the_call() {
 #[test]
 fn a_configuration_error_exits_1_with_file_line_col() {
     let sandbox = Sandbox::new();
-    let file = sandbox.write("project/.aimon/hooks.json", "{\n  \"hooks\": {\n    \"PreToolUse\": [ {\"hooks\": [ {\"type\": \"prompt\", \"prompt\": \"ok?\"} ]} ]\n  }\n}\n");
+    let file = sandbox.write("project/.aimon/hooks.json", "{\n  \"hooks\": {\n    \"PreToolUse\": [ {\"hooks\": [ {\"type\": \"prompt\", \"prompt\": \"ok?\", \"onFailure\": \"retry\"} ]} ]\n  }\n}\n");
     let out = run(&sandbox, "preTool", &bash("ls"));
     assert_eq!(out.code, 1);
     assert!(out.stdout.is_empty());
-    let line = out.stderr.lines().find(|l| l.contains("prompt")).unwrap_or_else(|| panic!("{}", out.stderr));
+    let line = out.stderr.lines().find(|l| l.contains("onFailure")).unwrap_or_else(|| panic!("{}", out.stderr));
     assert!(line.contains(&format!("{}:3:", file.display())), "{line}");
 
     sandbox.write("project/.aimon/hooks.json", "{\"hooks\": {\"PreToolUse\": [}");
