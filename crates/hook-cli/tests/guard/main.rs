@@ -7,6 +7,10 @@
 //! - `escapes` — a listener of the command's own, an exec from a thread, a daemonising
 //!   grandchild, a tracer of the command's own: each checked or refused; the guard's listener out
 //!   of the command's reach; a path rule read in the exec's own directory;
+//! - `files` — ways to read a Read-denied file and to write an Edit-denied one (builtins,
+//!   redirections, interpreters, copies, links, renames, new namespaces, mounts): the secret never
+//!   shows and the file never changes under the guard, as root and as `nobody`; the policy files
+//!   are read-only; benign builds, tests and git run byte-identical;
 //! - `identity` — git under another name (a copy, a hard link, a memfd, a bind mount), through
 //!   the dynamic loader (by path, by exec-path name, by descriptor) and its push plumbing
 //!   (`send-pack`): each pushes to a bare repository without the guard and nothing under it;
@@ -16,6 +20,7 @@
 //!   guard runs nothing and exits 126 with a sentence.
 
 mod escapes;
+mod files;
 mod identity;
 mod reason;
 mod sandbox;
