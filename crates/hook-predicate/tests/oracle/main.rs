@@ -8,11 +8,14 @@
 //! Contents:
 //! - `no_stub_receives_a_denied_argv_the_analyser_let_through`: the oracle over the whole table,
 //!   with a summary (cases run, denied argvs recorded, skips and why) and every failing row.
+//! - `the_search_from_the_table_finds_no_command_the_analyser_lets_through`: the searching oracle
+//!   (`search.rs`) for a bounded time from the table's commands with a fixed seed.
 
 #[path = "../common/mod.rs"]
 mod common;
 mod denied;
 mod sandbox;
+mod search;
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -210,4 +213,27 @@ fn the_sandbox_puts_stubs_over_the_real_programs_and_keeps_the_rest_read_only() 
         }
     }
     assert!(["a", "b", "c"].iter().all(|f| !project.join(f).exists()), "no real touch ran");
+}
+
+/// The searching oracle's short run: the table's commands as seeds, a fixed seed, ~45 s.
+#[test]
+fn the_search_from_the_table_finds_no_command_the_analyser_lets_through() {
+    let sandbox = Sandbox::new();
+    if let Isolation::Plain(why) = &sandbox.isolation {
+        println!("search: skipped, no namespace ({why}): mutations reach real programs");
+        return;
+    }
+    let seeds: Vec<String> = bash_cases().iter().map(|case| case.command.to_owned()).collect();
+    let start = Instant::now();
+    let found = search::search(&sandbox, &seeds, 38, std::time::Duration::from_secs(45));
+    let open: Vec<_> = found.failures.iter().filter(|f| !search::OPEN_CLASSES.contains(&f.class)).collect();
+    println!(
+        "search: {} candidates in {:.1} s, {} failures ({} outside the open classes {:?})",
+        found.run,
+        start.elapsed().as_secs_f64(),
+        found.failures.len(),
+        open.len(),
+        search::OPEN_CLASSES
+    );
+    assert!(open.is_empty(), "the search found commands the analyser lets through: {open:#?}");
 }
