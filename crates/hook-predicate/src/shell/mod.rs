@@ -24,6 +24,7 @@
 //! The file model and its resolution have budgets of their own (`files.rs`, `resolve.rs`).
 
 mod awk;
+mod evaluated;
 pub(crate) mod files;
 mod git;
 mod hidden;
@@ -217,6 +218,10 @@ pub(crate) fn analyse(cmd: &str) -> Analysis {
 fn analyse_with(cmd: &str, files: bool) -> Analysis {
     let mut out = Analysis { input_len: cmd.len(), files_recorded: files, ..Analysis::default() };
     analyse_into(cmd, 0, &mut out);
+    if evaluated::evaluated_later(cmd) {
+        out.uncertain = true;
+        out.files.overflow = true;
+    }
     out
 }
 

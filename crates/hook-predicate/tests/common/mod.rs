@@ -9,6 +9,7 @@
 
 mod bash_table;
 mod issue23;
+mod issue38;
 
 /// How the oracle runs a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,10 +61,10 @@ impl Case {
     }
 }
 
-/// Every Bash case: the earlier table, then issue 23's.
+/// Every Bash case: the earlier table, then issue 23's and issue 38's.
 pub(crate) fn bash_cases() -> Vec<Case> {
     let mut cases = bash_table::cases();
-    for (class, section) in issue23::by_class() {
+    for (class, section) in issue23::by_class().into_iter().chain(issue38::by_class()) {
         cases.extend(section.into_iter().map(|case| case.class(class)));
     }
     cases

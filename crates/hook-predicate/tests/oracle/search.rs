@@ -184,7 +184,3 @@ pub(crate) fn search(sandbox: &Sandbox, seeds: &[String], seed: u64, budget: Dur
     }
     found
 }
-
-/// Classes of issue #38 whose shapes still get through: the short run reports their failures but
-/// does not fail on them; a class leaves this list when its fix lands.
-pub(crate) const OPEN_CLASSES: &[u8] = &[1, 2, 3, 4, 6];

@@ -1,0 +1,93 @@
+//! The cases of issue 38 (parse-time attacks found by the outside audit and by the searching
+//! oracle, `oracle/search.rs`), one section per class of the issue, minimised. Sections are
+//! numbered 31-36 for the issue's classes 1-6 so they stay apart from issue 23's.
+
+use super::{Case, c};
+
+const PUSH: &str = "Bash(git push:*)";
+const READ_ENV: &str = "Read(./.env)";
+
+/// The sections, by class of the issue (31 is class 1, …).
+pub(super) fn by_class() -> Vec<(u8, Vec<Case>)> {
+    vec![
+        (31, evaluation()),
+        (32, lexer()),
+        (33, stdin_and_startup()),
+        (34, option_grammars()),
+        (35, git_settings()),
+        (36, files()),
+    ]
+}
+
+/// Class 1: what reaches arithmetic or prompt evaluation is code.
+#[rustfmt::skip]
+fn evaluation() -> Vec<Case> {
+    vec![
+        c(PUSH, "let 'a[$(git push)]'", true).bash(),
+        c(PUSH, "x='a[$(git push)]'; echo $((x))", true).bash(),
+        c(PUSH, "[[ 'a[$(git push)]' -eq 0 ]]", true).bash(),
+        c(PUSH, "declare -i x='a[$(git push)]'", true).bash(),
+        c(PUSH, "declare -n r='a[$(git push)]'; echo $r", true).bash(),
+        c(PUSH, "printf -v 'a[$(git push)]' x", true).bash(),
+        c(PUSH, "read 'a[$(git push)]' <<< x", true).bash(),
+        c(PUSH, "test -v 'a[$(git push)]'", true).bash(),
+        c(PUSH, "x='$(git push)'; echo ${x@P}", true).bash(),
+        c(PUSH, "PS4='$(git push)'; set -x; :", true).bash(),
+        c(PUSH, "((git push) )", true),
+        c(READ_ENV, "echo $((cat .env) )", true),
+        c(READ_ENV, "declare -n r='a[$(cat .env)]'; echo $r", true).bash(),
+    ]
+}
+
+/// Class 2: the lexer reads words and here-documents as bash does.
+#[rustfmt::skip]
+fn lexer() -> Vec<Case> {
+    vec![
+        c(PUSH, "cat <<EO\\\nF\ngit push\nEOF\n:", true),
+        c(PUSH, "echo $[1<<2]\ngit push", true).bash(),
+        c(PUSH, "echo x\r# ; git push", true),
+    ]
+}
+
+/// Class 3: what a program reads from stdin or a startup file is its argument text.
+#[rustfmt::skip]
+fn stdin_and_startup() -> Vec<Case> {
+    vec![
+        c(PUSH, "BASH_ENV=/dev/stdin bash -c : <<< 'git push'", true).bash(),
+        c(PUSH, "bash --rcfile /dev/stdin -ic : <<< 'git push'", true).bash(),
+        c(PUSH, "env 'BASH_FUNC_ls%%=() { git push; }' bash -c ls", true).bash(),
+        c(READ_ENV, "BASH_ENV=/dev/stdin bash : <<< 'cat .env'", true).bash(),
+    ]
+}
+
+/// Class 4: runners' option grammars.
+#[rustfmt::skip]
+fn option_grammars() -> Vec<Case> {
+    vec![
+        c(PUSH, "env -S 'PATH=/usr/bin' git push", true),
+        c(PUSH, "env -SPATH=/usr/bin git push", true),
+        c(PUSH, "env -S git push", true),
+        c(PUSH, "xargs --process-slot-var V git push", true),
+        c(PUSH, "xargs --arg-file /dev/null git push", true),
+    ]
+}
+
+/// Class 5: git runs commands from settings and transports. The oracle's stub git does not follow
+/// them, so these rows are judged by the matcher table only.
+#[rustfmt::skip]
+fn git_settings() -> Vec<Case> {
+    vec![
+        c(PUSH, "git -c protocol.ext.allow=always fetch 'ext::sh -c git% push'", true).skip("the stub git runs no transport"),
+        c(PUSH, "git -c core.gitProxy='sh -c \"git push\"' fetch git://h/r", true).skip("the stub git runs no proxy"),
+        c(PUSH, "git -c remote.o.uploadpack='git push #' fetch o", true).skip("the stub git runs no upload-pack"),
+    ]
+}
+
+/// Class 6: files named other ways.
+#[rustfmt::skip]
+fn files() -> Vec<Case> {
+    vec![
+        c(READ_ENV, "xargs -a .env echo", true),
+        c(READ_ENV, "cat ~+/.env", true).bash(),
+    ]
+}
