@@ -28,7 +28,7 @@ const MARKS: &[&str] = &[
     r"\$\[[^\]]*<<",                            // `$[1<<2]` is no here-document
     r"\benv\s+(\S+\s+)*?-[A-Za-z]*S|--split-string", // `env -S` splits its own argument
     r"--(process-slot-var|arg-file)\b",         // xargs' long options with a separate value
-    r"\bxargs\b[^;&|\n]*\s-[0-9A-Za-z]*a",     // `xargs -a FILE` reads FILE
+    r"\bxargs(\s+(-\S+|\d+))*\s+-[0-9A-Za-z]*a",     // `xargs -a FILE` reads FILE
     r"(^|[\s;&|(])~[+-]",                       // `~+`, `~-`: the working directories
     // git settings and transports that run a command
     r"(?i)ext::|protocol\.ext\.|GIT_ALLOW_PROTOCOL|gitproxy|\.(uploadpack|receivepack)\b|\b(trailer|tar)\.[^\s=]*\.command",
@@ -62,7 +62,14 @@ mod tests {
             "xargs -a .env echo",
             "git -c core.gitProxy=x fetch git://h/r",
         ];
-        let plain = ["git status", "echo $((1 + 2))", "ls -la ~/x", "arr[1]=2; echo ${arr[1]}", "cat <<EOF\nx\nEOF\n"];
+        let plain = [
+            "git status",
+            "find . | xargs ls -la",
+            "echo $((1 + 2))",
+            "ls -la ~/x",
+            "arr[1]=2; echo ${arr[1]}",
+            "cat <<EOF\nx\nEOF\n",
+        ];
         for cmd in marked {
             assert!(evaluated_later(cmd), "{cmd:?}");
         }
