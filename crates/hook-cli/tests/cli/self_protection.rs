@@ -353,6 +353,11 @@ fn reading_the_policy_stays_allowed_in_every_dialect_and_the_token_does_not() {
             decide(&sandbox, client, shell_tool(client), &json!({"command": "cat ~/.aimon/serve.token"}));
         assert!(denied, "{client}: the token was readable: {out}");
     }
+    // Running the protected binary is not changing it (the guard runs every exec through this).
+    let binary = std::fs::canonicalize(assert_cmd::cargo::cargo_bin!("aimon-hooks")).expect("binary");
+    let run = json!({"command": format!("{} --version", binary.display())});
+    let (denied, out) = decide(&sandbox, "claude", "Bash", &run);
+    assert!(!denied, "running aimon-hooks by its path: {out}");
     // The reason tells the person what to do.
     let (_, out) = decide(&sandbox, "claude", "Bash", &json!({"command": "rm .aimon/hooks.json"}));
     assert!(out.contains("change it yourself, outside the agent"), "{out}");

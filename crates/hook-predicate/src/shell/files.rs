@@ -162,7 +162,14 @@ impl FileModel {
             _ if INERT.binary_search(&name).is_ok() => {}
             _ => match spec(name) {
                 Some(spec) => self.modelled(spec, rest, more_args),
-                None => self.mention_all(rest),
+                None => {
+                    // The program is executed, not written: a path in command position is read
+                    // (an interpreter reads its script); a bare name is looked up on PATH.
+                    if program.text.contains('/') {
+                        self.push_word(READ, Reach::File, program);
+                    }
+                    self.mention_all(&rest[1..]);
+                }
             },
         }
     }
