@@ -245,11 +245,9 @@ pub fn probe() -> Result<(), Error> {
     let guard = Guard { rules: Rules::default(), mounts: Vec::new(), git: OnceLock::from(None) };
     match Started::start_quietly(&["true".into()], true)?.supervise(&guard)? {
         0 => Ok(()),
-        REFUSED => {
-            Err(Error::Unavailable(String::from(
-                "the kernel refuses ptrace, seccomp notifications or a user namespace's mounts to this process",
-            )))
-        }
+        REFUSED => Err(Error::Unavailable(String::from(
+            "the kernel refuses ptrace, seccomp notifications or a user namespace's mounts to this process",
+        ))),
         code => Err(Error::Unavailable(format!("a guarded `true` exited with {code}"))),
     }
 }

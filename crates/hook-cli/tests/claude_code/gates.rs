@@ -200,11 +200,8 @@ async fn the_model_cannot_empty_the_policy_and_the_next_push_is_still_denied(rou
     let scenario = Scenario::new(route).project_hooks(&push_rule("pushes-go-through-review"));
     let hooks = scenario.project().join(".aimon/hooks.json");
     let before = std::fs::read_to_string(&hooks).expect("the policy");
-    let turns = vec![
-        Turn::bash("echo {} > .aimon/hooks.json"),
-        Turn::write(&hooks, "{}"),
-        Turn::bash("git push origin main"),
-    ];
+    let turns =
+        vec![Turn::bash("echo {} > .aimon/hooks.json"), Turn::write(&hooks, "{}"), Turn::bash("git push origin main")];
     let run = scenario.model(turns).run().await;
     run.check(std::fs::read_to_string(&hooks).ok() == Some(before), "the policy file changed");
     run.check(run.git_calls().is_empty(), format_args!("git must not run; it ran {:?}", run.git_calls()));

@@ -30,7 +30,11 @@ fn the_demo_ships_policy_tests_that_pass_with_its_real_handlers() {
     let sandbox = Sandbox::new();
     let junit = sandbox.root().join("demo.xml");
     let out = Outcome::of(
-        sandbox.cmd().current_dir(workspace()).args(["test", "--trust", "--project", "examples/demo", "--junit"]).arg(&junit),
+        sandbox
+            .cmd()
+            .current_dir(workspace())
+            .args(["test", "--trust", "--project", "examples/demo", "--junit"])
+            .arg(&junit),
     );
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("8 case(s): 8 passed, 0 failed"), "{}", out.stdout);

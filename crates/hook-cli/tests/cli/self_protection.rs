@@ -223,7 +223,9 @@ fn call_of(client: &str, cwd: &Path, tool: &str, input: &Value) -> (Vec<&'static
     };
     match client {
         "claude" => (vec!["claude"], with("PreToolUse", json!({"permission_mode": "default"}))),
-        "codex" => (vec!["codex"], with("PreToolUse", json!({"turn_id": "t", "model": "m", "permission_mode": "default"}))),
+        "codex" => {
+            (vec!["codex"], with("PreToolUse", json!({"turn_id": "t", "model": "m", "permission_mode": "default"})))
+        }
         "gemini" => (vec!["gemini"], with("BeforeTool", json!({"timestamp": "2026-12-03T00:00:00Z"}))),
         "qwen" => (vec!["qwen"], with("PreToolUse", json!({"timestamp": "2026-12-03T00:00:00Z"}))),
         "copilot" => (vec!["copilot"], with("PreToolUse", json!({"timestamp": "2026-12-03T00:00:00Z"}))),
@@ -301,12 +303,16 @@ fn each_clients_own_edit_tools_are_denied_on_every_protected_file() {
         ("claude", "Write", |f| json!({"file_path": f, "content": "{}"})),
         ("claude", "Edit", |f| json!({"file_path": f, "old_string": "deny", "new_string": "x"})),
         ("claude", "MultiEdit", |f| json!({"file_path": f, "edits": [{"old_string": "a", "new_string": "b"}]})),
-        ("codex", "apply_patch", |f| {
-            json!({"command": format!("*** Begin Patch\n*** Delete File: {}\n*** End Patch\n", f.display())})
-        }),
-        ("codex", "apply_patch", |f| {
-            json!({"command": format!("*** Begin Patch\n*** Add File: {}\n+{{}}\n*** End Patch\n", f.display())})
-        }),
+        (
+            "codex",
+            "apply_patch",
+            |f| json!({"command": format!("*** Begin Patch\n*** Delete File: {}\n*** End Patch\n", f.display())}),
+        ),
+        (
+            "codex",
+            "apply_patch",
+            |f| json!({"command": format!("*** Begin Patch\n*** Add File: {}\n+{{}}\n*** End Patch\n", f.display())}),
+        ),
         ("gemini", "write_file", |f| json!({"file_path": f, "content": "{}"})),
         ("gemini", "replace", |f| json!({"file_path": f, "old_string": "deny", "new_string": "x"})),
         ("qwen", "write_file", |f| json!({"file_path": f, "content": "{}"})),

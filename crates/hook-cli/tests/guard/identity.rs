@@ -28,8 +28,7 @@ os.execve('/proc/self/fd/%d' % fd, ['x', 'push', '../remote.git', 'main'], os.en
 ";
 
 /// In a mount namespace of its own, git mounted over another file's name.
-const BIND: &str =
-    ": > ./editor && mount --bind \"$(command -v git)\" ./editor && ./editor push ../remote.git main\n";
+const BIND: &str = ": > ./editor && mount --bind \"$(command -v git)\" ./editor && ./editor push ../remote.git main\n";
 
 const ROWS: &[Row] = &[
     Row {
