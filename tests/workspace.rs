@@ -24,7 +24,7 @@ fn write(path: &Path, text: &str) {
 
 /// Loads the tiers under `home`/`project` into a fresh registry's config group.
 fn load(home: &Path, project: &Path) -> (Arc<HookRegistry>, BuildEnv) {
-    let paths = TierPaths { home: Some(home.to_path_buf()), project: project.to_path_buf() };
+    let paths = TierPaths::new(Some(home.to_path_buf()), project);
     let (config, diagnostics) = load_tiers(&paths).unwrap();
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let env = BuildEnv::new(&paths);

@@ -16,6 +16,9 @@ use hook_guard::{Guard, REFUSED, Started};
 use crate::cli::{GuardArgs, TierArgs};
 use crate::load;
 
+/// The deny hooks the guard checks, with their events.
+type Hooks = Vec<(HookEventType, Arc<DeclarativeHook>)>;
+
 /// The flag of the shell-prefix form (`init claude` writes `<path>/aimon-hooks --guard`).
 pub(crate) const PREFIX_FLAG: &str = "--guard";
 
@@ -102,7 +105,7 @@ pub(crate) fn run(args: &GuardArgs) -> u8 {
 /// read-only to the command), and the tiers' paths: it enforces `deny` hooks only, which hold
 /// whatever the trust store says and need no MCP server, so neither is read (and nothing is
 /// compiled until an exec is checked).
-fn rules(tiers: &TierArgs) -> anyhow::Result<(Vec<(HookEventType, Arc<DeclarativeHook>)>, TierPaths)> {
+fn rules(tiers: &TierArgs) -> anyhow::Result<(Hooks, TierPaths)> {
     let paths = TierPaths::new(tiers.home_dir(), tiers.project_dir()?);
     let (config, _diagnostics) = load_tiers_lazily(&paths).map_err(load::config_error)?;
     let mut hooks = config.into_hooks(&BuildEnv::without_mcp(&paths));

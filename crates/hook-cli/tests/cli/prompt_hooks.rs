@@ -138,6 +138,7 @@ fn a_prompt_hooks_verdict_reaches_run_and_claude_as_claude_code_gives_it() {
     let end_turn = r#"{"continue":false,"decision":"block","reason":"too risky","stopReason":"too risky"}"#;
     let block = r#"{"decision":"block","reason":"too risky"}"#;
     #[rustfmt::skip]
+    #[allow(clippy::type_complexity, reason = "one table row: what, the model says, the event input, the expected answer, why")]
     let cases: Vec<(&str, Says, Value, (&str, &str, Value), &str)> = vec![
         ("PreToolUse", YES, json!({}), ("allow", "continue", Value::Null), ""),
         ("PreToolUse", NO, json!({}), ("deny", "continue", json!("too risky")), deny),
