@@ -76,7 +76,7 @@ pub(crate) fn run(args: &GuardArgs) -> u8 {
         }
     };
     let guard = match rules(&args.tiers) {
-        Ok((hooks, paths)) => Guard::with_files(&hooks, &paths),
+        Ok((hooks, paths)) => Guard::with_files(&hooks, &self_protection(&paths), &paths),
         Err(e) => {
             // Dropped unsupervised, the process is killed before its exec.
             drop(started);
@@ -108,8 +108,7 @@ pub(crate) fn run(args: &GuardArgs) -> u8 {
 fn rules(tiers: &TierArgs) -> anyhow::Result<(Hooks, TierPaths)> {
     let paths = TierPaths::new(tiers.home_dir(), tiers.project_dir()?);
     let (config, _diagnostics) = load_tiers_lazily(&paths).map_err(load::config_error)?;
-    let mut hooks = config.into_hooks(&BuildEnv::without_mcp(&paths));
-    hooks.extend(self_protection(&paths));
+    let hooks = config.into_hooks(&BuildEnv::without_mcp(&paths));
     Ok((hooks, paths))
 }
 

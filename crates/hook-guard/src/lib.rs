@@ -120,11 +120,15 @@ impl Guard {
     /// namespace the paths the Read deny rules among `hooks` name (anchored by `paths`, globs
     /// resolved now) are hidden and those of the Edit deny rules are read-only. `Err` when a glob
     /// names too much to resolve.
+    ///
+    /// `protected` (self-protection's hooks) only become mounts: the kernel holds them, and as
+    /// exec rules their paths would make every long argv uncertain.
     pub fn with_files<'a>(
         hooks: impl IntoIterator<Item = &'a (HookEventType, Arc<DeclarativeHook>)> + Clone,
+        protected: &'a [(HookEventType, Arc<DeclarativeHook>)],
         paths: &hook_config::TierPaths,
     ) -> Result<Self, Error> {
-        let mounts = files::mounts(hooks.clone(), paths).map_err(Error::Unavailable)?;
+        let mounts = files::mounts(hooks.clone().into_iter().chain(protected), paths).map_err(Error::Unavailable)?;
         Ok(Guard { mounts, ..Guard::new(hooks) })
     }
 
