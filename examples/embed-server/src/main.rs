@@ -49,7 +49,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("GET /status: {} {}", status.status(), status.text().await?);
 
     let call = json!({ "session_id": "s1", "hook_event_name": "PreToolUse", "cwd": project,
-        "tool_name": "Bash", "tool_input": { "command": "rm -rf /" } });
+        "tool_name": "Bash", "tool_input": { "command": "rm -rf build" } });
     let url = format!("{base}/hooks/v1/run/PreToolUse");
     let denied = http.post(&url).json(&call).send().await?;
     println!("POST /hooks/v1/run/PreToolUse without a key: {}", denied.status());
