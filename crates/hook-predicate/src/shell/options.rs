@@ -324,6 +324,10 @@ pub(crate) struct Spelling {
     operands: Vec<String>,
     /// The rule ends in `:*` or ` *`: more operands may follow, and more options.
     prefix: bool,
+    /// The rule writes `--` (`git checkout -- :*`): a command must write it too, as a word of its
+    /// own after the subcommand (`git checkout main` switches branches, `git checkout -- a.txt`
+    /// discards changes).
+    dashdash: bool,
 }
 
 impl Spelling {
@@ -342,6 +346,7 @@ impl Spelling {
             options: Vec::new(),
             operands: Vec::new(),
             prefix,
+            dashdash: words[head.args..].iter().any(|w| w == "--"),
         };
         let mut readable = true;
         items(&head, &words[head.args..], &mut |item| match item {
@@ -421,7 +426,9 @@ impl Spelling {
             Item::Unknown => unknown = true,
         });
         let all = if self.options.len() == 64 { u64::MAX } else { (1u64 << self.options.len()) - 1 };
-        let matched = seen == all && operands_match && operand >= self.operands.len() && (self.prefix || !extra);
+        let dashdash = !self.dashdash || words[head.args..].iter().any(|w| w.known && w.text == "--");
+        let matched =
+            seen == all && operands_match && operand >= self.operands.len() && (self.prefix || !extra) && dashdash;
         // A word of unknown value can add options and operands, never take the known ones away
         // (short of being `--` itself, before them): a prefix rule met by the known words is met.
         Some(if matched && self.prefix {

@@ -21,6 +21,13 @@ pub(super) fn cases() -> Vec<Case> {
         c(PUSH, "git push", true),
         c(PUSH, "git push origin main", true),
         c(PUSH, "git status", false),
+        // A rule's `--` is one of its words: a command must write it too.
+        c("Bash(git checkout -- :*)", "git checkout -- a.txt", true),
+        c("Bash(git checkout -- :*)", "git checkout HEAD -- a.txt", true),
+        c("Bash(git checkout -- :*)", "cd x && git checkout -- .", true),
+        c("Bash(git checkout -- :*)", "git checkout main", false),
+        c("Bash(git checkout -- :*)", "git checkout -b new", false),
+        c("Bash(git checkout -- :*)", "git checkout $REF", true),
         c("Bash(git push *)", "git push", true),
         c("Bash(git push *)", "git push -f", true),
         // DESIGN-0.3 §1: a git subcommand that is neither a git command nor a resolvable alias
