@@ -24,8 +24,8 @@ pub use self::{
     fields::{PayloadKey, TOOL_INPUT_PREFIX, context_scalars, context_structure, payload_context, template_scalar},
     keys::{Key, Word},
     settings::{
-        add_routes, command_route, guard_prefix, http_route, remove_routes, remove_shell_prefix, routed_events,
-        set_shell_prefix,
+        add_routes, command_route, guard_prefix, http_route, is_route, remove_routes, remove_shell_prefix,
+        routed_events, set_shell_prefix,
     },
 };
 use crate::answer::{Answer, Extras, trust_notice};

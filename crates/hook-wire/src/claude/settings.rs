@@ -16,9 +16,11 @@ pub fn routed_events(named: &[HookEventType]) -> Vec<&'static str> {
         .collect()
 }
 
-/// The `command` handler that runs `binary claude`.
+/// The `command` handler that runs `binary claude`, in exec form (`args`): Claude Code spawns it
+/// directly, without a shell, so `CLAUDE_CODE_SHELL_PREFIX` (the guard, which wraps shell-form
+/// hook commands too) does not wrap the hook that answers for it.
 pub fn command_route(binary: &str) -> Value {
-    command_route_for(binary, "claude")
+    json!({"type": HandlerKind::Command.config_name(), "command": binary, "args": ["claude"]})
 }
 
 /// The `command` handler that runs `binary subcommand` (every client with Claude Code's settings
@@ -37,16 +39,35 @@ pub fn http_route(url: &str, token: &str) -> Value {
     })
 }
 
-/// Whether `handler` is the route `ours` (same type and same command or URL).
-fn is_ours(handler: &Value, ours: &Value) -> bool {
+/// Whether `handler` is the route `ours` (same type, and the same URL or command line: an exec
+/// form's `command` and `args` read as the shell form they replace, so a route an older `init`
+/// wrote is ours too).
+pub fn is_route(handler: &Value, ours: &Value) -> bool {
     let key = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
     let kind = key(ours, "type");
     key(handler, "type") == kind
         && if kind.as_deref() == Some(HandlerKind::Http.config_name()) {
             key(handler, "url") == key(ours, "url")
         } else {
-            key(handler, "command") == key(ours, "command")
+            command_line(handler).is_some() && command_line(handler) == command_line(ours)
         }
+}
+
+/// A command handler's command line: `command`, then each of `args` (exec form) as a word.
+fn command_line(handler: &Value) -> Option<String> {
+    let command = handler.get("command").and_then(Value::as_str)?;
+    match handler.get("args").and_then(Value::as_array) {
+        None => Some(command.to_owned()),
+        Some(args) => {
+            let words: Option<Vec<&str>> = args.iter().map(Value::as_str).collect();
+            Some(
+                std::iter::once(quoted(command))
+                    .chain(words?.into_iter().map(str::to_owned))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        }
+    }
 }
 
 /// Routes `events` to `route`: our earlier entries are replaced, everything else is untouched.
@@ -70,7 +91,7 @@ pub fn remove_routes(settings: &mut Value, route: &Value) -> Result<(), Error> {
     for groups in hooks.values_mut().filter_map(Value::as_array_mut) {
         for group in groups.iter_mut() {
             if let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) {
-                handlers.retain(|h| !is_ours(h, route));
+                handlers.retain(|h| !is_route(h, route));
             }
         }
         groups.retain(|g| g.get("hooks").and_then(Value::as_array).is_none_or(|h| !h.is_empty()));
@@ -187,8 +208,23 @@ mod tests {
         assert_eq!(twice, once);
         assert_eq!(once["model"], "opus");
         assert_eq!(once["hooks"]["PreToolUse"][0], settings()["hooks"]["PreToolUse"][0]);
-        assert_eq!(once["hooks"]["PreToolUse"][1]["hooks"][0]["command"], "/usr/local/bin/aimon-hooks claude");
+        assert_eq!(
+            once["hooks"]["PreToolUse"][1]["hooks"][0],
+            json!({"type": "command", "command": "/usr/local/bin/aimon-hooks", "args": ["claude"]}),
+            "exec form: the guard's shell prefix does not wrap it"
+        );
         assert_eq!(once["hooks"].as_object().map(Map::len), Some(31));
+    }
+
+    #[test]
+    fn a_shell_form_route_an_older_init_wrote_is_replaced_not_doubled() {
+        let mut s = settings();
+        let old = json!({"type": "command", "command": "'/opt/my bin/aimon-hooks' claude"});
+        add_routes(&mut s, &["Stop"], &old).expect("object");
+        let route = command_route("/opt/my bin/aimon-hooks");
+        assert!(is_route(&old, &route) && !is_route(&json!({"type": "command", "command": "./guard.sh"}), &route));
+        add_routes(&mut s, &["Stop"], &route).expect("object");
+        assert_eq!(s["hooks"]["Stop"], json!([{"hooks": [route]}]));
     }
 
     #[test]
