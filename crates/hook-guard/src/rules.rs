@@ -86,11 +86,13 @@ impl Rules {
     }
 
     /// The first rule that a Bash call of `command` (one simple command, its words quoted) run in
-    /// `cwd` would meet. An uncertain match is a match.
+    /// `cwd` would meet. An uncertain match is a match. The command is an exec's argv, which the
+    /// kernel bounds: it is read to its end, however long ([`hook_predicate::WholeArgv`]).
     pub(crate) fn check(&self, command: &str, cwd: Option<&Path>) -> Option<Denial> {
         if self.rules.is_empty() {
             return None;
         }
+        let _whole = hook_predicate::WholeArgv::enter();
         let mut ctx =
             HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new("Bash", json!({ "command": command })));
         ctx.cwd = cwd.map(Path::to_path_buf);

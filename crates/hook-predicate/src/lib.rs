@@ -271,6 +271,7 @@
 #![warn(missing_docs)]
 
 mod anchors;
+mod argv;
 mod bash;
 mod composite;
 mod error;
@@ -286,6 +287,7 @@ mod rule_paths;
 mod shell;
 
 pub use crate::anchors::PathAnchors;
+pub use crate::argv::WholeArgv;
 pub use crate::error::Error;
 pub use crate::parser::parse;
 pub use crate::predicate::{Call, ToolInputPredicate, Verdict};

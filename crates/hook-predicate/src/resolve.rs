@@ -257,20 +257,23 @@ const MAX_WORK: usize = 8 << 20;
 /// What one file-system lookup ([`follow`]) counts for in [`MAX_WORK`].
 const LOOKUP_WORK: usize = 1024;
 
-/// The work done so far resolving one command ([`MAX_WORK`]).
+/// The work done so far resolving one command ([`MAX_WORK`]; no cap for an exec's whole argv).
 #[derive(Debug, Default)]
-struct Work(usize);
+struct Work {
+    done: usize,
+    whole: bool,
+}
 
 impl Work {
     /// Counts `units`; false once past [`MAX_WORK`].
     fn spend(&mut self, units: usize) -> bool {
-        self.0 = self.0.saturating_add(units);
-        self.0 <= MAX_WORK
+        self.done = self.done.saturating_add(units);
+        self.whole || self.done <= MAX_WORK
     }
 }
 
 fn resolve_all(model: &FileModel, base: &Path, home: Option<&Path>) -> Vec<ResolvedUse> {
-    let mut work = Work::default();
+    let mut work = Work { done: 0, whole: model.whole };
     let mut dirs = Dirs::new(base, home);
     let mut out = Vec::with_capacity(model.uses.len());
     for u in &model.uses {

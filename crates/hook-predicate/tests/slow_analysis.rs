@@ -116,3 +116,37 @@ fn a_one_megabyte_command_of_any_shape_is_answered_and_a_deny_rule_holds() {
     cases.push(("Read(./.env)", "100 kB of echo", fill(100 << 10, "", |_| "echo a; ".to_owned()), NoMatch));
     check(cases);
 }
+
+/// An exec's argv, as the guard asks about it, is read to its end however long: the kernel bounds
+/// it, and past a budget a long benign argv (`xargs`, a linker's objects) would be refused.
+#[test]
+fn an_execs_whole_argv_is_read_to_its_end_however_long() {
+    use Verdict::{Match, NoMatch, Uncertain};
+    let many = |program: &str, last: &str| format!("{program} {}{last}", "a ".repeat(190_000));
+    let cases: Vec<(&str, &str, String, Verdict, Verdict)> = vec![
+        // (rule, what, argv, as a tool call's text, as an exec's whole argv)
+        ("Bash(touch:*)", "a program no rule names", many("count", "b"), Uncertain, NoMatch),
+        ("Read(./.env)", "a program no rule names", many("count", "b"), Uncertain, NoMatch),
+        ("Read(./.env)", "cat of many files", many("cat", "b"), Uncertain, NoMatch),
+        ("Read(./.env)", "cat of many files, .env last", many("cat", ".env"), Uncertain, Match),
+        ("Bash(touch:*)", "touch of many files", many("touch", "b"), Uncertain, Match),
+        ("Bash(touch:*)", "an unmodelled program naming touch last", many("make", "touch"), Uncertain, Uncertain),
+    ];
+    let mut failures = Vec::new();
+    for (rule, what, argv, text, whole) in cases {
+        let (sender, receiver) = mpsc::channel();
+        std::thread::spawn(move || {
+            let predicate = parse(rule, &PathAnchors::new("/proj").with_home("/home/u")).expect("the rule parses");
+            let input = json!({ "command": argv });
+            let call = Call::new("Bash", &input);
+            let as_text = predicate.verdict(&call);
+            let _scope = hook_predicate::WholeArgv::enter();
+            let _ = sender.send((as_text, predicate.verdict(&call)));
+        });
+        match receiver.recv_timeout(HANG_GUARD) {
+            Ok(got) if got == (text, whole) => {}
+            got => failures.push(format!("{rule} | {what} | expected {:?} | got {got:?}", (text, whole))),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

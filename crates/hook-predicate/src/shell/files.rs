@@ -96,6 +96,8 @@ pub(crate) struct FileModel {
     /// The resolved uses, for the directory and home they were last resolved against
     /// (`path_glob` fills it: one command is tested against many rules).
     pub(crate) resolved: std::cell::RefCell<Option<crate::resolve::ResolvedCommand>>,
+    /// An exec's whole argv ([`crate::WholeArgv`]): no cap on the records or their resolution.
+    pub(crate) whole: bool,
 }
 
 impl FileModel {
@@ -374,7 +376,7 @@ impl FileModel {
             _ => None,
         };
         let name = name.trim_end_matches('+');
-        if self.vars.len() >= MAX_RECORDS && !self.vars.contains_key(name) {
+        if self.vars.len() >= self.max_records() && !self.vars.contains_key(name) {
             self.overflow = true;
             return;
         }
@@ -392,7 +394,7 @@ impl FileModel {
     }
 
     fn step(&mut self, step: Step) {
-        if self.records() >= MAX_RECORDS || self.substituted.get() > MAX_SUBSTITUTED {
+        if self.records() >= self.max_records() || self.substituted.get() > MAX_SUBSTITUTED {
             self.overflow = true;
             return;
         }
@@ -400,7 +402,7 @@ impl FileModel {
     }
 
     fn push(&mut self, access: Access, reach: Reach, arg: Arg) {
-        if self.records() >= MAX_RECORDS || self.substituted.get() > MAX_SUBSTITUTED {
+        if self.records() >= self.max_records() || self.substituted.get() > MAX_SUBSTITUTED {
             self.overflow = true;
             return;
         }
@@ -408,7 +410,7 @@ impl FileModel {
     }
 
     fn mention(&mut self, text: &str) {
-        if self.records() >= MAX_RECORDS || self.substituted.get() > MAX_SUBSTITUTED {
+        if self.records() >= self.max_records() || self.substituted.get() > MAX_SUBSTITUTED {
             self.overflow = true;
             return;
         }
@@ -431,6 +433,11 @@ impl FileModel {
     /// assigned earlier in the line substituted where known.
     pub(crate) fn mentions(&self) -> impl Iterator<Item = &str> {
         self.mentions.split_terminator('\0')
+    }
+
+    /// [`MAX_RECORDS`], or no cap for an exec's whole argv.
+    fn max_records(&self) -> usize {
+        if self.whole { usize::MAX } else { MAX_RECORDS }
     }
 
     fn records(&self) -> usize {

@@ -86,6 +86,8 @@ pub(crate) struct Analysis {
     input_len: usize,
     /// The work done so far ([`Analysis::spend`]).
     work: usize,
+    /// An exec's whole argv ([`crate::WholeArgv`]): the budget has no cap.
+    whole: bool,
     /// The files the command reads and writes, for Read and Edit rules ([`files`]); empty unless
     /// `files_recorded`.
     pub(crate) files: files::FileModel,
@@ -195,7 +197,11 @@ pub(crate) enum Need {
 /// it has the file model, when `need` asks for it).
 pub(crate) fn with_analysis<R>(cmd: &str, need: Need, f: impl FnOnce(&Analysis) -> R) -> R {
     let cached = LAST.with(|last| match &*last.borrow() {
-        Some((text, analysis)) if text == cmd && (need == Need::Views || analysis.files_recorded) => {
+        Some((text, analysis))
+            if text == cmd
+                && analysis.whole == crate::argv::whole()
+                && (need == Need::Views || analysis.files_recorded) =>
+        {
             Some(Rc::clone(analysis))
         }
         _ => None,
@@ -216,7 +222,11 @@ pub(crate) fn analyse(cmd: &str) -> Analysis {
 }
 
 fn analyse_with(cmd: &str, files: bool) -> Analysis {
-    let mut out = Analysis { input_len: cmd.len(), files_recorded: files, ..Analysis::default() };
+    let whole = crate::argv::whole();
+    let mut files_model = files::FileModel::default();
+    files_model.whole = whole;
+    let mut out =
+        Analysis { input_len: cmd.len(), files_recorded: files, whole, files: files_model, ..Analysis::default() };
     analyse_into(cmd, 0, &mut out);
     if evaluated::evaluated_later(cmd) {
         out.uncertain = true;
@@ -251,9 +261,11 @@ impl Analysis {
         self.work > self.budget()
     }
 
-    /// [`WORK_PER_BYTE`] per byte of the command plus [`BASE_WORK`], at most [`MAX_WORK`].
+    /// [`WORK_PER_BYTE`] per byte of the command plus [`BASE_WORK`], at most [`MAX_WORK`] (no
+    /// cap for an exec's whole argv: [`crate::WholeArgv`]).
     fn budget(&self) -> usize {
-        self.input_len.saturating_mul(WORK_PER_BYTE).saturating_add(BASE_WORK).min(MAX_WORK)
+        let linear = self.input_len.saturating_mul(WORK_PER_BYTE).saturating_add(BASE_WORK);
+        if self.whole { linear } else { linear.min(MAX_WORK) }
     }
 }
 

@@ -118,6 +118,65 @@ pub(super) fn exact_start(words: &[Word], from: usize) -> Option<usize> {
     }
 }
 
+/// The dynamic loader's options that take the next word as their value (glibc's `ld.so --help`).
+#[rustfmt::skip]
+const LOADER_WITH_VALUE: &[&str] = &["--library-path", "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask",
+    "--inhibit-rpath", "--audit", "--preload", "--argv0"];
+
+/// The dynamic loader's options that stand alone.
+const LOADER_FLAGS: &[&str] =
+    &["--list", "--verify", "--inhibit-cache", "--list-tunables", "--list-diagnostics", "--help", "--version"];
+
+/// Whether `name` (a basename) is the dynamic loader's: `ld.so`, `ld-linux-x86-64.so.2`,
+/// `ld-linux.so.2`, `ld-musl-x86_64.so.1`, … Run by hand, it runs its first operand.
+pub(super) fn is_loader(name: &str) -> bool {
+    name == "ld.so" || (name.starts_with("ld-linux") || name.starts_with("ld-musl")) && name.contains(".so")
+}
+
+/// Where the program a loader's `words` run starts, and the word its `--argv0` names (the name
+/// the program runs under), read by the loader's grammar: its options come first, each option of
+/// [`LOADER_WITH_VALUE`] takes the next word, `--` ends them, and any other word is the program
+/// (glibc refuses another `--word`; a word of one dash is a program's name). `None` when that
+/// cannot be told (a word of unknown value, or a glob, where an option may stand; an option it
+/// does not know) or when there is no program.
+pub(super) fn loader_start(words: &[Word]) -> Option<(usize, Option<usize>)> {
+    let (mut i, mut argv0) = (1, None);
+    loop {
+        let w = words.get(i)?;
+        let t = w.text.as_str();
+        if !w.known || w.glob || w.splits {
+            return None;
+        }
+        if t == "--" {
+            return (i + 1 < words.len()).then_some((i + 1, argv0));
+        }
+        if LOADER_FLAGS.contains(&t) {
+            i += 1;
+        } else if LOADER_WITH_VALUE.contains(&t) {
+            let value = words.get(i + 1)?;
+            if value.glob || value.splits {
+                return None;
+            }
+            if t == "--argv0" {
+                argv0 = Some(i + 1);
+            }
+            i += 2;
+        } else if t.starts_with("--") {
+            return None;
+        } else {
+            return Some((i, argv0));
+        }
+    }
+}
+
+/// Whether `path`, run as a program, is a file only a descriptor names (`/dev/fd/3`,
+/// `/proc/self/fd/3`, `/dev/stdin`): what it is cannot be read from the command line.
+pub(super) fn is_descriptor(path: &str) -> bool {
+    path.starts_with("/dev/fd/")
+        || matches!(path, "/dev/stdin" | "/dev/stdout" | "/dev/stderr")
+        || path.starts_with("/proc/") && path.contains("/fd/")
+}
+
 /// What the model knows of a program (by its base name, the command's first word).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -140,7 +199,7 @@ pub(super) fn kind(words: &[&str]) -> Kind {
         // `hash -p /path name` rebinds a name: not inert.
         "hash" if words.iter().any(|w| w.starts_with('-') && w.contains('p')) => Kind::Other,
         _ if INERT.binary_search(&name).is_ok() || WRAPPERS.contains(&name) => Kind::Inert,
-        _ if RUNNERS.contains(&name) => Kind::Runner { from: 1 },
+        _ if RUNNERS.contains(&name) || is_loader(name) => Kind::Runner { from: 1 },
         _ => {
             let Some((_, subs)) = SUBCOMMAND_RUNNERS.iter().find(|(program, _)| *program == name) else {
                 return Kind::Other;

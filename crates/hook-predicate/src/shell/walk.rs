@@ -289,6 +289,12 @@ impl Lexer<'_, '_> {
         match model::kind(&texts) {
             model::Kind::Inert => {}
             model::Kind::Runner { from } => {
+                if model::is_loader(basename(&words[0].text))
+                    && let Some((start, argv0)) = model::loader_start(words)
+                {
+                    self.loader(words, start, argv0);
+                    return;
+                }
                 if let Some(start) = model::exact_start(words, from) {
                     self.emit_nested(words[start..].to_vec());
                     return;
@@ -303,6 +309,21 @@ impl Lexer<'_, '_> {
                     self.out.opaque.push(texts[1..].join(" "));
                 }
             }
+        }
+    }
+
+    /// The dynamic loader run by hand (`ld.so PROGRAM ARGS…`, `model::loader_start`): it runs
+    /// the program at `start` with the words after it, and with `--argv0 NAME` (the word at
+    /// `argv0`) under that name too (git run as `git-push` is `git push`, busybox as `touch` is
+    /// `touch`). A program only a descriptor names (`ld.so /dev/fd/3 push …`) is uncertain.
+    fn loader(&mut self, words: &[Word], start: usize, argv0: Option<usize>) {
+        if model::is_descriptor(&words[start].text) {
+            self.uncertain();
+        }
+        self.emit_nested(words[start..].to_vec());
+        if let Some(name) = argv0 {
+            let renamed = std::iter::once(words[name].clone()).chain(words[start + 1..].iter().cloned()).collect();
+            self.emit_nested(renamed);
         }
     }
 

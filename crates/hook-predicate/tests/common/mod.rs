@@ -6,9 +6,11 @@
 //!
 //! - `bash_table.rs`: the cases written before issue 23 (bypasses, look-alikes, hidden commands).
 //! - `issue23.rs`: the cases of issue 23, one section per class of the issue.
+//! - `issue37.rs`: the loader and git's push plumbing (issue 37).
 
 mod bash_table;
 mod issue23;
+mod issue37;
 mod issue38;
 
 /// How the oracle runs a case.
@@ -67,5 +69,6 @@ pub(crate) fn bash_cases() -> Vec<Case> {
     for (class, section) in issue23::by_class().into_iter().chain(issue38::by_class()) {
         cases.extend(section.into_iter().map(|case| case.class(class)));
     }
+    cases.extend(issue37::cases().into_iter().map(|case| case.class(37)));
     cases
 }

@@ -190,6 +190,15 @@ const GIT_PUSH: &[Opt] = &[f(&["--force", "-f"]), o(&["--force-with-lease"]), f(
     v(&["--push-option", "-o"]), v(&["--repo"]), v(&["--receive-pack", "--exec"]), o(&["--signed"]),
     f(&["--porcelain"]), f(&["--progress"]), f(&["--thin"]), f(&["--no-thin"]), f(&["--ipv4", "-4"]),
     f(&["--ipv6", "-6"]), o(&["--recurse-submodules"])];
+/// git's push plumbing (`send-pack`, `http-push`): push's options that they take, and theirs.
+/// `--stdin` reads the refs from standard input, which may force or delete any: read as `--mirror`.
+#[rustfmt::skip]
+const GIT_SEND_PACK: &[Opt] = &[f(&["--force", "-f"]), o(&["--force-with-lease"]), f(&["--delete", "-d"]),
+    same(&["-D"], "--delete", &["--force"]), imp(&["--mirror"], &["--force", "--delete"]), f(&["--all"]),
+    imp(&["--stdin"], &["--force", "--delete"]), f(&["--dry-run", "-n"]), f(&["--verbose", "-v"]),
+    f(&["--quiet", "-q"]), f(&["--atomic"]), v(&["--push-option"]), v(&["--receive-pack", "--exec"]),
+    v(&["--remote"]), o(&["--signed"]), f(&["--progress"]), f(&["--thin"]), f(&["--stateless-rpc"]),
+    f(&["--helper-status"])];
 #[rustfmt::skip]
 const GIT_CLEAN: &[Opt] = &[f(&["--force", "-f"]), f(&["-d"]), f(&["-x"]), f(&["-X"]), f(&["--dry-run", "-n"]),
     f(&["--quiet", "-q"]), f(&["--interactive", "-i"]), v(&["--exclude", "-e"])];
@@ -260,6 +269,8 @@ const GIT_STASH: &[Opt] = &[v(&["--message", "-m"]), f(&["--include-untracked", 
     f(&["--keep-index", "-k"]), f(&["--staged", "-S"]), f(&["--patch", "-p"]), f(&["--quiet", "-q"]), f(&["--index"])];
 #[rustfmt::skip]
 const GIT_SUBS: &[Sub] = &[Sub { names: &["push"], canon: "push", options: GIT_PUSH, refspecs: true },
+    // The plumbing that does a push is a push (see docs/security.md, "Parse time and exec time").
+    Sub { names: &["send-pack", "http-push"], canon: "push", options: GIT_SEND_PACK, refspecs: true },
     sub(&["clean"], GIT_CLEAN), sub(&["reset"], GIT_RESET), sub(&["branch"], GIT_BRANCH), sub(&["checkout"], GIT_CHECKOUT),
     sub(&["restore"], GIT_RESTORE), sub(&["switch"], GIT_SWITCH), sub(&["commit"], GIT_COMMIT),
     sub(&["rebase"], GIT_REBASE), sub(&["tag"], GIT_TAG), sub(&["rm"], GIT_RM), sub(&["fetch"], GIT_FETCH),
