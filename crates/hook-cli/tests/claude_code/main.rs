@@ -27,6 +27,8 @@
 //!   the call run and logs "would deny" with its file:line;
 //! - `guard`   — `init claude --guard`: every Bash command under `aimon-hooks guard`, the argv
 //!   built at run time refused at exec with the reason in the tool result, `cd` still holding;
+//!   and plain `init claude` (the guard on by default): a denied `.env` read by `python3 -c`
+//!   shows nothing of it;
 //! - `rewake`  — a PostToolUse hook's rewake, fired by `aimon-hooks serve`, reaching the model on
 //!   the session's next tool call, its next failed tool call, and its next prompt after a resume.
 
