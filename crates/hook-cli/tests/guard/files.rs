@@ -288,3 +288,31 @@ fn the_guard_runs_nothing_where_the_kernel_refuses_the_command_a_user_namespace(
     assert!(stderr.contains("a user and mount namespace of its own") && stderr.contains("nothing was run"), "{stderr}");
     assert!(!ran.exists(), "the command ran");
 }
+
+/// A denied path absent when the guard starts has nothing to be mounted over, so the kernel does
+/// not hold a file the command creates there (docs/security.md says why no placeholder is made):
+/// the exec rules still refuse a program whose arguments name it, and a shell builtin or an
+/// interpreter building the name at run time reads it. Pinned so a change of either is seen.
+#[test]
+fn a_denied_file_created_after_the_start_is_refused_to_programs_naming_it_and_not_held_by_the_kernel() {
+    let rows: &[(&str, bool)] = &[
+        ("echo made > .env; cat .env", false),
+        ("echo made > .env; tail -n 1 .env", false),
+        ("echo made > .env; read -r l < .env; echo \"$l\"", true),
+        ("echo made > .env; python3 -c \"print(open(chr(46)+'env').read())\"", true),
+    ];
+    let mut failures = Vec::new();
+    for (line, shown) in rows {
+        let project = Project::new(false);
+        std::fs::remove_file(project.path("project/.env")).expect("no .env at start");
+        let out = project.run(line, true);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if stdout.contains("made") != *shown {
+            failures.push(format!("{line}: shown {}, expected {shown}: {}", !shown, said(&out)));
+        }
+        if !shown && !said(&out).contains("aimon-hooks: denied by project#0: secrets stay secret") {
+            failures.push(format!("{line}: no denial: {}", said(&out)));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
