@@ -1,11 +1,21 @@
 //! R-LAYER-3: hook-predicate exposes the trait (with the call it reads and the verdict it answers),
-//! the parser entry point (with its anchors), its error type and the paths of a matcher's Read and Edit
-//! rules (for the exec-time guard), nothing more. The crate keeps its modules private and re-exports through one
+//! the parser entry point (with its anchors), its error type, and for the exec-time guard the paths of
+//! a matcher's Read and Edit rules and the scope in which an exec's whole argv is read, nothing more. The crate keeps its modules private and re-exports through one
 //! `pub use` block in `lib.rs`, so its public surface is what `lib.rs` declares `pub`.
 
 /// The names hook-predicate may make public.
-const ALLOWED: &[&str] =
-    &["ToolInputPredicate", "Call", "Verdict", "parse", "PathAnchors", "Error", "rule_paths", "RulePath", "RuleAccess"];
+const ALLOWED: &[&str] = &[
+    "ToolInputPredicate",
+    "Call",
+    "Verdict",
+    "parse",
+    "PathAnchors",
+    "Error",
+    "rule_paths",
+    "RulePath",
+    "RuleAccess",
+    "WholeArgv",
+];
 
 const ITEM_KEYWORDS: &[&str] =
     &["fn", "struct", "enum", "trait", "type", "const", "static", "mod", "union", "async", "unsafe"];
