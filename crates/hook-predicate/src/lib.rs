@@ -4,7 +4,8 @@
 //! crate compiles such a pattern once, at load time, into a [`ToolInputPredicate`] that looks at the
 //! tool name *and* its input. The public surface is exactly that trait, [`parse`] with its input
 //! vocabulary [`PathAnchors`], [`Error`], and [`rule_paths`] (the absolute globs of a matcher's
-//! Read and Edit rules, [`RulePath`] and [`RuleAccess`], for the exec-time guard's mounts) (R-LAYER-3); the four implementations — NameOnly,
+//! Read and Edit rules, [`RulePath`] and [`RuleAccess`], for the exec-time guard's mounts), and
+//! [`WholeArgv`] (the guard's scope in which an exec's argv is read to its end) (R-LAYER-3); the four implementations — NameOnly,
 //! BashSubcommand, PathGlob and Composite (plus the input-field test they are built from) — are
 //! private. The crate depends on no other workspace crate and must not pull reqwest, rmcp, notify,
 //! serde-saphyr or rusqlite (R-LAYER-2). Unit tests sit beside the code (`shell/mod.rs` has the shell
