@@ -165,6 +165,14 @@ impl Conversion {
             self.note("dropped", at, &format!("{ty} handler without \"{missing}\""));
             return None;
         }
+        if kind == HandlerKind::Command && is_our_route(handler) {
+            self.note(
+                "dropped",
+                at,
+                "aimon-hooks' own route (written by 'aimon-hooks init claude'), not a hook to import",
+            );
+            return None;
+        }
         if handler.contains_key("args") && kind == HandlerKind::Command {
             self.note("dropped", at, "exec-form command (\"args\"): AIMON runs commands under sh -c only");
             return None;
@@ -385,5 +393,16 @@ mod tests {
         ] {
             assert_eq!(env_placeholders(input), expected, "{input}");
         }
+    }
+}
+
+/// Whether a command handler is the route `init claude` writes (exec form `aimon-hooks` +
+/// `["claude"]`, or an older init's shell form `… aimon-hooks claude`), whatever the binary's path.
+fn is_our_route(handler: &Map<String, Value>) -> bool {
+    let Some(command) = handler.get("command").and_then(Value::as_str) else { return false };
+    let program = |c: &str| std::path::Path::new(c.trim_matches('\'')).file_name().is_some_and(|n| n == "aimon-hooks");
+    match handler.get("args") {
+        Some(args) => program(command) && args == &serde_json::json!(["claude"]),
+        None => command.strip_suffix(" claude").is_some_and(program),
     }
 }

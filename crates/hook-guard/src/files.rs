@@ -47,7 +47,8 @@ pub(crate) fn mounts<'a>(
         let denies = spec.matcher == MatchSubject::Tool
             && matches!(spec.answer, AnswerChannel::PermissionDecision | AnswerChannel::PermissionBehavior)
             && matches!(hook.handler().action, HandlerAction::Deny(_))
-            && hook.handler().if_rule.is_none();
+            && hook.handler().if_rule.is_none()
+            && !hook.audited();
         if !denies {
             continue;
         }

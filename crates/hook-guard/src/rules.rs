@@ -40,7 +40,8 @@ impl Rules {
     /// The `deny` hooks among `hooks` of the events that decide a tool call's permission
     /// (PreToolUse, PermissionRequest: a tool-matched event whose answer is a permission), so a
     /// denied tool call is a denied exec (a hook built from an untrusted file counts:
-    /// a restricting hook is never withheld). Command, http and mcp hooks are not rules here:
+    /// a restricting hook is never withheld; a rule in audit mode is only tried, and is not one).
+    /// Command, http and mcp hooks are not rules here:
     /// they answer at parse time, and running one per exec is not what an exec can wait for.
     pub(crate) fn new<'a>(hooks: impl IntoIterator<Item = &'a (HookEventType, Arc<DeclarativeHook>)>) -> Self {
         let rules = hooks
@@ -51,7 +52,10 @@ impl Rules {
                     && matches!(spec.answer, AnswerChannel::PermissionDecision | AnswerChannel::PermissionBehavior)
             })
             .filter_map(|(_, hook)| match &hook.handler().action {
-                HandlerAction::Deny(spec) => Some(Rule { hook: hook.clone(), reason: spec.reason.clone() }),
+                // A rule being tried (`"mode": "audit"`) is logged at parse time, not enforced.
+                HandlerAction::Deny(spec) if !hook.audited() => {
+                    Some(Rule { hook: hook.clone(), reason: spec.reason.clone() })
+                }
                 _ => None,
             })
             .collect::<Vec<Rule>>();

@@ -132,3 +132,37 @@ fn import_without_any_settings_is_an_error_sentence() {
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("no Claude Code settings found"), "{}", out.stderr);
 }
+
+#[test]
+fn aimon_hooks_own_routes_are_not_imported_as_hooks_of_their_own() {
+    let sandbox = Sandbox::new();
+    let init = Outcome::of(sandbox.cmd().args(["init", "claude", "--project", "--no-guard"]));
+    assert_eq!(init.code, 0, "{}", init.stderr);
+    let older = json!({"type": "command", "command": "/usr/local/bin/aimon-hooks claude"});
+    let mut routed: Value = serde_json::from_str(
+        &std::fs::read_to_string(sandbox.project().join(".claude/settings.json")).expect("settings"),
+    )
+    .expect("json");
+    routed["hooks"]["Stop"][0]["hooks"].as_array_mut().expect("our Stop route").push(older);
+    routed["hooks"]["Stop"]
+        .as_array_mut()
+        .expect("Stop")
+        .push(json!({"hooks": [{"type": "command", "command": "./stop.sh"}]}));
+    sandbox.write("project/.claude/settings.json", &routed.to_string());
+
+    let file = sandbox.project().join(".claude/settings.json");
+    let out = Outcome::of(sandbox.cmd().arg("import-claude").arg(&file).args(["-o", "-"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let hooks = out.json();
+    assert_eq!(
+        hooks["hooks"].as_object().map(|h| h.keys().map(String::as_str).collect::<Vec<_>>()),
+        Some(vec!["Stop"]),
+        "{hooks}"
+    );
+    assert_eq!(
+        hooks["hooks"]["Stop"][0]["hooks"],
+        json!([{"type": "command", "command": "./stop.sh", "timeout": 600}]),
+        "{hooks}"
+    );
+    assert!(out.stderr.contains("aimon-hooks' own route"), "{}", out.stderr);
+}
