@@ -5,7 +5,8 @@
 //! tool name *and* its input. The public surface is exactly that trait, [`parse`] with its input
 //! vocabulary [`PathAnchors`], [`Error`], and [`rule_paths`] (the absolute globs of a matcher's
 //! Read and Edit rules, [`RulePath`] and [`RuleAccess`], for the exec-time guard's mounts), and
-//! [`WholeArgv`] (the guard's scope in which an exec's argv is read to its end) (R-LAYER-3); the four implementations — NameOnly,
+//! [`WholeArgv`] (the guard's scope in which an exec's argv is read to its end), and [`read_only`]
+//! with [`NotReadOnly`] (whether a Bash command is shown to only read, and why not) (R-LAYER-3); the four implementations — NameOnly,
 //! BashSubcommand, PathGlob and Composite (plus the input-field test they are built from) — are
 //! private. The crate depends on no other workspace crate and must not pull reqwest, rmcp, notify,
 //! serde-saphyr or rusqlite (R-LAYER-2). Unit tests sit beside the code (`shell/mod.rs` has the shell
@@ -23,7 +24,8 @@
 //! or         = and { "|" and } ;
 //! and        = unary { "&" unary } ;                       (* "&" binds tighter than "|" *)
 //! unary      = "(" or ")" | atom ;
-//! atom       = tool-rule | input-test | name | "*" | name-regex ;
+//! atom       = read-only | tool-rule | input-test | name | "*" | name-regex ;
+//! read-only  = "@read-only" ;                             (* a call shown to only read *)
 //! name       = name-byte { name-byte } ;                   (* [A-Za-z0-9_-]: exact tool name *)
 //! name-regex = regex-token ;                               (* unanchored regex on the name *)
 //! input-test = "input." field-path "~" regex-token ;
@@ -119,6 +121,12 @@
 //!   uncertain. Such a path counts when it is covered, when it is a glob that may select a
 //!   covered path, or when it is the directory of a `dir/**` rule itself (not one above it: the
 //!   tool may only list it). More than 256 such arguments is uncertain.
+//! - `@read-only`: a call shown to only read ([`read_only`]): a Bash call every simple command
+//!   of which the program table's read-only column models as reading (no write but to
+//!   `/dev/null`, no delete, no network, no unmodelled program, nothing the analysis cannot see
+//!   through), or a call of Read, Grep or Glob. Uncertain when the command cannot be analysed with
+//!   certainty (an allow rule then does not fire), no match otherwise. Protected paths are left to
+//!   the Read deny rules, which win over an allow. The column is `shell/read_only.rs`.
 //! - Events without a tool (R-PRED-4b): the caller passes the event's match subject (`manual`,
 //!   `startup`, an agent type) as the tool name with a `null` input, and the same rules apply.
 //!
@@ -283,6 +291,7 @@ mod parser;
 mod path_glob;
 mod pattern;
 mod predicate;
+mod read_only;
 mod resolve;
 mod rule_paths;
 mod shell;
@@ -292,4 +301,5 @@ pub use crate::argv::WholeArgv;
 pub use crate::error::Error;
 pub use crate::parser::parse;
 pub use crate::predicate::{Call, ToolInputPredicate, Verdict};
+pub use crate::read_only::{NotReadOnly, read_only};
 pub use crate::rule_paths::{RuleAccess, RulePath, rule_paths};

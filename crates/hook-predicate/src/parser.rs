@@ -187,6 +187,13 @@ impl<'a> Parser<'a> {
         let name = &self.src[start..name_end];
         let next = bytes.get(name_end).copied();
         let delimiter = |b: Option<u8>| b.is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b'&' | b'|' | b')'));
+        if let Some(rest) = self.src[start..].strip_prefix(crate::read_only::ATOM)
+            && delimiter(rest.bytes().next())
+        {
+            self.extension = true;
+            self.pos = start + crate::read_only::ATOM.len();
+            return Ok(Box::new(crate::read_only::ReadOnlyCall));
+        }
         if name == "input" && next == Some(b'.') {
             self.pos = name_end + 1;
             return self.input_test();

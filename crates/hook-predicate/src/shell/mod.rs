@@ -32,6 +32,7 @@ mod lex;
 mod model;
 mod options;
 mod programs;
+pub(crate) mod read_only;
 mod walk;
 
 #[cfg(test)]

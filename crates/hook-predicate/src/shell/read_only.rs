@@ -1,0 +1,651 @@
+//! What is shown read-only (issue 40): a command every simple command of which is modelled as
+//! only reading, so a pack may allow it without asking.
+//!
+//! This is the program table's read-only column: [`READ_ONLY`] names, per program (and git
+//! subcommand), the options that make it write, delete, run a program or reach the network, and
+//! how many operands it may take before one is written. A program outside it is not read-only.
+//! The answer is turned around from the deny stance: anything the analysis cannot show is *not*
+//! read-only (an uncertain analysis, interpreter code, an unmodelled program, a word of unknown
+//! value where an option may stand, a glob that may expand to an option, a redirection that
+//! writes anywhere but `/dev/null`, an assignment to a variable that changes what runs).
+//! Protected paths are not judged here: a Read deny rule (and self-protection) match such a
+//! command and deny wins over allow in the merge.
+
+use super::programs::{self, Subcommand};
+use super::{Analysis, Need, View, Word, basename, files, with_analysis};
+
+/// Why a command is not shown read-only: a category (stable, for counting) and the detail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    pub(crate) category: &'static str,
+    pub(crate) detail: String,
+}
+
+/// The category of a command the analysis could not read with certainty.
+pub(crate) const UNCERTAIN: &str = "not analysable with certainty";
+
+fn refuse(category: &'static str, detail: impl Into<String>) -> Refusal {
+    Refusal { category, detail: detail.into() }
+}
+
+/// Variables an assignment may set without changing what a command runs or where it writes.
+const SAFE_VARIABLES: &[&str] =
+    &["LANG", "LC_ALL", "LC_COLLATE", "LC_CTYPE", "LC_MESSAGES", "NO_COLOR", "TZ", "COLUMNS"];
+
+/// Words that open or close a compound command: the command they belong to is another view.
+const KEYWORDS: &[&str] =
+    &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "esac", "]]"];
+
+/// How one program of [`READ_ONLY`] reads its arguments.
+#[derive(Debug, Clone, Copy)]
+enum Rule {
+    /// No option writes or runs anything: any word is data (`cat`, `ls`, `wc`).
+    Any,
+    /// Read-only unless one of these options is given: short letters (anywhere in a cluster) and
+    /// long names (any unambiguous start of them, as getopt_long reads them); `max` operands at
+    /// most (`uniq in out` writes `out`).
+    Unless { short: &'static str, long: &'static [&'static str], max: Option<usize> },
+    /// No argument at all (`hostname NAME` sets the name).
+    Bare,
+    /// find: these primaries write, delete or run.
+    Find(&'static [&'static str]),
+    /// Read by a function of its own.
+    Custom(fn(&[Word]) -> Result<(), Refusal>),
+}
+
+const fn unless(short: &'static str, long: &'static [&'static str]) -> Rule {
+    Rule::Unless { short, long, max: None }
+}
+
+/// The read-only column: each program modelled as read-only, and what makes it write.
+#[rustfmt::skip]
+const READ_ONLY: &[(&str, Rule)] = &[
+    (":", Rule::Any), ("[", Rule::Any), ("[[", Rule::Any), ("arch", Rule::Any), ("awk", Rule::Custom(awk)),
+    ("b2sum", Rule::Any), ("base32", Rule::Any), ("base64", Rule::Any), ("basename", Rule::Any),
+    ("cal", Rule::Any), ("cat", Rule::Any), ("cd", Rule::Any), ("cksum", Rule::Any), ("cmp", Rule::Any),
+    ("column", Rule::Any), ("comm", Rule::Any), ("command", Rule::Custom(command)), ("cut", Rule::Any),
+    ("date", Rule::Custom(date)), ("df", Rule::Any), ("diff", Rule::Any), ("dirname", Rule::Any), ("dirs", Rule::Any),
+    ("du", Rule::Any), ("echo", Rule::Any), ("egrep", Rule::Any), ("env", Rule::Bare), ("expand", Rule::Any),
+    ("expr", Rule::Any), ("factor", Rule::Any), ("false", Rule::Any), ("fgrep", Rule::Any),
+    ("file", unless("C", &["--compile"])), ("find", Rule::Find(FIND_WRITES)), ("fmt", Rule::Any), ("fold", Rule::Any),
+    ("free", Rule::Any), ("getconf", Rule::Any), ("git", Rule::Custom(git)), ("grep", Rule::Any), ("groups", Rule::Any),
+    ("head", Rule::Any), ("hexdump", Rule::Any), ("hostname", Rule::Bare), ("id", Rule::Any), ("jq", Rule::Any),
+    ("join", Rule::Any), ("locale", Rule::Any), ("logname", Rule::Any), ("ls", Rule::Any), ("md5sum", Rule::Any),
+    ("nl", Rule::Any), ("nproc", Rule::Any), ("numfmt", Rule::Any), ("od", Rule::Any), ("paste", Rule::Any),
+    ("pathchk", Rule::Any), ("printenv", Rule::Any), ("printf", unless("v", &[])), ("ps", Rule::Any),
+    ("pwd", Rule::Any), ("readlink", Rule::Any), ("realpath", Rule::Any), ("rev", Rule::Any),
+    ("rg", unless("z", &["--pre", "--pre-glob", "--search-zip", "--hostname-bin"])),
+    ("sed", Rule::Custom(sed)), ("seq", Rule::Any), ("sha1sum", Rule::Any), ("sha224sum", Rule::Any),
+    ("sha256sum", Rule::Any), ("sha384sum", Rule::Any), ("sha512sum", Rule::Any), ("shuf", unless("o", &["--output"])),
+    ("sleep", Rule::Any), ("sort", unless("oT", &["--output", "--compress-program", "--temporary-directory"])),
+    ("stat", Rule::Any), ("strings", Rule::Any), ("sum", Rule::Any), ("tac", Rule::Any),
+    ("tail", Rule::Any), ("test", Rule::Any), ("tr", Rule::Any), ("tree", unless("oR", &[])), ("true", Rule::Any),
+    ("tsort", Rule::Any), ("tty", Rule::Any), ("type", Rule::Any), ("uname", Rule::Any), ("unexpand", Rule::Any),
+    ("uniq", Rule::Unless { short: "", long: &[], max: Some(1) }), ("uptime", Rule::Any), ("wc", Rule::Any),
+    ("whereis", Rule::Any), ("which", Rule::Any), ("whoami", Rule::Any),
+    ("xxd", Rule::Unless { short: "", long: &[], max: Some(1) }),
+];
+
+/// find's primaries that delete, write a file or run a program.
+const FIND_WRITES: &[&str] =
+    &["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"];
+
+/// Wrappers that only change how the command they wrap runs (its own view is judged too), and
+/// their options that take a value; an option of theirs not listed is not read-only.
+#[rustfmt::skip]
+const WRAPPERS: &[(&str, &[&str], &[&str])] = &[
+    ("time", &[], &["-p"]), ("timeout", &["-s", "--signal", "-k", "--kill-after"], &["--preserve-status", "--foreground", "-v", "--verbose"]),
+    ("nice", &["-n", "--adjustment"], &[]), ("builtin", &[], &[]),
+];
+
+/// Whether `cmd` is shown read-only, with the programs it runs (their base names); else why not.
+pub(crate) fn read_only(cmd: &str) -> Result<Vec<String>, Refusal> {
+    with_analysis(cmd, Need::Files, judge)
+}
+
+fn judge(a: &Analysis) -> Result<Vec<String>, Refusal> {
+    if a.uncertain || a.files.overflow {
+        return Err(refuse(UNCERTAIN, ""));
+    }
+    if let Some(code) = a.code.first() {
+        return Err(refuse("interpreter code", code.chars().take(40).collect::<String>()));
+    }
+    // `a.opaque` holds the words of programs the walk does not model (sed and awk among them): each
+    // such program is a view below, judged by the read-only column.
+    for u in &a.files.uses {
+        match &u.arg {
+            // bash opens a connection for a redirection from or to these.
+            files::Arg::Known(path) if path.starts_with("/dev/tcp/") || path.starts_with("/dev/udp/") => {
+                return Err(refuse("reaches the network", path.clone()));
+            }
+            // A redirection of unknown target may be such a connection.
+            files::Arg::Unknown => return Err(refuse("opens a file of unknown name", "")),
+            _ if !u.access.write => {}
+            files::Arg::Known(path) if matches!(path.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr") => {}
+            files::Arg::Known(path) => return Err(refuse("writes a file", path.clone())),
+            files::Arg::Glob(glob) => return Err(refuse("writes a file", glob.clone())),
+        }
+    }
+    if a.views.is_empty() {
+        return Err(refuse("nothing to run", ""));
+    }
+    let mut programs: Vec<String> = Vec::new();
+    for view in &a.views {
+        if let Some(program) = view_read_only(view)? {
+            let name = basename(&program).to_owned();
+            if !programs.contains(&name) {
+                programs.push(name);
+            }
+        }
+    }
+    Ok(programs)
+}
+
+/// One view: its first word decides how it is read. `Some(program)` when it runs one.
+fn view_read_only(view: &View) -> Result<Option<String>, Refusal> {
+    let words = &view.words;
+    let first = &words[0];
+    if view.more_args {
+        return Err(refuse("arguments appended by a wrapper", &view.text));
+    }
+    if first.assignment {
+        for w in words.iter().take_while(|w| w.assignment) {
+            let name = w.text.split_once('=').map_or(w.text.as_str(), |(n, _)| n.trim_end_matches('+'));
+            if !SAFE_VARIABLES.contains(&name) {
+                return Err(refuse("assigns a variable", name));
+            }
+            if !w.known {
+                return Err(refuse("assigns a value of unknown text", name));
+            }
+        }
+        return Ok(None);
+    }
+    if !first.known || first.glob {
+        return Err(refuse("a program of unknown name", &first.text));
+    }
+    if !first.quoted && KEYWORDS.contains(&first.text.as_str()) {
+        return Ok(None);
+    }
+    if matches!(first.text.as_str(), "for" | "select" | "case" | "in") {
+        return keyword(words).map(|()| None);
+    }
+    let name = program_name(&first.text)?;
+    if let Some((_, with_value, flags)) = WRAPPERS.iter().find(|(w, ..)| *w == name) {
+        wrapper(words, with_value, flags)?;
+        return Ok(Some(name.to_owned()));
+    }
+    let Some((_, rule)) = READ_ONLY.iter().find(|(p, _)| *p == name) else {
+        return Err(refuse("a program not modelled read-only", name));
+    };
+    program(words, *rule)?;
+    Ok(Some(name.to_owned()))
+}
+
+/// A program's name as it will be found: a bare name (looked up in `PATH`) or one in the system's
+/// directories; any other path may be a program of the same name put there by anyone.
+fn program_name(text: &str) -> Result<&str, Refusal> {
+    let name = basename(text);
+    let system = ["/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/"].iter().any(|d| text.strip_prefix(d) == Some(name));
+    if name == text || system { Ok(name) } else { Err(refuse("a program named by a path", text)) }
+}
+
+/// `for NAME in …`, `case WORD in`, `select NAME in …`: the loop variable may not be one that
+/// changes what runs (`for PATH in …`).
+fn keyword(words: &[Word]) -> Result<(), Refusal> {
+    match (words[0].text.as_str(), words.get(1)) {
+        ("for" | "select", Some(var)) if !var.text.bytes().any(|b| b.is_ascii_lowercase()) => {
+            Err(refuse("assigns a variable", &var.text))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A word where an option may stand that is not plain text: it may hold any option.
+fn may_be_option(w: &Word) -> bool {
+    !w.known || w.glob && !w.text.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '.' | '/' | '_' | '~'))
+}
+
+fn wrapper(words: &[Word], with_value: &[&str], flags: &[&str]) -> Result<(), Refusal> {
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        if may_be_option(w) {
+            return Err(refuse("a word of unknown value where an option may stand", &w.text));
+        }
+        let t = w.text.as_str();
+        if t == "--" || !t.starts_with('-') || t == "-" {
+            return Ok(());
+        }
+        if with_value.contains(&t) {
+            i += 2;
+        } else if flags.contains(&t) || with_value.iter().any(|o| o.len() == 2 && t.starts_with(o)) {
+            i += 1;
+        } else {
+            return Err(refuse("an option that writes or runs", format!("{} {t}", words[0].text)));
+        }
+    }
+    Ok(())
+}
+
+/// A program of [`READ_ONLY`] with its arguments (`words[0]` is the program).
+fn program(words: &[Word], rule: Rule) -> Result<(), Refusal> {
+    let name = basename(&words[0].text);
+    match rule {
+        Rule::Any => Ok(()),
+        Rule::Bare if words.len() == 1 => Ok(()),
+        Rule::Bare => Err(refuse("an option that writes or runs", format!("{name} with arguments"))),
+        Rule::Custom(f) => f(words),
+        Rule::Find(writes) => {
+            for w in &words[1..] {
+                if may_be_option(w) {
+                    return Err(refuse("a word of unknown value where an option may stand", &w.text));
+                }
+                if writes.contains(&w.text.as_str()) {
+                    return Err(refuse("an option that writes or runs", format!("find {}", w.text)));
+                }
+            }
+            Ok(())
+        }
+        Rule::Unless { short, long, max } => options(&words[1..], short, long, max, name),
+    }
+}
+
+/// getopt_long's reading: `--` ends the options; a cluster's letters (and what follows one that
+/// takes a value, read as letters too: the answer errs on refusing); a long name by any start.
+fn options(args: &[Word], short: &str, long: &[&str], max: Option<usize>, name: &str) -> Result<(), Refusal> {
+    let mut operands = 0;
+    let mut done = false;
+    for w in args {
+        if !done && may_be_option(w) {
+            return Err(refuse("a word of unknown value where an option may stand", &w.text));
+        }
+        let t = w.text.as_str();
+        if done || t == "-" || !t.starts_with('-') {
+            operands += 1;
+            if !w.known && max.is_some() {
+                return Err(refuse("a word of unknown value where an option may stand", &w.text));
+            }
+            continue;
+        }
+        if t == "--" {
+            done = true;
+        } else if let Some(body) = t.strip_prefix("--") {
+            let opt = format!("--{}", body.split_once('=').map_or(body, |(n, _)| n));
+            if long.iter().any(|l| l.starts_with(&opt)) {
+                return Err(refuse("an option that writes or runs", format!("{name} {opt}")));
+            }
+        } else if let Some(letter) = t[1..].chars().find(|c| short.contains(*c)) {
+            return Err(refuse("an option that writes or runs", format!("{name} -{letter}")));
+        }
+    }
+    match max {
+        Some(max) if operands > max => {
+            Err(refuse("an operand that is written", format!("{name} with {operands} operands")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `command -v NAME`, `command -V NAME`: a lookup (`command NAME …`, a wrapper, is in [`WRAPPERS`]
+/// only through the walk, which gives the wrapped command its own view).
+fn command(words: &[Word]) -> Result<(), Refusal> {
+    match words.get(1).map(|w| w.text.as_str()) {
+        Some("-v" | "-V") | None => Ok(()),
+        _ => wrapper(words, &[], &["-p"]),
+    }
+}
+
+/// `date`, `date +FORMAT`, `date -d …`; not `date -s` or `date MMDDhhmm` (they set the clock).
+fn date(words: &[Word]) -> Result<(), Refusal> {
+    options(&words[1..], "s", &["--set"], None, "date")?;
+    match words[1..].iter().find(|w| !w.text.starts_with('-') && !w.text.starts_with('+')) {
+        Some(w) if words.iter().all(|x| !matches!(x.text.as_str(), "-d" | "-r" | "--date" | "--reference" | "-f")) => {
+            Err(refuse("an operand that is written", format!("date {}", w.text)))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// sed: no `-i`, no script file, and every script made only of commands that print, delete or
+/// substitute without a `w` or `e` flag (`w`, `W`, `e`, `r`, `R` and unknown commands refuse).
+fn sed(words: &[Word]) -> Result<(), Refusal> {
+    let args = &words[1..];
+    options(args, "if", &["--in-place", "--file"], None, "sed")?;
+    let mut scripts = Vec::new();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let t = w.text.as_str();
+        match t {
+            "-e" | "--expression" => {
+                scripts.push(args.get(i + 1));
+                i += 2;
+                continue;
+            }
+            "-l" | "--line-length" => i += 1,
+            _ if t.starts_with("--expression=") => scripts.push(Some(w)),
+            _ => {}
+        }
+        i += 1;
+    }
+    if scripts.is_empty() {
+        // The first operand is the script.
+        let mut j = 0;
+        while let Some(w) = args.get(j) {
+            if w.text == "-l" || w.text == "--line-length" {
+                j += 2;
+                continue;
+            }
+            if !w.text.starts_with('-') || w.text == "-" {
+                scripts.push(Some(w));
+                break;
+            }
+            j += 1;
+        }
+    }
+    if scripts.is_empty() {
+        return Err(refuse("a sed script not read", ""));
+    }
+    for script in scripts {
+        let Some(script) = script.filter(|w| w.known) else { return Err(refuse("a sed script not read", "")) };
+        let text = script.text.strip_prefix("--expression=").unwrap_or(&script.text);
+        if !sed_script_reads(text) {
+            return Err(refuse("a sed script that may write or run", text.chars().take(40).collect::<String>()));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a sed script only prints, deletes, substitutes, quits or moves text between its
+/// buffers: addresses (`3`, `$`, `/re/`, `3,5`, `!`), commands `p P d D q Q = l n N g G h H x z`,
+/// `s` with flags `g p i I m M` and digits, `y`, `{ }`; anything else refuses.
+pub(crate) fn sed_script_reads(script: &str) -> bool {
+    let b = script.as_bytes();
+    let mut i = 0;
+    let skip_ws = |i: &mut usize| {
+        while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b';') {
+            *i += 1;
+        }
+    };
+    // Past a delimited part starting at `i` (after its delimiter), escapes honoured.
+    let delimited = |i: &mut usize, d: u8| -> bool {
+        while *i < b.len() {
+            if b[*i] == b'\\' {
+                *i += 2;
+                continue;
+            }
+            if b[*i] == d {
+                *i += 1;
+                return true;
+            }
+            if b[*i] == b'\n' && d != b'\n' {
+                return false;
+            }
+            *i += 1;
+        }
+        false
+    };
+    loop {
+        skip_ws(&mut i);
+        if i >= b.len() {
+            return true;
+        }
+        // Up to two addresses.
+        for k in 0..2 {
+            if k == 1 {
+                if b.get(i) != Some(&b',') {
+                    break;
+                }
+                i += 1;
+            }
+            match b.get(i) {
+                Some(c) if c.is_ascii_digit() => {
+                    while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'~') {
+                        i += 1;
+                    }
+                }
+                Some(b'$') => i += 1,
+                Some(b'+') if k == 1 => {
+                    i += 1;
+                    while b.get(i).is_some_and(u8::is_ascii_digit) {
+                        i += 1;
+                    }
+                }
+                Some(b'/') => {
+                    i += 1;
+                    if !delimited(&mut i, b'/') {
+                        return false;
+                    }
+                    while b.get(i).is_some_and(|c| matches!(c, b'I' | b'M')) {
+                        i += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        while b.get(i).is_some_and(|c| matches!(c, b' ' | b'!')) {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else { return false };
+        i += 1;
+        match c {
+            b'{' => continue,
+            b'p' | b'P' | b'd' | b'D' | b'=' | b'l' | b'n' | b'N' | b'g' | b'G' | b'h' | b'H' | b'x' | b'z' | b'}' => {}
+            b'q' | b'Q' => {
+                while b.get(i).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+            b's' | b'y' => {
+                let Some(&d) = b.get(i) else { return false };
+                if d == b'\\' || d == b'\n' {
+                    return false;
+                }
+                i += 1;
+                if !delimited(&mut i, d) || !delimited(&mut i, d) {
+                    return false;
+                }
+                if c == b's' {
+                    while b
+                        .get(i)
+                        .is_some_and(|f| matches!(f, b'g' | b'p' | b'i' | b'I' | b'm' | b'M') || f.is_ascii_digit())
+                    {
+                        i += 1;
+                    }
+                }
+            }
+            _ => return false,
+        }
+        // A command ends at `;`, a newline, `}` or the end.
+        while b.get(i).is_some_and(|c| matches!(c, b' ' | b'\t')) {
+            i += 1;
+        }
+        if !matches!(b.get(i), None | Some(b';' | b'\n' | b'}')) {
+            return false;
+        }
+    }
+}
+
+/// awk: only `-F` and `-v` options, and a program text with no output redirection, pipe,
+/// `system`, `getline` or file of its own (`>` refuses even as a comparison: the answer errs on
+/// refusing).
+fn awk(words: &[Word]) -> Result<(), Refusal> {
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        if may_be_option(w) {
+            return Err(refuse("a word of unknown value where an option may stand", &w.text));
+        }
+        let t = w.text.as_str();
+        match t {
+            "-F" | "-v" => i += 2,
+            _ if t.starts_with("-F") || t.starts_with("-v") => i += 1,
+            "--" => {
+                i += 1;
+                break;
+            }
+            _ if t.starts_with('-') => return Err(refuse("an option that writes or runs", format!("awk {t}"))),
+            _ => break,
+        }
+    }
+    let Some(program) = words.get(i).filter(|w| w.known) else { return Err(refuse("an awk program not read", "")) };
+    let text = &program.text;
+    if text.contains(['>', '|']) || ["system", "getline", "close", "fflush", "ENVIRON"].iter().any(|k| text.contains(k))
+    {
+        return Err(refuse("an awk program that may write or run", text.chars().take(40).collect::<String>()));
+    }
+    Ok(())
+}
+
+/// git's read-only subcommands, each with the options that make it write, run or reach the
+/// network (short letters, long names) and whether operands are allowed.
+#[rustfmt::skip]
+const GIT_READ_ONLY: &[(&str, &str, &[&str])] = &[
+    ("log", "", &["--output", "--ext-diff", "--textconv"]), ("show", "", &["--output", "--ext-diff", "--textconv"]),
+    ("diff", "", &["--output", "--ext-diff", "--textconv"]), ("whatchanged", "", &["--output", "--ext-diff"]),
+    ("status", "", &[]), ("rev-parse", "", &[]), ("ls-files", "", &[]), ("ls-tree", "", &[]),
+    ("cat-file", "", &["--textconv", "--filters"]), ("blame", "", &[]), ("shortlog", "", &[]), ("describe", "", &[]),
+    ("rev-list", "", &[]), ("show-ref", "", &[]), ("for-each-ref", "", &[]), ("merge-base", "", &[]),
+    ("name-rev", "", &[]), ("count-objects", "", &[]), ("version", "", &[]), ("grep", "O", &["--open-files-in-pager"]),
+    ("diff-tree", "", &["--ext-diff", "--textconv"]), ("show-branch", "", &[]),
+];
+
+/// git: global options that run nothing, then a subcommand of [`GIT_READ_ONLY`] (or a listing of
+/// `branch`, `tag`, `remote`, `stash`, `config`, `reflog`, `worktree`).
+fn git(words: &[Word]) -> Result<(), Refusal> {
+    let mut bad = None;
+    let at = match programs::globals(words, |opt, _| {
+        let ok = !matches!(opt, "-c" | "--config-env" | "-p" | "--paginate" | "--exec-path" | "--list-cmds");
+        if !ok {
+            bad = Some(opt.to_owned());
+        }
+        ok
+    }) {
+        Subcommand::Plain => 1,
+        Subcommand::At(at) => at,
+        Subcommand::Unknown(_) => {
+            return Err(refuse("an option that writes or runs", format!("git {}", bad.unwrap_or_default())));
+        }
+    };
+    let Some(sub) = words.get(at) else { return Err(refuse("an option that writes or runs", "git alone")) };
+    if !sub.known {
+        return Err(refuse("a word of unknown value where an option may stand", &sub.text));
+    }
+    let args = &words[at + 1..];
+    let sub = sub.text.as_str();
+    let has = |names: &[&str]| {
+        args.iter().any(|w| names.iter().any(|n| w.text == *n || w.text.starts_with(&format!("{n}="))))
+    };
+    let operands = || args.iter().filter(|w| !w.text.starts_with('-')).count();
+    let what = |s: &str| format!("git {sub} {s}");
+    if let Some((_, short, long)) = GIT_READ_ONLY.iter().find(|(s, ..)| *s == sub) {
+        return options(args, short, long, None, &format!("git {sub}"));
+    }
+    match sub {
+        "branch" => {
+            options(
+                args,
+                "dDmMcCuf",
+                &[
+                    "--delete",
+                    "--move",
+                    "--copy",
+                    "--set-upstream-to",
+                    "--unset-upstream",
+                    "--edit-description",
+                    "--force",
+                    "--track",
+                    "--no-track",
+                    "--create-reflog",
+                    "--recurse-submodules",
+                ],
+                None,
+                "git branch",
+            )?;
+            let listing = has(&[
+                "--list",
+                "-l",
+                "-a",
+                "--all",
+                "-r",
+                "--remotes",
+                "--contains",
+                "--no-contains",
+                "--merged",
+                "--no-merged",
+                "--points-at",
+                "--show-current",
+            ]);
+            if operands() > 0 && !listing { Err(refuse("an operand that is written", what("NAME"))) } else { Ok(()) }
+        }
+        "tag" => {
+            options(
+                args,
+                "dfasmFue",
+                &[
+                    "--delete",
+                    "--force",
+                    "--annotate",
+                    "--sign",
+                    "--message",
+                    "--file",
+                    "--local-user",
+                    "--edit",
+                    "--create-reflog",
+                    "--no-sign",
+                    "--cleanup",
+                    "--trailer",
+                ],
+                None,
+                "git tag",
+            )?;
+            let listing =
+                has(&["--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"]);
+            if operands() > 0 && !listing { Err(refuse("an operand that is written", what("NAME"))) } else { Ok(()) }
+        }
+        "remote" => match args.iter().find(|w| !w.text.starts_with('-')).map(|w| w.text.as_str()) {
+            None | Some("get-url") => options(args, "", &[], None, "git remote"),
+            Some(other) => Err(refuse("an option that writes or runs", what(other))),
+        },
+        "stash" | "worktree" | "reflog" => match args.first().map(|w| w.text.as_str()) {
+            Some("list") => options(&args[1..], "", &["--output", "--ext-diff", "--textconv"], None, &what("list")),
+            Some("show") if sub != "worktree" => {
+                options(&args[1..], "", &["--output", "--ext-diff", "--textconv"], None, &what("show"))
+            }
+            None if sub == "reflog" => Ok(()),
+            other => Err(refuse("an option that writes or runs", what(other.unwrap_or("push")))),
+        },
+        "config" => {
+            let reading = [
+                "--get",
+                "--get-all",
+                "--get-regexp",
+                "--list",
+                "-l",
+                "--get-urlmatch",
+                "--show-origin",
+                "--show-scope",
+                "--global",
+                "--local",
+                "--system",
+                "--name-only",
+                "--null",
+                "-z",
+                "--type",
+                "--default",
+            ];
+            let get_sub = args.first().is_some_and(|w| matches!(w.text.as_str(), "get" | "list"));
+            let flags_read = args
+                .iter()
+                .filter(|w| w.text.starts_with('-'))
+                .all(|w| reading.iter().any(|r| w.text == *r || w.text.starts_with(&format!("{r}="))));
+            let lists = has(&["--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch"]);
+            if flags_read && (lists || get_sub) && args.iter().all(|w| w.known) {
+                Ok(())
+            } else {
+                Err(refuse("an option that writes or runs", what("(setting)")))
+            }
+        }
+        other => Err(refuse("a program not modelled read-only", format!("git {other}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests;

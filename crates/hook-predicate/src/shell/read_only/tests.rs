@@ -1,0 +1,88 @@
+use super::*;
+
+/// `(command, shown read-only)`: what the column says, one line each.
+#[rustfmt::skip]
+const CASES: &[(&str, bool)] = &[
+    // Plain reading programs, any options.
+    ("ls", true), ("ls -la src", true), ("cat README.md", true), ("head -n 5 a.txt", true), ("tail -f log", true),
+    ("wc -l src/*.rs", true), ("grep -rn TODO .", true), ("pwd", true), ("echo hello", true),
+    ("cat a | grep x | sort | uniq -c | head", true), ("cd src && ls", true), ("ls >/dev/null 2>&1", true),
+    ("echo $(git log -1 --format=%H)", true), ("LC_ALL=C sort a", true),
+    ("if grep -q x a; then echo y; fi", true), ("for f in a b; do echo $f; done", true), ("timeout 5 ls", true),
+    ("command -v cargo", true), ("find . -name '*.rs' -type f", true), ("rg -n foo src", true),
+    ("sed -n 1,20p a.txt", true), ("sed 's/a/b/g' a.txt", true), ("sed -e '/x/d' -e 's|a|b|' a", true),
+    ("sort -k2 -n a", true), ("awk '{print $1}' a", true), ("jq .name package.json", true), ("date +%s", true),
+    ("/usr/bin/ls -l", true), ("uniq -c a", true), ("[ -f a ] && echo yes", true), ("[[ -d src ]]", true),
+    // git: reading subcommands, listings.
+    ("git log --oneline -3", true), ("git status", true), ("git diff HEAD~1 -- src", true), ("git show HEAD:a", true),
+    ("git branch", true), ("git branch -a", true), ("git branch --list 'feat*'", true), ("git -C sub log", true),
+    ("git --no-pager diff --stat", true), ("git tag -l", true), ("git remote -v", true), ("git stash list", true),
+    ("git config --get user.name", true), ("git rev-parse --show-toplevel", true), ("git ls-files", true),
+    // Options that write, delete or run.
+    ("git log --output=f", false), ("git log --output f", false), ("git diff --ext-diff", false),
+    ("find . -delete", false), ("find . -exec rm {} ;", false), ("find . -fprint out", false),
+    ("sed -i s/a/b/ f", false), ("sed -i.bak s/a/b/ f", false), ("sed --in-place s/a/b/ f", false),
+    ("sed 's/a/b/w out' f", false), ("sed '1e date' f", false), ("sed -f script f", false), ("sed 'w out' f", false),
+    ("sort -o f a", false), ("sort --out=f a", false), ("sort -no f a", false), ("uniq a b", false),
+    ("rg --pre cat x", false), ("rg -z x", false), ("tree -o f", false), ("printf -v PATH x", false),
+    ("awk '{print > \"f\"}' a", false), ("awk 'BEGIN{system(\"rm x\")}'", false), ("date -s now", false),
+    ("hostname evil", false), ("xxd a b", false), ("file -C -m m", false),
+    // git subcommands that write, and listings turned into writes.
+    ("git commit -m x", false), ("git push", false), ("git branch new", false), ("git branch -D old", false),
+    ("git tag v1", false), ("git remote add o u", false), ("git stash", false), ("git config user.name x", false),
+    ("git -c core.pager=evil log", false), ("git -p log", false), ("git fetch", false), ("git lg", false),
+    // Writes through the shell, deletes, the network, unmodelled programs.
+    ("ls > out", false), ("echo x >> out", false), ("cat a | tee b", false), ("rm -r x", false),
+    ("curl https://example.com", false), ("cat < /dev/tcp/example.com/80", false), ("make", false),
+    ("./ls", false), ("src/ls -l", false), ("PATH=/tmp ls", false), ("GIT_PAGER=x git log", false),
+    ("for PATH in /tmp; do ls; done", false), ("sudo ls", false), ("xargs cat", false), ("ls | xargs rm", false),
+    ("echo $(rm x)", false), ("bash -c ls", false), ("eval ls", false), ("python3 -c 'print(1)'", false),
+    ("env ls", false), ("$X", false), ("ls $(make)", false), ("cat $F > /dev/null; echo < $G", false),
+    ("sort $OPTS a", false), ("diff <(ls a) <(ls b)", false), ("find $DIR -name x", false), ("find * -name x", false), ("echo \"unterminated", false),
+];
+
+#[test]
+fn each_command_is_read_only_exactly_when_the_column_says_so() {
+    let wrong: Vec<String> = CASES
+        .iter()
+        .filter_map(|(cmd, expect)| {
+            let got = read_only(cmd);
+            (got.is_ok() != *expect).then(|| format!("{cmd:?}: expected {expect}, got {got:?}"))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn an_approved_command_names_the_programs_it_runs() {
+    assert_eq!(read_only("cd src && git log | head -3").unwrap(), ["cd", "git", "head"]);
+    assert_eq!(read_only("timeout 5 /usr/bin/ls").unwrap(), ["timeout", "ls"]);
+}
+
+#[test]
+fn a_refusal_says_why_in_a_stable_category() {
+    let categories: Vec<&str> = ["make", "rg --pre cat x", "ls > out", "PATH=/tmp ls", "python3 -c 'print(1)'"]
+        .iter()
+        .map(|cmd| read_only(cmd).unwrap_err().category)
+        .collect();
+    assert_eq!(
+        categories,
+        [
+            "a program not modelled read-only",
+            "an option that writes or runs",
+            "writes a file",
+            "assigns a variable",
+            "interpreter code"
+        ]
+    );
+}
+
+#[test]
+fn sed_scripts_that_only_print_substitute_or_delete_read() {
+    for script in ["p", "1,5p", "$p", "/x/d", "s/a/b/g", "s|a|b|2p", "y/ab/cd/", "/a/,/b/{p;d}", "5q", "1!G;h;$!d"] {
+        assert!(sed_script_reads(script), "{script}");
+    }
+    for script in ["w f", "s/a/b/w f", "s/a/b/e", "e ls", "r f", "R f", "1e", "s/a/b", "W f", "v", ":a;ba"] {
+        assert!(!sed_script_reads(script), "{script}");
+    }
+}
