@@ -458,8 +458,8 @@ impl ExecutionHook for DeclarativeHook {
         !self.withheld() && self.skip(ctx).is_none()
     }
 
-    /// Skipped because its file is not trusted: a `command`, `http` or `mcp` handler of an
-    /// untrusted file never matches. Restricting (`deny`) handlers are never withheld.
+    /// Skipped because its file is not trusted: a `command`, `http`, `mcp`, `prompt` or `agent`
+    /// handler of an untrusted file never matches. Restricting (`deny`) handlers are never withheld.
     fn withheld(&self) -> bool {
         self.untrusted.is_some() && self.handler.kind() != HandlerKind::Deny
     }
@@ -467,6 +467,12 @@ impl ExecutionHook for DeclarativeHook {
     /// Whether its event, matcher and `if` select `ctx`, trusted or not.
     fn would_match(&self, ctx: &HookContext) -> bool {
         self.skip(ctx).is_none()
+    }
+
+    /// The managed tier's verdict holds for the input that runs: a lower tier's rewrite is
+    /// judged again (docs/decisions.md).
+    fn judges_the_final_input(&self) -> bool {
+        self.tier == Tier::Managed
     }
 
     fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a> {

@@ -3,7 +3,8 @@
 //!
 //! - Its files are read first and dispatched first; the other tiers only add to them (the merge is
 //!   additive and the strongest decision wins), so no file of theirs removes, disables, shadows or
-//!   reorders a managed hook.
+//!   reorders a managed hook; a lower tier's rewrite of the tool input is judged by the managed
+//!   hooks again (`DeclarativeHook::judges_the_final_input`).
 //! - `allowManagedHooksOnly: true` leaves the other tiers' hooks (and skills') out;
 //!   `disableAllHooks: true` leaves every hook out, the managed ones too. Self-protection is not a
 //!   tier's hook and stays on; while a managed file exists, the person's

@@ -81,6 +81,9 @@ impl HookExecutor {
             ExecutionMode::Sequential => sequential(&hooks, ctx, policy, cancel).await,
             ExecutionMode::Parallel => parallel(&hooks, ctx, policy, cancel).await,
         };
+        if !report.interrupted && ctx.event.spec().updates_input {
+            judge_the_final_input(&hooks, ctx, policy, cancel, &mut report).await;
+        }
         // A cancelled wait blocks, except where a failure must change nothing (R-EVT-8).
         report.merged = if report.interrupted && ctx.event.spec().on_failure != OnFailure::Report {
             HookResult::merge(report.results().cloned().chain([HookResult::block(INTERRUPTED_REASON)]))
@@ -130,6 +133,36 @@ async fn sequential(
         }
     }
     report
+}
+
+/// Asks the hooks that judge the final input ([`ExecutionHook::judges_the_final_input`]) again
+/// when the input that would run is a rewrite by a hook that does not judge it: they run in order
+/// on the rewritten input and their runs are added to `report`, so a refusal there refuses the
+/// call and a rewrite of theirs is the last one. Nothing is asked again when the chain already
+/// refuses or nothing rewrote the input.
+async fn judge_the_final_input(
+    hooks: &[&Arc<dyn ExecutionHook>],
+    ctx: &HookContext,
+    policy: &HookExecutionPolicy,
+    cancel: &CancellationToken,
+    report: &mut ExecutionReport,
+) {
+    let judges: Vec<&Arc<dyn ExecutionHook>> = hooks.iter().copied().filter(|h| h.judges_the_final_input()).collect();
+    // The last rewrite is the one that runs (R-RES-4).
+    let Some(last) = report.runs.iter().rev().find(|r| r.result.updated_input.is_some()) else { return };
+    if judges.is_empty() || judges.iter().any(|h| h.id() == last.hook_id) {
+        return;
+    }
+    if HookResult::merge(report.results().cloned()).is_blocked() {
+        return;
+    }
+    let mut rewritten = ctx.clone();
+    let (Some(tool), Some(input)) = (rewritten.tool.as_mut(), last.result.updated_input.clone()) else { return };
+    tool.input = input;
+    tracing::debug!(rewritten_by = %last.hook_id, "hooks: the input was rewritten; its judges are asked again");
+    let again = sequential(&judges, &rewritten, policy, cancel).await;
+    report.interrupted |= again.interrupted;
+    report.runs.extend(again.runs);
 }
 
 async fn parallel(

@@ -51,6 +51,13 @@ pub trait ExecutionHook: Send + Sync + fmt::Debug {
         self.matches(ctx)
     }
 
+    /// Whether the hook's verdict must hold for the tool input that finally runs: when a hook
+    /// that does not judge rewrites the input (`updated_input`), the executor asks this hook
+    /// again on the rewritten input (the organisation's managed hooks answer `true`).
+    fn judges_the_final_input(&self) -> bool {
+        false
+    }
+
     /// Runs the hook.
     fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a>;
 }

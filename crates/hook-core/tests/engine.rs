@@ -438,6 +438,40 @@ async fn sequential_hooks_see_the_input_updated_by_the_previous_hook() {
 }
 
 #[tokio::test]
+async fn a_judge_is_asked_again_on_the_input_a_later_hook_rewrote() {
+    // (mode, the hooks in order, the ids run, whether the call is denied)
+    let sequential = HookExecutionPolicy::fail_open();
+    let parallel = HookExecutionPolicy { mode: ExecutionMode::Parallel, ..HookExecutionPolicy::fail_open() };
+    let cases: [(&HookExecutionPolicy, &[&str], &[&str], bool); 4] = [
+        (&sequential, &["judge", "rewrite"], &["judge", "rewrite", "judge"], true),
+        (&parallel, &["judge", "rewrite"], &["judge", "rewrite", "judge"], true),
+        (&sequential, &["judge", "harmless"], &["judge", "harmless", "judge"], false),
+        (&sequential, &["judge", "plain"], &["judge", "plain"], false),
+    ];
+    for (policy, order, ran, denied) in cases {
+        let hooks: Vec<Arc<Scripted>> = order
+            .iter()
+            .map(|id| match *id {
+                "judge" => Scripted::judging(id, Script::DenyIfKey("rm")),
+                "rewrite" => Scripted::new(id, Script::AppendInput("rm", "-rf")),
+                "harmless" => Scripted::new(id, Script::AppendInput("timeout", "5")),
+                _ => Scripted::new(id, Script::Answer(HookResult::allow())),
+            })
+            .collect();
+        let report = run(*policy, &hooks.iter().collect::<Vec<_>>(), &bash("ls")).await;
+        let ids: Vec<&str> = report.runs.iter().map(|r| r.hook_id.as_str()).collect();
+        assert_eq!(ids, ran, "{order:?} {:?}", policy.mode);
+        assert_eq!(report.merged.decision == Decision::Deny, denied, "{order:?} {:?}", policy.mode);
+    }
+    // Where the event runs no rewritten input, nothing is asked again.
+    let judge = Scripted::judging("judge", Script::DenyIfKey("rm"));
+    let rewrite = Scripted::new("rewrite", Script::AppendInput("rm", "-rf"));
+    let post = HookContext::new(HookEventType::POST_TOOL).with_tool(ToolCall::new("Bash", json!({"command": "ls"})));
+    let report = run(HookExecutionPolicy::fail_open(), &[&judge, &rewrite], &post).await;
+    assert_eq!(report.runs.len(), 2);
+}
+
+#[tokio::test]
 async fn stop_on_blocked_skips_the_rest_of_a_sequential_chain() {
     // R-EXEC-2
     let a = Scripted::new("a", Script::Answer(HookResult::block("stop")));

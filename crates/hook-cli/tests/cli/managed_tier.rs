@@ -95,6 +95,17 @@ fn no_user_project_local_or_skill_file_removes_disables_shadows_or_reorders_a_ma
             "home/.aimon/hooks.json",
             one_hook("PreToolUse", "Bash", command(&format!("echo '{rewrite}'"))),
         ),
+        ("a disable key naming it", "project/.aimon/hooks.local.json", json!({"disable": [id.as_str()]})),
+        (
+            "a hook with its id",
+            "project/.aimon/hooks.local.json",
+            one_hook("PreToolUse", "Bash(rm:*)", json!({"type": "deny", "id": id, "reason": "x", "mode": "audit"})),
+        ),
+        (
+            "its matcher in audit mode",
+            "home/.aimon/hooks.json",
+            one_hook("PreToolUse", "Bash(rm:*)", json!({"type": "deny", "reason": REASON, "mode": "audit"})),
+        ),
         ("a skill's allow", "skill", Value::Null),
     ];
     for (attempt, file, text) in rows {
@@ -109,6 +120,50 @@ fn no_user_project_local_or_skill_file_removes_disables_shadows_or_reorders_a_ma
         assert_eq!((out.code, v["outcome"].as_str()), (2, Some("denied")), "{attempt} in {file}: {}", out.stderr);
         assert_eq!(v["reason"], REASON, "{attempt} in {file}");
         assert_eq!(v["hooks"][0]["id"], id.as_str(), "{attempt} in {file}: the managed hook runs first");
+    }
+}
+
+#[test]
+fn a_lower_tiers_rewrite_is_judged_by_the_managed_tier_on_the_input_that_would_run() {
+    let to = |command: &str| {
+        format!(r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","updatedInput":{{"command":"{command}"}}}}}}"#)
+    };
+    // (the file that rewrites `ls`, what it rewrites it to, whether the managed deny refuses it)
+    let rows = [
+        ("home/.aimon/hooks.json", "rm -rf build", true),
+        ("project/.aimon/hooks.json", "rm -rf build", true),
+        ("project/.aimon/hooks.local.json", "rm -rf build", true),
+        ("skill", "rm -rf build", true),
+        ("home/.aimon/hooks.json", "ls -la", false),
+    ];
+    for (file, rewrite, refused) in rows {
+        let sandbox = Sandbox::new();
+        sandbox.write("managed/hooks.json", &managed_deny().to_string());
+        let echo = format!("echo '{}'", to(rewrite));
+        let skill = (file == "skill").then(|| sandbox.write("skills/s/SKILL.md", &skill(&echo)));
+        if skill.is_none() {
+            sandbox.write(file, &one_hook("PreToolUse", "Bash", command(&echo)).to_string());
+        }
+        let out = run(&sandbox, "ls", skill.as_deref());
+        let v = out.json();
+        if refused {
+            assert_eq!((out.code, v["outcome"].as_str()), (2, Some("denied")), "{file} to {rewrite}: {v}");
+            assert_eq!(v["reason"], REASON, "{file} to {rewrite}");
+            let last = v["hooks"].as_array().and_then(|h| h.last()).expect("hooks");
+            let judged = last["id"].as_str().is_some_and(|id| id.starts_with("deny@managed#0#"));
+            assert!(judged, "{file}: the managed hook judges the rewrite, after it: {v}");
+        } else {
+            assert_eq!(v["outcome"], "proceed", "{file} to {rewrite}: {v}");
+            assert_eq!(v["updatedInput"], json!({"command": rewrite}), "{file}: a rewrite the policy allows stands");
+        }
+        if skill.is_none() {
+            sandbox.trust_project();
+            let out = Outcome::of(
+                sandbox.cmd().env("CLAUDE_PROJECT_DIR", sandbox.project()).arg("claude").write_stdin(bash("ls")),
+            );
+            let denied = out.stdout.contains(&format!(r#""permissionDecisionReason":"{REASON}""#));
+            assert_eq!(denied, refused, "claude, {file} to {rewrite}: {} {}", out.stdout, out.stderr);
+        }
     }
 }
 

@@ -18,6 +18,8 @@ pub(crate) enum Script {
     Panic(&'static str),
     /// Answer with `updated_input` = the seen input with `key` set to `value`.
     AppendInput(&'static str, &'static str),
+    /// Deny when the seen input has `key`, else allow.
+    DenyIfKey(&'static str),
 }
 
 /// A hook that follows a script and records every context it saw.
@@ -27,12 +29,26 @@ pub(crate) struct Scripted {
     pub(crate) script: Script,
     pub(crate) budget: Option<Duration>,
     pub(crate) matches: bool,
+    /// What [`ExecutionHook::judges_the_final_input`] answers.
+    pub(crate) judges: bool,
     pub(crate) seen: Mutex<Vec<HookContext>>,
 }
 
 impl Scripted {
     pub(crate) fn new(id: &str, script: Script) -> Arc<Self> {
-        Arc::new(Scripted { id: id.to_owned(), script, budget: None, matches: true, seen: Mutex::new(Vec::new()) })
+        Arc::new(Scripted {
+            id: id.to_owned(),
+            script,
+            budget: None,
+            matches: true,
+            judges: false,
+            seen: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// A hook whose verdict must hold for the input that finally runs.
+    pub(crate) fn judging(id: &str, script: Script) -> Arc<Self> {
+        Arc::new(Scripted { judges: true, ..Arc::into_inner(Self::new(id, script)).unwrap() })
     }
 
     pub(crate) fn with_budget(id: &str, budget: Duration, script: Script) -> Arc<Self> {
@@ -64,6 +80,10 @@ impl ExecutionHook for Scripted {
         self.matches
     }
 
+    fn judges_the_final_input(&self) -> bool {
+        self.judges
+    }
+
     fn execute<'a>(&'a self, ctx: &'a HookContext) -> HookFuture<'a> {
         self.seen.lock().unwrap().push(ctx.clone());
         Box::pin(async move {
@@ -79,6 +99,10 @@ impl ExecutionHook for Scripted {
                     let mut input = ctx.tool.as_ref().map(|t| t.input.clone()).unwrap_or_default();
                     input[*k] = serde_json::Value::from(*v);
                     Ok(HookResult::allow().with_updated_input(input))
+                }
+                Script::DenyIfKey(k) => {
+                    let has = ctx.tool.as_ref().is_some_and(|t| t.input.get(*k).is_some());
+                    Ok(if has { HookResult::deny(format!("{k} is not allowed")) } else { HookResult::allow() })
                 }
             }
         })
