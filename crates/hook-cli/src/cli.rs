@@ -40,8 +40,8 @@ pub(crate) enum Command {
     /// Route every Claude Code event through it with one settings entry per event, e.g.
     /// {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"aimon-hooks claude"}]}]}}.
     /// When `aimon-hooks serve` runs, the call is answered by it over its socket (same output).
-    /// A project's own hooks run their command, http and mcp handlers only once trusted with
-    /// `aimon-hooks trust`; until then only their deny handlers apply.
+    /// A project's own hooks run their command, http, mcp, prompt and agent handlers only once
+    /// trusted with `aimon-hooks trust`; until then only their deny handlers apply.
     Claude(ClaudeArgs),
     /// Answer a Google Gemini CLI hook call: payload on stdin, Gemini's answer on stdout.
     ///
@@ -79,7 +79,8 @@ pub(crate) enum Command {
     /// Trust a project's hooks: record the SHA-256 of its .aimon files and SKILL.md files.
     ///
     /// Until then (and again after any of them changes), `claude` runs only their deny hooks and
-    /// skips their command, http and mcp hooks. AIMON_TRUST_PROJECT_HOOKS=1 trusts every project.
+    /// skips their command, http, mcp, prompt and agent hooks. AIMON_TRUST_PROJECT_HOOKS=1 trusts
+    /// every project.
     Trust(TrustArgs),
     /// Run one long-lived hook engine for every project, on a Unix socket and optionally TCP.
     ///
@@ -104,8 +105,8 @@ pub(crate) enum Command {
     Test(TestArgs),
     /// Run recorded sessions (Claude Code transcripts, Codex rollouts) through the current policy.
     ///
-    /// No tool runs, and command, http and mcp handlers run only with --run-handlers. Reports
-    /// every call the policy would decide differently from what happened.
+    /// No tool runs, and command, http, mcp, prompt and agent handlers run only with
+    /// --run-handlers. Reports every call the policy would decide differently from what happened.
     Replay(ReplayArgs),
     /// Show the decision log (~/.aimon/decisions.jsonl, or AIMON_DECISION_LOG).
     Log(LogArgs),
@@ -133,7 +134,7 @@ pub(crate) struct TestArgs {
     /// Also write a JUnit XML report here.
     #[arg(long, value_name = "FILE")]
     pub(crate) junit: Option<PathBuf>,
-    /// Run the project's command, http and mcp hooks even if you have not trusted them
+    /// Run the project's command, http, mcp, prompt and agent hooks even if you have not trusted them
     /// (`aimon-hooks trust`); without it they are skipped, as behind an agent.
     #[arg(long)]
     pub(crate) trust: bool,
@@ -164,7 +165,8 @@ pub(crate) struct ReplayArgs {
     /// Print a JSON report instead of text.
     #[arg(long)]
     pub(crate) json: bool,
-    /// Also run command, http and mcp handlers (they may have effects); by default they are skipped.
+    /// Also run command, http, mcp, prompt and agent handlers (they may have effects); by default
+    /// they are skipped.
     #[arg(long)]
     pub(crate) run_handlers: bool,
 }

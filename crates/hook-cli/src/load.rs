@@ -31,7 +31,7 @@ pub(crate) struct Loaded {
     pub(crate) registry: Arc<HookRegistry>,
     /// The trust verdict the hooks were built under.
     pub(crate) gate: TrustGate,
-    /// The untrusted files whose command, http and mcp hooks (on any event) or MCP servers were
+    /// The untrusted files whose command, http, mcp, prompt and agent hooks (on any event) or MCP servers were
     /// skipped.
     pub(crate) untrusted: Vec<PathBuf>,
     /// The active skills; dropping them deactivates their hooks.

@@ -119,7 +119,7 @@ pub(crate) async fn command(args: &TestArgs) -> anyhow::Result<u8> {
     let loaded = load::load(&args.tiers, &[], false, Scope::All, trust)?;
     for file in &loaded.untrusted {
         eprintln!(
-            "note: {} is not trusted, so its command, http and mcp hooks were not run; {} to trust it, or pass --trust",
+            "note: {} is not trusted, so its command, http, mcp, prompt and agent hooks were not run; {} to trust it, or pass --trust",
             file.display(),
             loaded.gate.command()
         );

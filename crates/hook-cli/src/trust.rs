@@ -49,7 +49,7 @@ pub(crate) fn validate_line(gate: &TrustGate, file: &ConfigFile) -> String {
         format!("{}: trusted", file.path.display())
     } else {
         format!(
-            "{}: not trusted: its command, http and mcp hooks are skipped under 'aimon-hooks claude'; {} to trust it",
+            "{}: not trusted: its command, http, mcp, prompt and agent hooks are skipped under 'aimon-hooks claude'; {} to trust it",
             file.path.display(),
             gate.command()
         )

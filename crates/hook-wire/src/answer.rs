@@ -38,7 +38,7 @@ pub struct Extras {
 /// The sentence telling the person that `project`'s hooks were skipped and how to trust them.
 pub(crate) fn trust_notice(project: &std::path::Path, trust_command: &str) -> String {
     format!(
-        "aimon-hooks: the hooks of {} are not trusted, so their command, http and mcp handlers were skipped; review them, then {trust_command} to trust them",
+        "aimon-hooks: the hooks of {} are not trusted, so their command, http, mcp, prompt and agent handlers were skipped; review them, then {trust_command} to trust them",
         project.display()
     )
 }

@@ -344,7 +344,7 @@ fn print_text(
         differences.len()
     );
     if !skipped.is_empty() {
-        println!("skipped (command, http and mcp handlers run only with --run-handlers):");
+        println!("skipped (command, http, mcp, prompt and agent handlers run only with --run-handlers):");
         for (hook, n) in skipped {
             println!("  {hook}: {n} call(s)");
         }

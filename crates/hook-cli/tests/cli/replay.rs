@@ -53,7 +53,7 @@ fn a_transcript_replayed_under_a_deny_policy_reports_the_call_it_would_deny() {
         "    reason: pushes are reviewed",
         "6 call(s) from 1 session file(s)",
         ": 1 decided differently",
-        "skipped (command, http and mcp handlers run only with --run-handlers):",
+        "skipped (command, http, mcp, prompt and agent handlers run only with --run-handlers):",
     ];
     for text in expected {
         assert!(out.stdout.contains(text), "missing {text:?} in:\n{}", out.stdout);

@@ -168,7 +168,7 @@ fn list_explain_and_validate_show_trust_state() {
     let validate = Outcome::of(sandbox.cmd().arg("validate"));
     assert_eq!(validate.code, 0, "{}", validate.stderr);
     let expected = format!(
-        "hooks.json: not trusted: its command, http and mcp hooks are skipped under 'aimon-hooks claude'; run 'aimon-hooks trust --project {}' to trust it",
+        "hooks.json: not trusted: its command, http, mcp, prompt and agent hooks are skipped under 'aimon-hooks claude'; run 'aimon-hooks trust --project {}' to trust it",
         sandbox.project().display()
     );
     assert!(validate.stdout.lines().any(|l| l.ends_with(&expected)), "{}", validate.stdout);

@@ -58,7 +58,7 @@ impl TrustGate {
                 .map(|p| p.files)
                 .unwrap_or_default(),
             Err(e) => {
-                tracing::warn!("hooks: {e}; the project's command, http and mcp hooks are not trusted");
+                tracing::warn!("hooks: {e}; the project's command, http, mcp, prompt and agent hooks are not trusted");
                 BTreeMap::new()
             }
         };
@@ -94,10 +94,10 @@ impl TrustGate {
         }
     }
 
-    /// The one WARN for an untrusted file whose command, http and mcp hooks were skipped.
+    /// The one WARN for an untrusted file whose command, http, mcp, prompt and agent hooks were skipped.
     pub fn warn_skipped(&self, file: &Path) {
         tracing::warn!(
-            "hooks: {} is not trusted, so its command, http and mcp hooks are skipped; {} to trust it",
+            "hooks: {} is not trusted, so its command, http, mcp, prompt and agent hooks are skipped; {} to trust it",
             file.display(),
             self.command()
         );
