@@ -93,6 +93,25 @@ fn payload(event: &str) -> String {
         "UserPromptSubmit" => {
             json!({"session_id": "s-1", "cwd": "/tmp", "hook_event_name": event, "prompt": "deploy"}).to_string()
         }
+        "PermissionRequest" | "PermissionDenied" => {
+            json!({"session_id": "s-1", "cwd": "/tmp", "hook_event_name": event,
+            "tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "tool_use_id": "toolu_1"})
+            .to_string()
+        }
+        "PostToolUseFailure" => {
+            json!({"session_id": "s-1", "cwd": "/tmp", "hook_event_name": event, "tool_name": "Bash",
+            "tool_input": {"command": "make"}, "error": "exit status 2", "tool_use_id": "toolu_1"})
+            .to_string()
+        }
+        "UserPromptExpansion" => json!({"session_id": "s-1", "cwd": "/tmp", "hook_event_name": event,
+            "command_name": "deploy", "prompt": "/deploy prod"})
+        .to_string(),
+        "TaskCreated" | "TaskCompleted" => json!({"session_id": "s-1", "cwd": "/tmp", "hook_event_name": event,
+            "task_id": "1", "task_subject": "ship it"})
+        .to_string(),
+        "TeammateIdle" => json!({"session_id": "s-1", "cwd": "/tmp", "hook_event_name": event,
+            "teammate_name": "t", "team_name": "n"})
+        .to_string(),
         _ => {
             json!({"session_id": "s-1", "cwd": "/tmp", "hook_event_name": event, "stop_hook_active": false}).to_string()
         }
@@ -317,4 +336,77 @@ fn an_agent_hook_reads_the_project_but_not_a_file_a_read_deny_rule_protects() {
     assert!(reason.contains("plain-notes-marker"), "the agent read the notes: {reason}");
     assert!(!reason.contains("secret-token-marker"), "the agent must not read .env: {reason}");
     assert!(reason.contains(".env is protected: secrets stay out"), "{reason}");
+}
+
+/// The other events Claude Code allows `prompt` on. Where the answer has no effect
+/// (PermissionRequest reads no model "no"; PermissionDenied and PostToolUseFailure have no
+/// decision), `run` proceeds; a "no" without `continueOnBlock` still ends the turn there, as
+/// Claude Code's `continue: false`. TaskCreated and TaskCompleted answer by exit code 2 and stderr.
+/// `impossible` counts only where a block keeps the agent working (TeammateIdle here).
+#[test]
+fn a_prompt_hooks_verdict_on_every_other_event_claude_code_allows_it_on() {
+    let garbage = "hook 'x' failed closed: the model's answer is not {\"ok\": true|false}: \"Sure, go ahead!\"";
+    let block = |reason: &str| json!({"decision": "block", "reason": reason}).to_string();
+    let end_turn = |reason: &str| {
+        json!({"continue": false, "decision": "block", "reason": reason, "stopReason": reason}).to_string()
+    };
+    let stop = |reason: &str| json!({"continue": false, "stopReason": reason}).to_string();
+    let denied = json!({"hookSpecificOutput": {"decision": {"behavior": "deny", "message": garbage},
+        "hookEventName": "PermissionRequest"}})
+    .to_string();
+    let (cob, fail) = (json!({"continueOnBlock": true}), json!({"onFailure": "block"}));
+    let proceed = ("allow", "continue", Value::Null);
+    let blocked = |reason: &str| ("allow", "block", json!(reason));
+    // (event, the model says, handler fields, run's (decision, flow, reason), claude's (exit, stdout, stderr has))
+    #[rustfmt::skip]
+    #[allow(clippy::type_complexity, reason = "one table row")]
+    let cases: Vec<(&str, Says, Value, (&str, &str, Value), (i32, String, &str))> = vec![
+        ("PermissionRequest", NO, json!({}), proceed.clone(), (0, String::new(), "")),
+        ("PermissionRequest", YES, json!({}), proceed.clone(), (0, String::new(), "")),
+        ("PermissionRequest", GARBAGE, fail.clone(), ("deny", "continue", json!(garbage)), (0, denied, garbage)),
+        ("PermissionDenied", NO, json!({}), proceed.clone(), (0, stop("too risky"), "which has no decision channel")),
+        ("PermissionDenied", NO, cob.clone(), proceed.clone(), (0, String::new(), "which has no decision channel")),
+        ("PermissionDenied", GARBAGE, fail.clone(), proceed.clone(), (0, String::new(), "proceeding")),
+        ("UserPromptExpansion", NO, json!({}), blocked("too risky"), (0, end_turn("too risky"), "")),
+        ("UserPromptExpansion", NO, cob.clone(), blocked("too risky"), (0, block("too risky"), "")),
+        ("UserPromptExpansion", YES, json!({}), proceed.clone(), (0, String::new(), "")),
+        ("UserPromptExpansion", GARBAGE, fail.clone(), blocked(garbage), (0, block(garbage), garbage)),
+        ("PostToolUseFailure", NO, json!({}), proceed.clone(), (0, stop("too risky"), "which has no decision channel")),
+        ("PostToolUseFailure", YES, json!({}), proceed.clone(), (0, String::new(), "")),
+        ("PostToolUseFailure", GARBAGE, fail.clone(), proceed.clone(), (0, String::new(), "proceeding")),
+        ("PostToolBatch", NO, json!({}), blocked("too risky"), (0, end_turn("too risky"), "")),
+        ("PostToolBatch", NO, cob.clone(), blocked("too risky"), (0, block("too risky"), "")),
+        ("PostToolBatch", GARBAGE, fail.clone(), blocked(garbage), (0, block(garbage), garbage)),
+        ("TaskCreated", NO, json!({}), blocked("too risky"), (2, String::new(), "too risky")),
+        ("TaskCreated", YES, json!({}), proceed.clone(), (0, String::new(), "")),
+        ("TaskCreated", GARBAGE, fail.clone(), blocked(garbage), (2, String::new(), garbage)),
+        ("TaskCompleted", NO, cob.clone(), blocked("too risky"), (2, String::new(), "too risky")),
+        ("TaskCompleted", IMPOSSIBLE, json!({}), blocked("tests fail"), (2, String::new(), "tests fail")),
+        ("TaskCompleted", YES, json!({}), proceed.clone(), (0, String::new(), "")),
+        ("TeammateIdle", NO, json!({}), blocked("too risky"), (2, String::new(), "too risky")),
+        ("TeammateIdle", IMPOSSIBLE, json!({}), proceed.clone(), (0, String::new(), "")),
+        ("TeammateIdle", GARBAGE, fail.clone(), proceed.clone(), (0, String::new(), "proceeding")),
+    ];
+    for api in ["anthropic", "openai"] {
+        for (event, says, extra, (decision, flow, reason), (code, stdout, stderr)) in &cases {
+            let model = Model::start(*says);
+            let sandbox = Sandbox::new();
+            let mut handler = json!({"type": "prompt", "prompt": "Is this safe? $ARGUMENTS"});
+            handler.as_object_mut().expect("object").extend(extra.as_object().expect("object").clone());
+            user_file(&sandbox, model.endpoint(api), event, handler);
+            let v = run(&sandbox, event);
+            let id = v["hooks"][0]["id"].as_str().unwrap_or_default().to_owned();
+            let named = |text: &str| text.replace("hook 'x'", &format!("hook '{id}'"));
+            let reason = reason.as_str().map_or(Value::Null, |r| json!(named(r)));
+            let got = (v["decision"].clone(), v["flow"].clone(), v["reason"].clone());
+            assert_eq!(got, (json!(decision), json!(flow), reason), "run {api} {event} {says:?} {extra}: {v}");
+            let out = claude(&sandbox, event);
+            let label = format!("claude {api} {event} {says:?} {extra}: {} {}", out.stdout, out.stderr);
+            assert_eq!((out.code, out.stdout.trim()), (*code, named(stdout).as_str()), "{label}");
+            assert!(out.stderr.contains(&named(stderr)), "{label}");
+            if stderr.is_empty() {
+                assert_eq!(out.stderr.trim(), "", "{label}");
+            }
+        }
+    }
 }
