@@ -19,6 +19,7 @@ use crate::decision_log::{self, DecisionLog, Located, SourceFile};
 use crate::handler::{HandlerAction, HandlerMode, HandlerSpec};
 use crate::ids::HookIds;
 use crate::matcher::{Matcher, MatcherCache};
+use crate::packs::{self, AskAction};
 use crate::spec::LoadedConfig;
 use crate::tier::{Tier, TierPaths};
 use crate::trust::{TrustGate, sha256_hex};
@@ -139,8 +140,9 @@ impl BuildEnv {
     /// built withheld. Use it for SKILL.md files; [`build_hooks`] does it for the tier files.
     pub fn for_file(&self, tier: Tier, path: &Path, sha256: &str) -> BuildEnv {
         let mut env = self.clone();
-        env.untrusted_file =
-            (!self.trust.is_trusted(tier, path, sha256)).then(|| self.trust.skipped_reason(path).into());
+        // A built-in pack is the binary's, trusted whichever tier turned it on.
+        let trusted = packs::is_pack(path) || self.trust.is_trusted(tier, path, sha256);
+        env.untrusted_file = (!trusted).then(|| self.trust.skipped_reason(path).into());
         env.file = Some((Arc::new(SourceFile::new(path.to_owned(), sha256.to_owned())), tier));
         env
     }
@@ -175,6 +177,8 @@ pub(crate) struct EntryOf<'a> {
     event: HookEventType,
     matcher: Arc<str>,
     cached: &'a MatcherCache,
+    /// The id a rule pack gives the rule (`aimon/destructive#force-push`); else one from content.
+    named: Option<&'a str>,
 }
 
 /// How a handler's `if` applies (R-CFG-3b).
@@ -250,8 +254,21 @@ impl DeclarativeHook {
         ids: &mut HookIds,
         env: &BuildEnv,
     ) -> Arc<DeclarativeHook> {
-        let entry = EntryOf { event, matcher: matcher.into(), cached: &MatcherCache::default() };
+        let entry = EntryOf { event, matcher: matcher.into(), cached: &MatcherCache::default(), named: None };
         Self::build_cached(&entry, handler.clone(), &Origin::new(tier, source, env), ids, env)
+    }
+
+    /// [`DeclarativeHook::build`] of a pack's rule, whose id is `id` (`aimon/self#policy-files`).
+    pub(crate) fn build_named(
+        event: HookEventType,
+        matcher: &str,
+        handler: &HandlerSpec,
+        source: &str,
+        id: &str,
+        env: &BuildEnv,
+    ) -> Arc<DeclarativeHook> {
+        let entry = EntryOf { event, matcher: matcher.into(), cached: &MatcherCache::default(), named: Some(id) };
+        Self::build_cached(&entry, handler.clone(), &Origin::new(Tier::User, source, env), &mut HookIds::new(), env)
     }
 
     /// [`DeclarativeHook::build`] reusing the loader's compiled entry matcher (PERF-6), with what
@@ -264,7 +281,7 @@ impl DeclarativeHook {
         env: &BuildEnv,
     ) -> Arc<DeclarativeHook> {
         let (event, matcher, source, anchors) = (entry.event, &entry.matcher, &origin.source, &origin.anchors);
-        let id = ids.next(event, matcher, &handler, source);
+        let id = entry.named.map_or_else(|| ids.next(event, matcher, &handler, source), str::to_owned);
         let trimmed = matcher.trim();
         let predicate = (!trimmed.is_empty() && trimmed != "*" && event.spec().matcher != MatchSubject::Nothing)
             .then(|| entry.cached.take_or_new(matcher, anchors));
@@ -321,6 +338,7 @@ impl DeclarativeHook {
                     Box::new(McpAction::new(id, source, spec, self.mcp_servers.clone()))
                 }
                 HandlerAction::Deny(spec) => Box::new(DenyAction::new(id, source, spec.reason.clone())),
+                HandlerAction::Ask(spec) => Box::new(AskAction::new(id, source, &spec.reason)),
                 HandlerAction::Prompt(spec) => {
                     let mut spec = spec.clone().with_fail_closed(fail_closed);
                     spec.timeout = timeout;
@@ -569,9 +587,16 @@ impl LoadedConfig {
             let file_env = env.for_file(file.tier, &file.path, &file.sha256);
             let origin = Origin::new(file.tier, &file.source(), &file_env);
             let mut withheld = false;
-            for entry in file.entries {
-                let of =
-                    EntryOf { event: entry.event, matcher: entry.matcher.as_str().into(), cached: &entry.compiled };
+            // A pack's rules are named by the pack, in its order.
+            let names = packs::rule_ids(&file);
+            for (i, entry) in file.entries.into_iter().enumerate() {
+                let named = names.as_ref().and_then(|n| n.get(i)).map(String::as_str);
+                let of = EntryOf {
+                    event: entry.event,
+                    matcher: entry.matcher.as_str().into(),
+                    cached: &entry.compiled,
+                    named,
+                };
                 for handler in entry.handlers {
                     let hook = DeclarativeHook::build_cached(&of, handler, &origin, &mut ids, &file_env);
                     withheld |= hook.withheld();

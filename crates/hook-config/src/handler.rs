@@ -56,6 +56,10 @@ pub enum HandlerAction {
     /// Like `prompt`, but the model may first read the project (Read, Grep, Glob; files a
     /// `Read` deny rule protects stay closed) for up to `maxTurns` turns.
     Agent(AgentSpec),
+    /// Asks the person, with `reason`: a rule pack's `ask` (not a hooks.json handler type, so not
+    /// in the schema). Where a client cannot ask, its front end denies instead.
+    #[serde(skip)]
+    Ask(DenySpec),
 }
 
 impl HandlerAction {
@@ -68,6 +72,9 @@ impl HandlerAction {
             HandlerAction::Deny(_) => HandlerKind::Deny,
             HandlerAction::Prompt(_) => HandlerKind::Prompt,
             HandlerAction::Agent(_) => HandlerKind::Agent,
+            // A restriction that runs no code, trusted as a deny is; the exec-time guard, which
+            // enforces denies, leaves it to parse time (where the person can answer).
+            HandlerAction::Ask(_) => HandlerKind::Deny,
         }
     }
 }
@@ -386,6 +393,11 @@ impl HandlerSpec {
         Self::new(HandlerAction::Deny(DenySpec::new(reason)))
     }
 
+    /// A rule pack's `ask` handler.
+    pub(crate) fn ask(reason: impl Into<String>) -> Self {
+        Self::new(HandlerAction::Ask(DenySpec::new(reason)))
+    }
+
     /// An `http` handler posting to `url` with no headers or body.
     pub fn http(url: impl Into<String>) -> Self {
         Self::new(HandlerAction::Http(HttpSpec::new(url)))
@@ -498,6 +510,10 @@ impl HandlerSpec {
             }
             HandlerAction::Deny(spec) => {
                 s.write_str("deny ")?;
+                quoted(s, &spec.reason)?;
+            }
+            HandlerAction::Ask(spec) => {
+                s.write_str("ask ")?;
                 quoted(s, &spec.reason)?;
             }
             HandlerAction::Prompt(spec) => {

@@ -107,6 +107,7 @@ mod json;
 mod load;
 mod managed;
 mod matcher;
+mod packs;
 mod parse;
 mod position;
 mod protect;
@@ -127,8 +128,9 @@ pub use crate::{
     handler::{HandlerAction, HandlerMode, HandlerSpec, common_handler_fields, handler_fields, handler_kind},
     ids::HookIds,
     load::{load_tiers, load_tiers_lazily},
+    packs::{PACKS_VERSION, Pack, PackRule, RuleDecision, active_packs, pack, packs},
     parse::{check_config, parse_config, read_handler},
-    protect::{SELF_GROUP, self_protection},
+    protect::{SELF_GROUP, self_protection, self_protection_rules},
     reload::{CONFIG_GROUP, HookHotReloadBootstrap, HotReloadBuilder, HotReloadHandle},
     spec::{ConfigFile, HookEntrySpec, LoadedConfig},
     tier::{DEFAULT_MANAGED_DIR, MANAGED_DIR_ENV, Tier, TierPaths},

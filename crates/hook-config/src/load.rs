@@ -55,6 +55,7 @@ impl TierTexts {
             config.files.push(file);
             diagnostics.append(&mut d);
         }
+        diagnostics.extend(crate::packs::apply(&self.files, &mut config));
         let text_of = |path: &Path| self.files.iter().find(|(_, p, _)| p == path).map(|(_, _, t)| t.clone());
         diagnostics.extend(managed::apply(&mut config, text_of));
         Ok((config, diagnostics))

@@ -29,6 +29,7 @@ use crate::handler::{
 };
 use crate::json::{self, Object, Value};
 use crate::matcher::{Matcher, MatcherCache};
+use crate::packs::{DISABLE_KEY, PACKS_KEY};
 use crate::position::{Pointer, Pos, PositionIndex, push_token};
 use crate::protect::SELF_PROTECTION_KEY;
 use crate::spec::{ConfigFile, HookEntrySpec, Switches};
@@ -259,7 +260,9 @@ impl Parser<'_> {
         };
         let mut obj = Object::new(obj);
         self.model_endpoint(&mut obj);
-        let known = |k: &str| matches!(k, "hooks" | SELF_PROTECTION_KEY | MANAGED_ONLY_KEY | DISABLE_ALL_KEY);
+        let known = |k: &str| {
+            matches!(k, "hooks" | SELF_PROTECTION_KEY | MANAGED_ONLY_KEY | DISABLE_ALL_KEY | PACKS_KEY | DISABLE_KEY)
+        };
         self.unknown_fields(&obj, known, &Pointer::ROOT, String::new);
         for (key, tier) in
             [(SELF_PROTECTION_KEY, Tier::User), (MANAGED_ONLY_KEY, Tier::Managed), (DISABLE_ALL_KEY, Tier::Managed)]

@@ -29,8 +29,8 @@ use hook_core::{AimonDir, HookEventType};
 use crate::decision_log::DECISION_LOG_ENV;
 use crate::declarative::{BuildEnv, DeclarativeHook};
 use crate::handler::HandlerSpec;
-use crate::ids::HookIds;
-use crate::tier::{Tier, TierPaths};
+use crate::packs::{PackRule, RuleDecision};
+use crate::tier::TierPaths;
 
 /// The registry group (and the source name) of the self-protection hooks.
 pub const SELF_GROUP: &str = "aimon/self";
@@ -121,24 +121,49 @@ pub fn self_protection(paths: &TierPaths) -> Vec<(HookEventType, Arc<Declarative
         return Vec::new();
     }
     let env = BuildEnv::without_mcp(paths);
-    let mut ids = HookIds::default();
     let (writes, secret) = rules(paths);
-    let rules = std::iter::once((writes.join(" | "), EDIT_REASON)).chain(secret.map(|s| (s, SECRET_REASON)));
+    let rules = std::iter::once((writes.join(" | "), POLICY_FILES, EDIT_REASON))
+        .chain(secret.map(|s| (s, SERVE_TOKEN, SECRET_REASON)));
     rules
-        .map(|(rule, reason)| {
+        .map(|(rule, name, reason)| {
             let handler = HandlerSpec::deny(reason);
-            let hook = DeclarativeHook::build(
-                HookEventType::PRE_TOOL,
-                &rule,
-                &handler,
-                Tier::User,
-                SELF_GROUP,
-                &mut ids,
-                &env,
-            );
+            let id = format!("{SELF_GROUP}#{name}");
+            let hook = DeclarativeHook::build_named(HookEventType::PRE_TOOL, &rule, &handler, SELF_GROUP, &id, &env);
             (HookEventType::PRE_TOOL, hook)
         })
         .collect()
+}
+
+/// The name of the rule denying writes to the policy's files.
+const POLICY_FILES: &str = "policy-files";
+/// The name of the rule denying reads and writes of serve's token.
+const SERVE_TOKEN: &str = "serve-token";
+
+/// Self-protection's rules as a pack lists them (`aimon-hooks packs`, docs/packs.md): their
+/// matchers name paths only known for a project and a home directory, so they are described.
+pub fn self_protection_rules() -> Vec<PackRule> {
+    let rule = |name: &str, matcher: &str, reason: &str, why: &str| PackRule {
+        id: format!("{SELF_GROUP}#{name}"),
+        matcher: matcher.to_owned(),
+        decision: RuleDecision::Deny,
+        reason: reason.to_owned(),
+        why: why.to_owned(),
+    };
+    vec![
+        rule(
+            POLICY_FILES,
+            "Edit(<both .aimon/ directories, the managed policy, the clients' hook settings, their skills, the \
+             aimon-hooks binary>)",
+            EDIT_REASON,
+            "deny: an agent that can edit its own policy has none; only the person changes it, outside the agent",
+        ),
+        rule(
+            SERVE_TOKEN,
+            "Read(~/.aimon/serve.token) | Edit(~/.aimon/serve.token)",
+            SECRET_REASON,
+            "deny: whoever holds the daemon's token can ask it for decisions in the person's name",
+        ),
+    ]
 }
 
 #[cfg(test)]
@@ -156,7 +181,7 @@ mod tests {
         let paths = TierPaths::new(Some(PathBuf::from("/h")), "/p (copy)");
         let (writes, secret) = rules(&paths);
         for rule in writes.iter().chain(&secret) {
-            let anchors = paths.anchors(Tier::User);
+            let anchors = paths.anchors(crate::Tier::User);
             hook_predicate::parse(rule, &anchors).unwrap_or_else(|e| panic!("{rule}: {e}"));
         }
         assert_eq!(self_protection(&paths).len(), 2, "one hook for the writes, one for the token");

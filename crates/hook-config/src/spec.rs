@@ -68,6 +68,9 @@ impl ConfigFile {
     /// The source name of the file's hooks (`project#0`, R-CFG-ID-1); a managed `hooks.d` file's
     /// is named after it (`managed#10-base.json`), so adding a file does not change other ids.
     pub fn source(&self) -> String {
+        if let Some(pack) = crate::packs::of_file(self) {
+            return pack.name().to_owned();
+        }
         let drop_in = self.path.parent().and_then(|d| d.file_name()).is_some_and(|d| d == "hooks.d");
         match self.path.file_name() {
             Some(name) if self.tier == Tier::Managed && drop_in => format!("managed#{}", name.to_string_lossy()),
