@@ -26,6 +26,17 @@ pub struct HooksDocument {
     /// variable `keyEnv` names.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<ModelEndpoint>,
+    /// `false` turns self-protection off: honoured only in your own `~/.aimon/hooks.json`, and
+    /// not while an organisation's managed policy is installed.
+    #[serde(default, rename = "selfProtection", skip_serializing_if = "Option::is_none")]
+    pub self_protection: Option<bool>,
+    /// `true` runs only the organisation's managed hooks: honoured only in a managed file
+    /// (`/etc/aimon/managed/`), ignored with a WARN elsewhere.
+    #[serde(default, rename = "allowManagedHooksOnly", skip_serializing_if = "Option::is_none")]
+    pub allow_managed_hooks_only: Option<bool>,
+    /// `true` runs no hook at all: honoured only in a managed file, ignored with a WARN elsewhere.
+    #[serde(default, rename = "disableAllHooks", skip_serializing_if = "Option::is_none")]
+    pub disable_all_hooks: Option<bool>,
 }
 
 /// One matcher group of a hooks.json file.

@@ -332,3 +332,18 @@ fn serve_hot_reloads_an_edited_managed_file() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+#[test]
+fn the_schema_names_the_switches_and_says_where_they_count() {
+    let sandbox = Sandbox::new();
+    let schema = Outcome::of(sandbox.cmd().arg("schema")).json();
+    for (key, counts) in [
+        ("allowManagedHooksOnly", "honoured only in a managed file"),
+        ("disableAllHooks", "honoured only in a managed file"),
+        ("selfProtection", "honoured only in your own"),
+    ] {
+        let description = schema["properties"][key]["description"].as_str().unwrap_or_default();
+        assert!(description.contains(counts), "{key}: {}", schema["properties"]);
+        assert!(schema["properties"][key]["type"].to_string().contains("boolean"), "{key}: {}", schema["properties"]);
+    }
+}
