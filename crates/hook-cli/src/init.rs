@@ -121,7 +121,9 @@ fn claude_routes(settings: &Value, binary: &str) -> (bool, bool) {
             .values()
             .flat_map(|groups| groups.as_array().into_iter().flatten())
             .flat_map(|group| group["hooks"].as_array().into_iter().flatten())
-            .any(|h| hook_wire::claude::is_route(h, &command) || h["url"].as_str().is_some_and(|u| u.ends_with("/v1/claude")))
+            .any(|h| {
+                hook_wire::claude::is_route(h, &command) || h["url"].as_str().is_some_and(|u| u.ends_with("/v1/claude"))
+            })
     });
     let prefix = hook_wire::claude::guard_prefix(binary);
     (routed, settings["env"]["CLAUDE_CODE_SHELL_PREFIX"].as_str() == Some(prefix.as_str()))
