@@ -65,7 +65,7 @@ const READ_ONLY: &[(&str, Rule)] = &[
     ("cal", Rule::Any), ("cat", Rule::Any), ("cd", Rule::Any), ("cksum", Rule::Any), ("cmp", Rule::Any),
     ("column", Rule::Any), ("comm", Rule::Any), ("command", Rule::Custom(command)), ("cut", Rule::Any),
     ("date", Rule::Custom(date)), ("df", Rule::Any), ("diff", Rule::Any), ("dirname", Rule::Any), ("dirs", Rule::Any),
-    ("du", Rule::Any), ("echo", Rule::Any), ("egrep", Rule::Any), ("env", Rule::Bare), ("expand", Rule::Any),
+    ("du", Rule::Any), ("echo", Rule::Any), ("egrep", Rule::Any), ("env", Rule::Custom(env)), ("expand", Rule::Any),
     ("expr", Rule::Any), ("factor", Rule::Any), ("false", Rule::Any), ("fgrep", Rule::Any),
     ("file", unless("C", &["--compile"])), ("find", Rule::Find(FIND_WRITES)), ("fmt", Rule::Any), ("fold", Rule::Any),
     ("free", Rule::Any), ("getconf", Rule::Any), ("git", Rule::Custom(git)), ("grep", Rule::Any), ("groups", Rule::Any),
@@ -75,7 +75,7 @@ const READ_ONLY: &[(&str, Rule)] = &[
     ("pathchk", Rule::Any), ("printenv", Rule::Any), ("printf", unless("v", &[])), ("ps", Rule::Any),
     ("pwd", Rule::Any), ("readlink", Rule::Any), ("realpath", Rule::Any), ("rev", Rule::Any),
     ("rg", unless("z", &["--pre", "--pre-glob", "--search-zip", "--hostname-bin"])),
-    ("sed", Rule::Custom(sed)), ("seq", Rule::Any), ("sha1sum", Rule::Any), ("sha224sum", Rule::Any),
+    ("read", Rule::Custom(read)), ("sed", Rule::Custom(sed)), ("seq", Rule::Any), ("set", Rule::Any), ("sha1sum", Rule::Any), ("sha224sum", Rule::Any),
     ("sha256sum", Rule::Any), ("sha384sum", Rule::Any), ("sha512sum", Rule::Any), ("shuf", unless("o", &["--output"])),
     ("sleep", Rule::Any), ("sort", unless("oT", &["--output", "--compress-program", "--temporary-directory"])),
     ("stat", Rule::Any), ("strings", Rule::Any), ("sum", Rule::Any), ("tac", Rule::Any),
@@ -132,9 +132,13 @@ fn judge(a: &Analysis) -> Result<Vec<String>, Refusal> {
     let mut programs: Vec<String> = Vec::new();
     for view in &a.views {
         if let Some(program) = view_read_only(view)? {
-            let name = basename(&program).to_owned();
-            if !programs.contains(&name) {
-                programs.push(name);
+            let name = basename(&program);
+            // `egrep` and `fgrep` are scripts that run `grep -E`, `grep -F`.
+            let also = matches!(name, "egrep" | "fgrep").then_some("grep");
+            for name in std::iter::once(name).chain(also) {
+                if !programs.iter().any(|p| p == name) {
+                    programs.push(name.to_owned());
+                }
             }
         }
     }
@@ -149,9 +153,11 @@ fn view_read_only(view: &View) -> Result<Option<String>, Refusal> {
         return Err(refuse("arguments appended by a wrapper", &view.text));
     }
     if first.assignment {
+        // Alone, an assignment sets a shell variable; before a command, that command's environment.
+        let alone = words.iter().all(|w| w.assignment);
         for w in words.iter().take_while(|w| w.assignment) {
             let name = w.text.split_once('=').map_or(w.text.as_str(), |(n, _)| n.trim_end_matches('+'));
-            if !SAFE_VARIABLES.contains(&name) {
+            if !(SAFE_VARIABLES.contains(&name) || alone && shell_variable(name)) {
                 return Err(refuse("assigns a variable", name));
             }
             if !w.known {
@@ -189,13 +195,17 @@ fn program_name(text: &str) -> Result<&str, Refusal> {
     if name == text || system { Ok(name) } else { Err(refuse("a program named by a path", text)) }
 }
 
+/// Whether `name` is, by convention, a shell variable of the script's own (a lower-case letter in
+/// it) rather than one the environment or the shell gives a meaning (`PATH`, `IFS`, `GIT_DIR`).
+fn shell_variable(name: &str) -> bool {
+    name.bytes().any(|b| b.is_ascii_lowercase())
+}
+
 /// `for NAME in …`, `case WORD in`, `select NAME in …`: the loop variable may not be one that
 /// changes what runs (`for PATH in …`).
 fn keyword(words: &[Word]) -> Result<(), Refusal> {
     match (words[0].text.as_str(), words.get(1)) {
-        ("for" | "select", Some(var)) if !var.text.bytes().any(|b| b.is_ascii_lowercase()) => {
-            Err(refuse("assigns a variable", &var.text))
-        }
+        ("for" | "select", Some(var)) if !shell_variable(&var.text) => Err(refuse("assigns a variable", &var.text)),
         _ => Ok(()),
     }
 }
@@ -292,6 +302,54 @@ fn command(words: &[Word]) -> Result<(), Refusal> {
         Some("-v" | "-V") | None => Ok(()),
         _ => wrapper(words, &[], &["-p"]),
     }
+}
+
+/// `env`, `env -i`, `env -u NAME`, `env LC_ALL=C …`: the command it runs is a view of its own.
+fn env(words: &[Word]) -> Result<(), Refusal> {
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        let t = w.text.as_str();
+        match t {
+            "-i" | "--ignore-environment" | "-" => i += 1,
+            "-u" | "--unset" => i += 2,
+            "--" => return Ok(()),
+            _ if !w.known => return Err(refuse("a word of unknown value where an option may stand", t)),
+            _ if t.starts_with('-') => return Err(refuse("an option that writes or runs", format!("env {t}"))),
+            _ => match t.split_once('=') {
+                Some((name, _)) if SAFE_VARIABLES.contains(&name) => i += 1,
+                Some((name, _)) => return Err(refuse("assigns a variable", name)),
+                None => return Ok(()),
+            },
+        }
+    }
+    Ok(())
+}
+
+/// `read [-r] [-p prompt] name…`: reads standard input into the script's own variables.
+fn read(words: &[Word]) -> Result<(), Refusal> {
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        let t = w.text.as_str();
+        if !w.known {
+            return Err(refuse("a word of unknown value where an option may stand", t));
+        }
+        if matches!(t, "-p" | "-d" | "-n" | "-N" | "-t" | "-u" | "-i") {
+            i += 2;
+            continue;
+        }
+        if t.starts_with('-') && t.len() > 1 {
+            if t[1..].bytes().all(|b| matches!(b, b'r' | b's' | b'e')) {
+                i += 1;
+                continue;
+            }
+            return Err(refuse("an option that writes or runs", format!("read {t}")));
+        }
+        if !shell_variable(t) {
+            return Err(refuse("assigns a variable", t));
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// `date`, `date +FORMAT`, `date -d …`; not `date -s` or `date MMDDhhmm` (they set the clock).
@@ -512,7 +570,8 @@ const GIT_READ_ONLY: &[(&str, &str, &[&str])] = &[
 fn git(words: &[Word]) -> Result<(), Refusal> {
     let mut bad = None;
     let at = match programs::globals(words, |opt, _| {
-        let ok = !matches!(opt, "-c" | "--config-env" | "-p" | "--paginate" | "--exec-path" | "--list-cmds");
+        // `-c key=value` is read by `globals`, which refuses a setting that names a command.
+        let ok = !matches!(opt, "--config-env" | "-p" | "--paginate" | "--exec-path" | "--list-cmds");
         if !ok {
             bad = Some(opt.to_owned());
         }
@@ -524,7 +583,10 @@ fn git(words: &[Word]) -> Result<(), Refusal> {
             return Err(refuse("an option that writes or runs", format!("git {}", bad.unwrap_or_default())));
         }
     };
-    let Some(sub) = words.get(at) else { return Err(refuse("an option that writes or runs", "git alone")) };
+    let Some(sub) = words.get(at) else {
+        // `git` alone prints its usage; `git --version`, `git -h` what they say.
+        return Ok(());
+    };
     if !sub.known {
         return Err(refuse("a word of unknown value where an option may stand", &sub.text));
     }
@@ -612,6 +674,8 @@ fn git(words: &[Word]) -> Result<(), Refusal> {
             None if sub == "reflog" => Ok(()),
             other => Err(refuse("an option that writes or runs", what(other.unwrap_or("push")))),
         },
+        "symbolic-ref" => options(args, "d", &["--delete"], Some(1), "git symbolic-ref"),
+        "config" if args.len() == 1 && args[0].known && !args[0].text.starts_with('-') => Ok(()),
         "config" => {
             let reading = [
                 "--get",
