@@ -6,8 +6,9 @@
 //! budget the command is uncertain, and a deny holds. An exec cannot be made to time out, and the
 //! kernel already bounds its argv (with the environment, a quarter of the stack limit and at most
 //! 6 MiB), so there a budget would only refuse long benign argvs (`xargs`, a linker's objects) for
-//! no reading of them. While a [`WholeArgv`] lives, this thread's analyses have no cap: each is
-//! decided by the whole argv.
+//! no reading of them. While a [`WholeArgv`] lives, this thread's analyses have no fixed cap:
+//! their budgets grow with the argv's length, so each is decided by the whole argv and none
+//! takes unbounded time.
 
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -21,9 +22,10 @@ pub(crate) fn whole() -> bool {
     WHOLE.with(Cell::get)
 }
 
-/// While alive, the analyses on this thread read an exec's whole argv, with no cap on their work,
-/// their file records or their path resolution. Only for commands whose size something else
-/// bounds (the kernel, for an exec): a tool call's text keeps its budgets.
+/// While alive, the analyses on this thread read an exec's whole argv: their work, their file
+/// records and their path resolution have budgets linear in its length, with no fixed cap. Only
+/// for commands whose size something else bounds (the kernel, for an exec): a tool call's text
+/// keeps its capped budgets.
 ///
 /// ```
 /// let _scope = hook_predicate::WholeArgv::enter();

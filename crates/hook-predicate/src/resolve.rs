@@ -257,23 +257,30 @@ const MAX_WORK: usize = 8 << 20;
 /// What one file-system lookup ([`follow`]) counts for in [`MAX_WORK`].
 const LOOKUP_WORK: usize = 1024;
 
-/// The work done so far resolving one command ([`MAX_WORK`]; no cap for an exec's whole argv).
-#[derive(Debug, Default)]
+/// The work done so far resolving one command, and its budget: [`MAX_WORK`], or for an exec's
+/// whole argv ([`crate::WholeArgv`]) that and a lookup's worth per byte of the argv — more than
+/// any argv needs (each use takes two bytes at least) unless `cd` chains multiply its uses.
+#[derive(Debug)]
 struct Work {
     done: usize,
-    whole: bool,
+    budget: usize,
 }
 
 impl Work {
-    /// Counts `units`; false once past [`MAX_WORK`].
+    fn new(model: &FileModel) -> Work {
+        let budget = model.whole.map_or(MAX_WORK, |len| len.saturating_mul(LOOKUP_WORK).saturating_add(MAX_WORK));
+        Work { done: 0, budget }
+    }
+
+    /// Counts `units`; false once past the budget.
     fn spend(&mut self, units: usize) -> bool {
         self.done = self.done.saturating_add(units);
-        self.whole || self.done <= MAX_WORK
+        self.done <= self.budget
     }
 }
 
 fn resolve_all(model: &FileModel, base: &Path, home: Option<&Path>) -> Vec<ResolvedUse> {
-    let mut work = Work { done: 0, whole: model.whole };
+    let mut work = Work::new(model);
     let mut dirs = Dirs::new(base, home);
     let mut out = Vec::with_capacity(model.uses.len());
     for u in &model.uses {

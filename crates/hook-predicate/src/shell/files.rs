@@ -96,8 +96,9 @@ pub(crate) struct FileModel {
     /// The resolved uses, for the directory and home they were last resolved against
     /// (`path_glob` fills it: one command is tested against many rules).
     pub(crate) resolved: std::cell::RefCell<Option<crate::resolve::ResolvedCommand>>,
-    /// An exec's whole argv ([`crate::WholeArgv`]): no cap on the records or their resolution.
-    pub(crate) whole: bool,
+    /// For an exec's whole argv ([`crate::WholeArgv`]), its length: no cap on the records, and
+    /// their resolution's budget grows with it.
+    pub(crate) whole: Option<usize>,
 }
 
 impl FileModel {
@@ -437,7 +438,7 @@ impl FileModel {
 
     /// [`MAX_RECORDS`], or no cap for an exec's whole argv.
     fn max_records(&self) -> usize {
-        if self.whole { usize::MAX } else { MAX_RECORDS }
+        if self.whole.is_some() { usize::MAX } else { MAX_RECORDS }
     }
 
     fn records(&self) -> usize {

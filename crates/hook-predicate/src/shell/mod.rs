@@ -225,7 +225,7 @@ pub(crate) fn analyse(cmd: &str) -> Analysis {
 fn analyse_with(cmd: &str, files: bool) -> Analysis {
     let whole = crate::argv::whole();
     let mut files_model = files::FileModel::default();
-    files_model.whole = whole;
+    files_model.whole = whole.then_some(cmd.len());
     let mut out =
         Analysis { input_len: cmd.len(), files_recorded: files, whole, files: files_model, ..Analysis::default() };
     analyse_into(cmd, 0, &mut out);
