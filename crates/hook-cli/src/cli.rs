@@ -68,6 +68,13 @@ pub(crate) enum Command {
     Validate(ValidateArgs),
     /// List the effective hooks: tier, event, matcher, handler, id.
     List(ListArgs),
+    /// List the rule packs built into this binary and their rules (ask or deny, and why), and
+    /// which of them the tiers turn on.
+    ///
+    /// A tier turns packs on with {"packs": ["aimon/destructive", "aimon/secrets",
+    /// "aimon/exfiltration"]}; your own ~/.aimon/hooks.json turns one rule off with
+    /// {"disable": ["aimon/destructive#force-push"]}. aimon/self is always on.
+    Packs(PacksArgs),
     /// For every configured hook, say whether it would run for a payload, and why not.
     Explain(ExplainArgs),
     /// Convert the hooks of a Claude Code settings.json into .aimon/hooks.json.
@@ -122,9 +129,21 @@ pub(crate) enum Command {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct PacksArgs {
+    #[command(flatten)]
+    pub(crate) tiers: TierArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct TestArgs {
     #[command(flatten)]
     pub(crate) tiers: TierArgs,
+    /// Run the policy tests of the packs built into this binary instead, each pack on its own.
+    #[arg(long, conflicts_with = "files")]
+    pub(crate) packs: bool,
     /// Test files to run [default: the project's .aimon/tests/*.json, *.yaml].
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
@@ -223,6 +242,10 @@ pub(crate) struct InitClientArgs {
     /// Remove the routing entries instead.
     #[arg(long)]
     pub(crate) remove: bool,
+    /// Also turn the rule packs aimon/destructive, aimon/secrets and aimon/exfiltration on in your
+    /// own ~/.aimon/hooks.json (`aimon-hooks packs` lists their rules).
+    #[arg(long, conflicts_with = "remove")]
+    pub(crate) protect: bool,
     /// Also write PATH: a launcher script that starts the client under `aimon-hooks guard` (every
     /// exec of the client's tree checked); with --remove, take it away again.
     #[arg(long, value_name = "PATH")]
@@ -237,6 +260,10 @@ pub(crate) struct InitCopilotArgs {
     /// Remove the routing entries instead.
     #[arg(long)]
     pub(crate) remove: bool,
+    /// Also turn the rule packs aimon/destructive, aimon/secrets and aimon/exfiltration on in your
+    /// own ~/.aimon/hooks.json (`aimon-hooks packs` lists their rules).
+    #[arg(long, conflicts_with = "remove")]
+    pub(crate) protect: bool,
     /// Also write PATH: a launcher script that starts the client under `aimon-hooks guard` (every
     /// exec of the client's tree checked); with --remove, take it away again.
     #[arg(long, value_name = "PATH")]
@@ -251,6 +278,10 @@ pub(crate) struct InitCodexArgs {
     /// Remove the routing entries (and their trusted hashes) instead.
     #[arg(long)]
     pub(crate) remove: bool,
+    /// Also turn the rule packs aimon/destructive, aimon/secrets and aimon/exfiltration on in your
+    /// own ~/.aimon/hooks.json (`aimon-hooks packs` lists their rules).
+    #[arg(long, conflicts_with = "remove")]
+    pub(crate) protect: bool,
     /// Also write PATH: a launcher script that starts the client under `aimon-hooks guard` (every
     /// exec of the client's tree checked); with --remove, take it away again.
     #[arg(long, value_name = "PATH")]
@@ -280,6 +311,10 @@ pub(crate) struct InitClaudeArgs {
     /// Remove the routing entries instead (with --guard: only the shell prefix).
     #[arg(long)]
     pub(crate) remove: bool,
+    /// Also turn the rule packs aimon/destructive, aimon/secrets and aimon/exfiltration on in your
+    /// own ~/.aimon/hooks.json (`aimon-hooks packs` lists their rules).
+    #[arg(long, conflicts_with = "remove")]
+    pub(crate) protect: bool,
     /// Run every Bash command under `aimon-hooks guard` (settings `env.CLAUDE_CODE_SHELL_PREFIX`):
     /// the default wherever the kernel allows it; given, a kernel that does not is an error.
     #[arg(long)]

@@ -115,8 +115,9 @@ pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
         }
     }
     if args.files.is_empty()
-        && let Ok((_, all)) = hook_config::load_tiers(&paths)
+        && let Ok((config, all)) = hook_config::load_tiers(&paths)
     {
+        println!("{}", crate::packs_cmd::validate_line(&config));
         // What only the tiers together say: the managed policy's switches and its permissions.
         for d in all.iter().filter(|d| !printed.contains(d)) {
             println!("{d}");

@@ -20,6 +20,7 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
              add --fail-open to write http routes anyway"
         );
     }
+    crate::packs_cmd::protect_if(args.protect)?;
     let home = TierArgs::default().home_dir().context("no home directory: set HOME")?;
     let file = if args.project {
         let cwd = std::env::current_dir().context("cannot read the current directory")?;
@@ -190,6 +191,7 @@ fn token(home: &Path) -> anyhow::Result<String> {
 /// Routes a client's events to `aimon-hooks <client>` in its settings file (home or project), or
 /// removes the routes; a second run changes nothing, everything else in the file is kept.
 pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArgs) -> anyhow::Result<u8> {
+    crate::packs_cmd::protect_if(args.protect)?;
     let relative = client.settings_file().context("this client has its own init command")?;
     let base = if args.project {
         std::env::current_dir().context("cannot read the current directory")?
@@ -235,6 +237,7 @@ pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArg
 /// `--project` the project too (Codex loads no project layer it does not trust), or removes what
 /// it wrote. Everything else in both files is kept; a second run changes nothing.
 pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
+    crate::packs_cmd::protect_if(args.protect)?;
     let home = TierArgs::default().home_dir().context("no home directory: set HOME")?;
     let codex_home = hook_wire::codex_home(&home);
     let file = if args.project {
@@ -385,6 +388,7 @@ fn write_with_backup(file: &Path, before: Option<&str>, text: &str) -> anyhow::R
 /// Routes Copilot's PascalCase events to `aimon-hooks copilot` in the project's
 /// `.github/hooks/aimon.json`, or removes them; other handlers in the file are kept.
 pub(crate) fn copilot(args: &InitCopilotArgs) -> anyhow::Result<u8> {
+    crate::packs_cmd::protect_if(args.protect)?;
     let file = std::env::current_dir().context("cannot read the current directory")?.join(hook_wire::COPILOT_HOOKS);
     let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
     let route = hook_wire::copilot::command_route(&binary.display().to_string());

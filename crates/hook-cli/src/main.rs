@@ -31,6 +31,7 @@ mod init;
 mod load;
 mod log_cmd;
 mod logging;
+mod packs_cmd;
 mod payload;
 mod policy_test;
 mod replay;
@@ -123,6 +124,7 @@ async fn dispatch(command: Command) -> anyhow::Result<u8> {
         }
         Command::Validate(args) => commands::validate(&args),
         Command::List(args) => commands::list(&args),
+        Command::Packs(args) => packs_cmd::command(&args),
         Command::Explain(args) => commands::explain(&args),
         Command::ImportClaude(args) => commands::import_claude(&args),
         Command::Schema => commands::schema(),

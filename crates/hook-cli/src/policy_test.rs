@@ -103,6 +103,9 @@ impl CaseResult {
 
 /// `test [FILE…]`.
 pub(crate) async fn command(args: &TestArgs) -> anyhow::Result<u8> {
+    if args.packs {
+        return packs(args).await;
+    }
     let project = args.tiers.project_dir()?;
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let files: Vec<PathBuf> = if args.files.is_empty() {
@@ -132,16 +135,72 @@ pub(crate) async fn command(args: &TestArgs) -> anyhow::Result<u8> {
             results.push(run_case(file, case, &engine, &loaded.hooks, &project).await);
         }
     }
+    report(args, &results, &cwd)
+}
+
+/// `test --packs`: each built-in pack's own cases, run against that pack alone, turned on in the
+/// person's own file of an empty home and project (`$HOME` and `$PROJECT` in a case name them).
+async fn packs(args: &TestArgs) -> anyhow::Result<u8> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let mut results = Vec::new();
+    for pack in hook_config::packs() {
+        let name = format!("aimon-pack-tests-{}-{}", std::process::id(), pack.name().replace('/', "-"));
+        let dir = Scratch(std::env::temp_dir().join(name));
+        let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+        for d in [home.join(".aimon"), project.join(".git"), dir.path().join("managed")] {
+            std::fs::create_dir_all(&d).with_context(|| format!("cannot create {}", d.display()))?;
+        }
+        let turned_on = serde_json::json!({ "packs": [pack.name()] }).to_string();
+        std::fs::write(home.join(".aimon").join("hooks.json"), turned_on)
+            .context("cannot write the home's hooks.json")?;
+        let paths =
+            hook_config::TierPaths::new(Some(home.clone()), &project).with_managed_dir(dir.path().join("managed"));
+        let (config, _) = hook_config::load_tiers(&paths).map_err(load::config_error)?;
+        let hooks = config.into_hooks(&hook_config::BuildEnv::without_mcp(&paths));
+        let registry = std::sync::Arc::new(hook_core::HookRegistry::new());
+        let managed = hooks.iter().map(|(e, h)| (*e, h.clone() as std::sync::Arc<dyn hook_core::ExecutionHook>));
+        registry.replace_managed(hook_config::CONFIG_GROUP, managed.collect());
+        let engine = HookEngine::new(registry);
+        let text = pack
+            .tests()
+            .replace("$HOME", &home.display().to_string())
+            .replace("$PROJECT", &project.display().to_string());
+        let file = PathBuf::from(format!("{}.tests.json", pack.name()));
+        let cases: TestFile = serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        for case in cases.cases {
+            results.push(run_case(&file, case, &engine, &hooks, &project).await);
+        }
+    }
+    report(args, &results, &cwd)
+}
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Prints `results` as asked and returns the exit code: 1 when any case failed.
+fn report(args: &TestArgs, results: &[CaseResult], cwd: &Path) -> anyhow::Result<u8> {
     let failed = results.iter().filter(|r| !r.passed()).count();
     if args.json {
         let out = json!({"passed": results.len() - failed, "failed": failed,
             "cases": results.iter().map(CaseResult::to_json).collect::<Vec<_>>()});
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print_results(&results, &cwd);
+        print_results(results, cwd);
     }
     if let Some(junit) = &args.junit {
-        write_junit(&results, &absolute(&cwd, junit))?;
+        write_junit(results, &absolute(cwd, junit))?;
     }
     Ok(if failed > 0 { 1 } else { 0 })
 }
