@@ -377,6 +377,17 @@ fn env_placeholders(text: &str) -> String {
     out
 }
 
+/// Whether a command handler is the route `init claude` writes (exec form `aimon-hooks` +
+/// `["claude"]`, or an older init's shell form `… aimon-hooks claude`), whatever the binary's path.
+fn is_our_route(handler: &Map<String, Value>) -> bool {
+    let Some(command) = handler.get("command").and_then(Value::as_str) else { return false };
+    let program = |c: &str| std::path::Path::new(c.trim_matches('\'')).file_name().is_some_and(|n| n == "aimon-hooks");
+    match handler.get("args") {
+        Some(args) => program(command) && args == &serde_json::json!(["claude"]),
+        None => command.strip_suffix(" claude").is_some_and(program),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -393,16 +404,5 @@ mod tests {
         ] {
             assert_eq!(env_placeholders(input), expected, "{input}");
         }
-    }
-}
-
-/// Whether a command handler is the route `init claude` writes (exec form `aimon-hooks` +
-/// `["claude"]`, or an older init's shell form `… aimon-hooks claude`), whatever the binary's path.
-fn is_our_route(handler: &Map<String, Value>) -> bool {
-    let Some(command) = handler.get("command").and_then(Value::as_str) else { return false };
-    let program = |c: &str| std::path::Path::new(c.trim_matches('\'')).file_name().is_some_and(|n| n == "aimon-hooks");
-    match handler.get("args") {
-        Some(args) => program(command) && args == &serde_json::json!(["claude"]),
-        None => command.strip_suffix(" claude").is_some_and(program),
     }
 }
