@@ -8,7 +8,8 @@
 //!   spawn and relay modules allows unsafe code.
 //!   The event tables of `docs/config.md` and `docs/cli.md` are rendered from hook-core's events
 //!   table the same way, the README must have a row for every crate, and every library crate's
-//!   public names must equal its snapshot `xtask/snapshots/<crate>.exports`.
+//!   public names must equal its snapshot `xtask/snapshots/<crate>.exports`; the rule tables of
+//!   `docs/packs.md` are rendered from the packs built into the binary.
 //! - `cargo xtask check-layers --write-docs` — re-renders those tables and snapshots in place.
 //!
 //! Every check is also a `#[test]` (see `tests` in each module), so `cargo test` enforces it.
@@ -18,6 +19,7 @@ mod event_tables;
 mod exports;
 mod layers;
 mod literals;
+mod packs_doc;
 mod public_api;
 mod readme;
 mod regions;
@@ -116,6 +118,12 @@ fn generated_docs(root: &Path, graph: &layers::Graph, write_docs: bool) -> Resul
         root,
         "docs/cli.md",
         &[(event_tables::CLAUDE_EVENTS, event_tables::claude_table())],
+        write_docs,
+    )?);
+    problems.extend(regions::check_file(
+        root,
+        "docs/packs.md",
+        &[(packs_doc::PACKS, packs_doc::render())],
         write_docs,
     )?);
     let readme = std::fs::read_to_string(root.join("README.md")).context("reading README.md")?;
