@@ -39,7 +39,7 @@ pub(crate) fn command(args: &PacksArgs) -> anyhow::Result<u8> {
     };
     let state = |name: &str| match on.iter().find(|(n, _)| *n == name) {
         _ if name == SELF_GROUP => String::from("always on"),
-        Some((_, tier)) => format!("on ({tier})"),
+        Some((_, tier)) => format!("on in {tier}"),
         None => String::from("off"),
     };
     if args.json {

@@ -1,0 +1,85 @@
+//! The rule packs from the command line: each pack's own policy tests pass (`test --packs`, run
+//! in CI), `init claude --protect` turns the three packs on so that `claude` refuses a hard reset
+//! and a private key read with the packs' reasons and lets `git status` through, and `packs` and
+//! `validate` say which packs are on.
+
+use serde_json::Value;
+
+use crate::support::{Outcome, Sandbox, bash};
+
+const THREE: [&str; 3] = ["aimon/destructive", "aimon/secrets", "aimon/exfiltration"];
+
+#[test]
+fn every_built_in_pack_passes_its_own_policy_tests() {
+    let sandbox = Sandbox::new();
+    let out = Outcome::of(sandbox.cmd().args(["test", "--packs", "--json"]));
+    let report = out.json();
+    let failing: Vec<&Value> =
+        report["cases"].as_array().expect("cases").iter().filter(|c| c["passed"] != true).collect();
+    assert_eq!(failing, Vec::<&Value>::new(), "{}", out.stderr);
+    assert_eq!(out.code, 0);
+    let passed = report["passed"].as_u64().expect("a count");
+    assert!(passed >= 80, "every pack carries its cases: {passed} passed");
+    for pack in THREE {
+        let file = format!("{pack}.tests.json");
+        assert!(out.stdout.contains(&file), "{pack} has cases of its own");
+    }
+}
+
+/// The decision `claude` answers for a Bash `command`, and its reason.
+fn claude_on(sandbox: &Sandbox, payload: String) -> (String, String) {
+    let out = Outcome::of(sandbox.cmd().arg("claude").arg("--no-serve").write_stdin(payload));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    if out.stdout.trim().is_empty() {
+        return (String::from("none"), String::new());
+    }
+    let answer = &out.json()["hookSpecificOutput"];
+    let field = |k: &str| answer[k].as_str().unwrap_or_default().to_owned();
+    (field("permissionDecision"), field("permissionDecisionReason"))
+}
+
+#[test]
+fn init_claude_protect_turns_the_packs_on_and_claude_then_refuses_a_hard_reset_and_a_key_read() {
+    let sandbox = Sandbox::new();
+    let out = Outcome::of(sandbox.cmd().args(["init", "claude", "--protect", "--no-guard"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("packs aimon/destructive, aimon/secrets, aimon/exfiltration on"), "{}", out.stderr);
+    let own: Value =
+        serde_json::from_str(&std::fs::read_to_string(sandbox.home().join(".aimon/hooks.json")).expect("written"))
+            .expect("json");
+    assert_eq!(own["packs"], serde_json::json!(THREE));
+    let again = Outcome::of(sandbox.cmd().args(["init", "claude", "--protect", "--no-guard"]));
+    assert!(again.stderr.contains("already on"), "a second run changes nothing: {}", again.stderr);
+
+    let (decision, reason) = claude_on(&sandbox, bash("git reset --hard"));
+    assert_eq!(decision, "deny");
+    assert!(reason.contains("aimon/destructive: this throws away uncommitted work"), "{reason}");
+    let (decision, reason) = claude_on(&sandbox, bash("cat ~/.ssh/id_ed25519"));
+    assert_eq!(decision, "deny");
+    assert!(reason.contains("aimon/secrets: ~/.ssh holds private keys"), "{reason}");
+    let (decision, _) = claude_on(&sandbox, bash("git status"));
+    assert!(decision == "none" || decision == "allow", "git status runs: {decision}");
+}
+
+#[test]
+fn packs_and_validate_say_which_packs_are_on_and_their_version() {
+    let sandbox = Sandbox::new();
+    sandbox.write("project/.aimon/hooks.json", r#"{"packs": ["aimon/secrets"]}"#);
+    let version = env!("CARGO_PKG_VERSION");
+    let out = Outcome::of(sandbox.cmd().arg("packs"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains(&format!("aimon/secrets {version} (on in PROJECT)")), "{}", out.stdout);
+    assert!(out.stdout.contains(&format!("aimon/destructive {version} (off)")), "{}", out.stdout);
+    assert!(out.stdout.contains(&format!("aimon/self {version} (always on)")), "{}", out.stdout);
+    assert!(out.stdout.contains("deny aimon/secrets#ssh-keys"), "{}", out.stdout);
+
+    let listed = Outcome::of(sandbox.cmd().args(["packs", "--json"])).json();
+    let rules = listed.as_array().expect("packs").iter().flat_map(|p| p["rules"].as_array().expect("rules").clone());
+    assert!(rules.clone().all(|r| r["why"].as_str().is_some_and(|w| !w.is_empty())), "every rule says why");
+    assert!(rules.clone().any(|r| r["id"] == "aimon/destructive#force-push" && r["decision"] == "deny"));
+
+    let out = Outcome::of(sandbox.cmd().arg("validate"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let line = format!("packs: aimon/secrets {version} (PROJECT, 5 rules), aimon/self {version} (always on)");
+    assert!(out.stdout.contains(&line), "{}", out.stdout);
+}
