@@ -6,6 +6,7 @@
 //! - `run`      — the `run` contract: JSON keys, outcomes, exit codes, flags, WARN lines (R-CLI-1);
 //! - `seeds`    — `run` on each of the seed's six hooks.json examples (fixtures/seed*.json);
 //! - `demo`     — the README commands against `examples/demo`;
+//! - `packs`    — the rule packs: each pack's own tests pass, `init --protect`, `packs`, `validate`;
 //! - `readme`   — the README has a row for every command of `--help`;
 //! - `claude`   — `claude` fed Claude Code payload shapes (R-CLI-2);
 //! - `client_arguments` — every client's tool arguments are read: the arguments each client's
@@ -58,6 +59,7 @@ mod inspect;
 mod mail_ack;
 mod managed_tier;
 mod no_input_turns_a_veto_off;
+mod packs;
 mod planted_listener;
 mod policy_test;
 mod prompt_hooks;
