@@ -242,31 +242,38 @@ pub(crate) fn is_loader_name(name: &str) -> bool {
 /// operand first); `Ok(None)` when it runs none (`--help`, `--version`, no operand); `Err` when the
 /// operand has no `/` (the loader searches its library path for it).
 pub(crate) fn loaded_program(argv: &[String]) -> Result<Option<(String, Vec<String>)>, String> {
-    let mut at = 1;
-    let mut argv0 = None;
-    while let Some(w) = argv.get(at) {
-        if w == "--" {
-            at += 1;
-            break;
-        }
-        if !w.starts_with("--") {
-            break;
-        }
-        if LOADER_WITH_VALUE.contains(&w.as_str()) {
-            if w == "--argv0" {
-                argv0 = argv.get(at + 1).cloned();
-            }
-            at += 2;
-        } else {
-            at += 1;
-        }
-    }
+    let (at, argv0) = loader_operand(argv);
+    let argv0 = argv0.cloned();
     let Some(program) = argv.get(at) else { return Ok(None) };
     if !program.contains('/') {
         return Err(format!("the dynamic loader would search its library path for `{program}`"));
     }
     let args = std::iter::once(argv0.unwrap_or_else(|| program.clone())).chain(argv[at + 1..].iter().cloned());
     Ok(Some((program.clone(), args.collect())))
+}
+
+/// Where a loader's `argv` has its operand (the program; `argv.len()` when there is none, past a
+/// `--` if one ends the options), and the value of its `--argv0`.
+pub(crate) fn loader_operand(argv: &[String]) -> (usize, Option<&String>) {
+    let mut at = 1;
+    let mut argv0 = None;
+    while let Some(w) = argv.get(at) {
+        if w == "--" {
+            return (at + 1, argv0);
+        }
+        if !w.starts_with("--") {
+            break;
+        }
+        if LOADER_WITH_VALUE.contains(&w.as_str()) {
+            if w == "--argv0" {
+                argv0 = argv.get(at + 1);
+            }
+            at += 2;
+        } else {
+            at += 1;
+        }
+    }
+    (at.min(argv.len()), argv0)
 }
 
 /// `path` (absolute) as the guard opens it for the process `pid`: through the process's root, so
