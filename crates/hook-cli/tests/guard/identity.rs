@@ -141,7 +141,7 @@ fn git_under_any_name_or_through_the_loader_or_its_plumbing_pushes_without_the_g
 }
 
 /// A loader exec whose program it would have to look for (no `/`) is refused, with a reason; one
-/// whose program is a file it can resolve runs.
+/// whose program is a file it can resolve runs, by path or by descriptor.
 #[test]
 fn a_loader_exec_whose_program_cannot_be_resolved_is_refused_and_one_that_can_runs() {
     let sandbox = Sandbox::new(&[]);
@@ -154,6 +154,8 @@ fn a_loader_exec_whose_program_cannot_be_resolved_is_refused_and_one_that_can_ru
         "{stderr}"
     );
     assert_eq!(out.status.code(), Some(126), "{stderr}");
-    let allowed = sandbox.run("ld.so \"$(command -v ls)\" -d /", true, b"");
-    assert_eq!(String::from_utf8_lossy(&allowed.stdout), "/\n", "{allowed:?}");
+    for line in ["ld.so \"$(command -v ls)\" -d /", "ld.so /dev/fd/3 -d / 3<\"$(command -v ls)\""] {
+        let allowed = sandbox.run(line, true, b"");
+        assert_eq!(String::from_utf8_lossy(&allowed.stdout), "/\n", "{line}: {allowed:?}");
+    }
 }
