@@ -107,11 +107,17 @@ pub(crate) fn validate_line(config: &hook_config::LoadedConfig) -> String {
     format!("packs: {}", on.join(", "))
 }
 
+/// What `init <client> --protect` offers besides the packs it turns on: `aimon/read-only` is
+/// opt-in (it allows, where the others ask or deny).
+const READ_ONLY_OFFER: &str = "fewer prompts (opt-in): add \"aimon/read-only\" to \"packs\" there to allow, without \
+     asking, the calls shown to only read (git log, ls, Read); anything else is asked as before";
+
 /// `init <client> --protect`: [`protect`] in the home directory, its line on stderr.
 pub(crate) fn protect_if(on: bool) -> anyhow::Result<()> {
     if on {
         let home = crate::cli::TierArgs::default().home_dir().context("no home directory: set HOME")?;
         eprintln!("{}", protect(&home)?);
+        eprintln!("{}", READ_ONLY_OFFER);
     }
     Ok(())
 }

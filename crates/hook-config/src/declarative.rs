@@ -19,7 +19,7 @@ use crate::decision_log::{self, DecisionLog, Located, SourceFile};
 use crate::handler::{HandlerAction, HandlerMode, HandlerSpec};
 use crate::ids::HookIds;
 use crate::matcher::{Matcher, MatcherCache};
-use crate::packs::{self, AskAction};
+use crate::packs::{self, AllowAction, AskAction};
 use crate::spec::LoadedConfig;
 use crate::tier::{Tier, TierPaths};
 use crate::trust::{TrustGate, sha256_hex};
@@ -339,6 +339,7 @@ impl DeclarativeHook {
                 }
                 HandlerAction::Deny(spec) => Box::new(DenyAction::new(id, source, spec.reason.clone())),
                 HandlerAction::Ask(spec) => Box::new(AskAction::new(id, source, &spec.reason)),
+                HandlerAction::Allow(_) => Box::new(AllowAction::new(id, source)),
                 HandlerAction::Prompt(spec) => {
                     let mut spec = spec.clone().with_fail_closed(fail_closed);
                     spec.timeout = timeout;
@@ -608,7 +609,13 @@ impl LoadedConfig {
             }
         }
         // Every `deny` hook: a Read asked of them is a preTool call, which the others never match.
-        let deny = out.iter().filter(|(_, h)| h.handler.kind() == HandlerKind::Deny).map(|(_, h)| h.clone()).collect();
+        let deny = out
+            .iter()
+            .filter(|(_, h)| {
+                h.handler.kind() == HandlerKind::Deny && !matches!(h.handler.action, HandlerAction::Allow(_))
+            })
+            .map(|(_, h)| h.clone())
+            .collect();
         let _ = read_rules.set(deny);
         out
     }

@@ -60,6 +60,10 @@ pub enum HandlerAction {
     /// in the schema). Where a client cannot ask, its front end denies instead.
     #[serde(skip)]
     Ask(DenySpec),
+    /// Allows without asking: a rule pack's `allow` (`aimon/read-only`; not a hooks.json handler
+    /// type). A deny or ask of any hook wins over it in the merge.
+    #[serde(skip)]
+    Allow(DenySpec),
 }
 
 impl HandlerAction {
@@ -75,6 +79,8 @@ impl HandlerAction {
             // A restriction that runs no code, trusted as a deny is; the exec-time guard, which
             // enforces denies, leaves it to parse time (where the person can answer).
             HandlerAction::Ask(_) => HandlerKind::Deny,
+            // Runs no code either; it is no Read rule (`read_rules` leaves it out).
+            HandlerAction::Allow(_) => HandlerKind::Deny,
         }
     }
 }
@@ -393,6 +399,11 @@ impl HandlerSpec {
         Self::new(HandlerAction::Deny(DenySpec::new(reason)))
     }
 
+    /// A rule pack's `allow` handler.
+    pub(crate) fn allow(reason: impl Into<String>) -> Self {
+        Self::new(HandlerAction::Allow(DenySpec::new(reason)))
+    }
+
     /// A rule pack's `ask` handler.
     pub(crate) fn ask(reason: impl Into<String>) -> Self {
         Self::new(HandlerAction::Ask(DenySpec::new(reason)))
@@ -514,6 +525,10 @@ impl HandlerSpec {
             }
             HandlerAction::Ask(spec) => {
                 s.write_str("ask ")?;
+                quoted(s, &spec.reason)?;
+            }
+            HandlerAction::Allow(spec) => {
+                s.write_str("allow ")?;
                 quoted(s, &spec.reason)?;
             }
             HandlerAction::Prompt(spec) => {

@@ -6,6 +6,7 @@
 //! - `run`      — the `run` contract: JSON keys, outcomes, exit codes, flags, WARN lines (R-CLI-1);
 //! - `seeds`    — `run` on each of the seed's six hooks.json examples (fixtures/seed*.json);
 //! - `demo`     — the README commands against `examples/demo`;
+//! - `read_only_pack` — the pack aimon/read-only through `claude`: read-only calls allowed, the rest left to the client;
 //! - `packs`    — the rule packs: each pack's own tests pass, `init --protect`, `packs`, `validate`;
 //! - `readme`   — the README has a row for every command of `--help`;
 //! - `claude`   — `claude` fed Claude Code payload shapes (R-CLI-2);
@@ -63,6 +64,7 @@ mod packs;
 mod planted_listener;
 mod policy_test;
 mod prompt_hooks;
+mod read_only_pack;
 mod readme;
 mod replay;
 mod rewake;

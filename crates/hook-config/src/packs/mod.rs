@@ -1,11 +1,12 @@
 //! Rule packs: protection in the box. Each pack is a hooks.json document of ordinary rules with
 //! ids, built into the binary and versioned with it (`packs/*.json` at the crate root):
-//! `aimon/destructive`, `aimon/secrets`, `aimon/exfiltration`; `aimon/self` is self-protection
-//! (the `protect` module), always on, listed here too.
+//! `aimon/destructive`, `aimon/secrets`, `aimon/exfiltration`, and the opt-in `aimon/read-only`
+//! (an `allow` of the calls shown to only read: the matcher atom `@read-only`); `aimon/self` is
+//! self-protection (the `protect` module), always on, listed here too.
 //!
 //! - A pack's document is hooks.json with two more fields per entry: `id` (the rule's name in
 //!   its pack: `aimon/destructive#force-push`) and `why` (for people: why the rule asks or
-//!   denies), and one more handler type, `ask`. Without those it is a file the loader reads as
+//!   denies), and two more handler types, `ask` and `allow`. Without those it is a file the loader reads as
 //!   it is (a test holds that).
 //! - A tier turns packs on with `"packs": ["aimon/destructive", …]`; a rule is turned off by id
 //!   with `"disable": ["aimon/destructive#force-push"]`, read only from the person's own file
@@ -16,6 +17,7 @@
 //!   the decision log and the exec-time guard see its rules like any other; its hooks' ids are
 //!   the rules' ids.
 
+mod allow;
 mod ask;
 mod enable;
 
@@ -25,6 +27,7 @@ use std::sync::OnceLock;
 use hook_core::HookEventType;
 use serde::Deserialize;
 
+pub(crate) use self::allow::AllowAction;
 pub(crate) use self::ask::AskAction;
 pub(crate) use self::enable::apply;
 use crate::handler::HandlerSpec;
@@ -53,6 +56,8 @@ pub enum RuleDecision {
     Ask,
     /// The call is refused, with the rule's reason.
     Deny,
+    /// The call is allowed without asking (`aimon/read-only`); a deny or ask of any rule wins.
+    Allow,
 }
 
 impl RuleDecision {
@@ -61,6 +66,7 @@ impl RuleDecision {
         match self {
             RuleDecision::Ask => "ask",
             RuleDecision::Deny => "deny",
+            RuleDecision::Allow => "allow",
         }
     }
 }
@@ -73,7 +79,7 @@ pub struct PackRule {
     pub id: String,
     /// Its matcher, as written.
     pub matcher: String,
-    /// Ask or deny.
+    /// Ask, deny or allow.
     pub decision: RuleDecision,
     /// What the model (and the person, when asked) is told.
     pub reason: String,
@@ -115,7 +121,7 @@ struct Handler {
 }
 
 /// The packs a tier can turn on, by name.
-static PACKS: [Pack; 3] = [
+static PACKS: [Pack; 4] = [
     Pack::new(
         "aimon/destructive",
         include_str!("../../packs/destructive.json"),
@@ -130,6 +136,11 @@ static PACKS: [Pack; 3] = [
         "aimon/exfiltration",
         include_str!("../../packs/exfiltration.json"),
         include_str!("../../packs/tests/exfiltration.json"),
+    ),
+    Pack::new(
+        "aimon/read-only",
+        include_str!("../../packs/read-only.json"),
+        include_str!("../../packs/tests/read-only.json"),
     ),
 ];
 
@@ -207,6 +218,7 @@ impl Pack {
                 let handler = match r.decision {
                     RuleDecision::Ask => HandlerSpec::ask(r.reason),
                     RuleDecision::Deny => HandlerSpec::deny(r.reason),
+                    RuleDecision::Allow => HandlerSpec::allow(r.reason),
                 };
                 HookEntrySpec::new(HookEventType::PRE_TOOL, r.matcher, vec![handler])
             })

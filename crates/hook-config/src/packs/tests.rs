@@ -143,7 +143,8 @@ fn unknown_packs_and_rules_and_self_protection_rules_are_warned_about_and_ignore
         warnings,
         [
             "hooks: 'packs' holds names (strings); ignored",
-            "hooks: unknown pack 'aimon/nope' (known: aimon/destructive, aimon/secrets, aimon/exfiltration, aimon/self); \
+            "hooks: unknown pack 'aimon/nope' (known: aimon/destructive, aimon/secrets, aimon/exfiltration, aimon/read-only, \
+             aimon/self); \
              ignored",
             "hooks: no pack has a rule 'aimon/destructive#nope' (`aimon-hooks packs` lists them); ignored",
             "hooks: 'aimon/self#policy-files' is self-protection, which only \"selfProtection\": false in your own \
