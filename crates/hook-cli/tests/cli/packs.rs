@@ -1,7 +1,8 @@
 //! The rule packs from the command line: each pack's own policy tests pass (`test --packs`, run
 //! in CI), `init claude --protect` turns the three packs on so that `claude` refuses a hard reset
 //! and a private key read with the packs' reasons and lets `git status` through, and `packs` and
-//! `validate` say which packs are on.
+//! `validate` say which packs are on; under the guard, the packs' deny rules hold at exec time for
+//! commands whose words only exist at run time.
 
 use serde_json::Value;
 
@@ -82,4 +83,29 @@ fn packs_and_validate_say_which_packs_are_on_and_their_version() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let line = format!("packs: aimon/secrets {version} (PROJECT, 5 rules), aimon/self {version} (always on)");
     assert!(out.stdout.contains(&line), "{}", out.stdout);
+}
+
+#[test]
+fn under_the_guard_a_packs_deny_rules_hold_for_commands_built_at_run_time() {
+    let sandbox = Sandbox::new();
+    sandbox.write("home/.aimon/hooks.json", r#"{"packs": ["aimon/destructive", "aimon/secrets"]}"#);
+    sandbox.write("home/.ssh/id_ed25519", "SECRET-KEY\n");
+    let git = |args: &str| {
+        let out = std::process::Command::new("sh").arg("-c").arg(args).current_dir(sandbox.project()).output();
+        assert!(out.expect("git runs").status.success(), "{args}");
+    };
+    git("git init -q . && echo one > a.txt && git add a.txt && git -c user.email=a@b -c user.name=a commit -qm a");
+    sandbox.write("project/a.txt", "two\n");
+    // Neither command's words are known before it runs: parse time cannot name them, exec time can.
+    let line = "x=reset; git $x --hard; d=.ssh; cat ~/$d/id_ed25519";
+    let out = Outcome::of(sandbox.cmd().arg("guard").arg("--").arg(line));
+    if out.code == 126 && !out.stderr.contains("denied by") {
+        assert!(!out.stderr.trim().is_empty(), "the guard says why it cannot run here");
+        return;
+    }
+    assert!(out.stderr.contains("denied by aimon/destructive: aimon/destructive: this throws away"), "{}", out.stderr);
+    assert!(out.stderr.contains("denied by aimon/secrets: aimon/secrets: ~/.ssh holds private keys"), "{}", out.stderr);
+    assert!(!out.stdout.contains("SECRET-KEY"), "{}", out.stdout);
+    let kept = std::fs::read_to_string(sandbox.project().join("a.txt")).expect("a.txt");
+    assert_eq!(kept, "two\n", "the uncommitted change survives");
 }
