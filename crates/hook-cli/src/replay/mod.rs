@@ -6,7 +6,9 @@
 //! through the effective hooks; `command`, `http` and `mcp` handlers run only with
 //! `--run-handlers` (the report names those it skipped). A call the policy would decide
 //! differently from what happened is reported with its tool, input, hook (id and file:line)
-//! and reason; a line that cannot be read is reported and skipped.
+//! and reason; a line that cannot be read is reported and skipped. The report also counts the tool
+//! calls the pack `aimon/read-only` would have allowed without a prompt (where the policy lets
+//! them proceed), whether the pack is on or not: what turning it on would buy.
 
 mod claude;
 mod codex;
@@ -127,6 +129,9 @@ pub(crate) async fn command(args: &ReplayArgs) -> anyhow::Result<u8> {
         calls.extend(permission);
     }
 
+    let read_only = ReadOnlyPack::new(&project, home.as_deref());
+    // Tool calls, and those the read-only pack would have allowed.
+    let mut prompts = (0usize, 0usize);
     let mut differences = Vec::new();
     let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
     // event → (calls, decided differently)
@@ -148,6 +153,10 @@ pub(crate) async fn command(args: &ReplayArgs) -> anyhow::Result<u8> {
             }
         }
         let verdict = engine.run_event(&ctx, &cancel).await;
+        if call.event.spec().answer == AnswerChannel::PermissionDecision && call.event.spec().updates_input {
+            prompts.0 += 1;
+            prompts.1 += usize::from(verdict.outcome == Verdict::Proceed && read_only.allows(&ctx));
+        }
         let entry = summary.entry(call.event.name()).or_default();
         entry.0 += 1;
         let merged_word = hook_config::outcome_word(&verdict.report.merged);
@@ -193,11 +202,43 @@ pub(crate) async fn command(args: &ReplayArgs) -> anyhow::Result<u8> {
     }
     let elapsed = started.elapsed();
     if args.json {
-        print_json(&files, &calls, &differences, &summary, &skipped, &bad, elapsed)?;
+        let mut out = report_json(&files, &calls, &differences, &summary, &skipped, &bad, elapsed);
+        out["read_only"] = json!({"tool_calls": prompts.0, "would_allow": prompts.1});
+        println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         print_text(&files, &calls, &differences, &summary, &skipped, &bad, elapsed);
+        println!(
+            "{}: would have allowed {} of {} tool call(s) without a prompt",
+            ReadOnlyPack::NAME,
+            prompts.1,
+            prompts.0
+        );
     }
     Ok(0)
+}
+
+/// The pack `aimon/read-only`'s matchers, compiled for the project.
+struct ReadOnlyPack(Vec<Box<dyn hook_predicate::ToolInputPredicate>>);
+
+impl ReadOnlyPack {
+    const NAME: &str = "aimon/read-only";
+
+    fn new(project: &Path, home: Option<&Path>) -> Self {
+        let mut anchors = hook_predicate::PathAnchors::new(project);
+        if let Some(home) = home {
+            anchors = anchors.with_home(home);
+        }
+        let rules = hook_config::pack(Self::NAME).map(hook_config::Pack::rules).unwrap_or_default();
+        ReadOnlyPack(rules.iter().filter_map(|r| hook_predicate::parse(&r.matcher, &anchors).ok()).collect())
+    }
+
+    /// Whether one of its rules matches the call for certain (an uncertain match allows nothing).
+    fn allows(&self, ctx: &hook_core::HookContext) -> bool {
+        ctx.tool.as_ref().is_some_and(|t| {
+            let call = hook_predicate::Call::new(&t.name, &t.input).in_dir(ctx.cwd.as_deref());
+            self.0.iter().any(|p| p.verdict(&call) == hook_predicate::Verdict::Match)
+        })
+    }
 }
 
 /// The session files: the PATHs given (a directory stands for its `*.jsonl`, recursively), else
@@ -354,7 +395,7 @@ fn print_text(
     }
 }
 
-fn print_json(
+fn report_json(
     files: &[PathBuf],
     calls: &[Recorded],
     differences: &[Difference<'_>],
@@ -362,7 +403,7 @@ fn print_json(
     skipped: &BTreeMap<String, usize>,
     bad: &[Unreadable],
     elapsed: std::time::Duration,
-) -> anyhow::Result<()> {
+) -> Value {
     let differences: Vec<Value> = differences
         .iter()
         .map(|d| {
@@ -392,6 +433,5 @@ fn print_json(
         "skipped_handlers": skipped,
         "unreadable": bad.iter().map(|b| json!({"file": b.file.display().to_string(), "line": b.line, "error": b.error})).collect::<Vec<_>>(),
     });
-    println!("{}", serde_json::to_string_pretty(&out)?);
-    Ok(())
+    out
 }

@@ -119,3 +119,29 @@ fn no_sessions_is_an_error_that_says_where_it_looked() {
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains(".claude/projects/"), "{}", out.stderr);
 }
+
+#[test]
+fn replay_counts_the_tool_calls_the_read_only_pack_would_have_allowed() {
+    let sandbox = Sandbox::new();
+    let line = |v: serde_json::Value| v.to_string();
+    let uses = ["git log --oneline -3", "ls -la | head", "cargo test", "rm -r target"]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| serde_json::json!({"type": "tool_use", "id": format!("t{i}"), "name": "Bash", "input": {"command": c}}))
+        .collect::<Vec<_>>();
+    let text = [line(
+        serde_json::json!({"type": "assistant", "sessionId": "s", "cwd": "/p", "timestamp": "2026-12-01T10:00:01.000Z",
+            "message": {"role": "assistant", "content": uses}}),
+    )]
+    .join("\n");
+    sandbox.write("sessions/s.jsonl", &text);
+    let out = Outcome::of(sandbox.cmd().arg("replay").arg(sandbox.root().join("sessions")));
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("aimon/read-only: would have allowed 2 of 4 tool call(s) without a prompt"),
+        "{}",
+        out.stdout
+    );
+    let json = Outcome::of(sandbox.cmd().args(["replay", "--json"]).arg(sandbox.root().join("sessions"))).json();
+    assert_eq!(json["read_only"], serde_json::json!({"tool_calls": 4, "would_allow": 2}));
+}
