@@ -37,6 +37,14 @@ pub struct HooksDocument {
     /// `true` runs no hook at all: honoured only in a managed file, ignored with a WARN elsewhere.
     #[serde(default, rename = "disableAllHooks", skip_serializing_if = "Option::is_none")]
     pub disable_all_hooks: Option<bool>,
+    /// The rule packs built into the binary this file turns on (`aimon/destructive`,
+    /// `aimon/secrets`, `aimon/exfiltration`; `aimon-hooks packs` lists them), in any tier.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub packs: Vec<String>,
+    /// Pack rules turned off by id (`aimon/destructive#force-push`): honoured only in your own
+    /// `~/.aimon/hooks.json` (and a managed file), ignored with a WARN in a project's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disable: Vec<String>,
 }
 
 /// One matcher group of a hooks.json file.
