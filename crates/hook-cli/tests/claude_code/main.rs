@@ -29,6 +29,9 @@
 //!   built at run time refused at exec with the reason in the tool result, `cd` still holding;
 //!   and plain `init claude` (the guard on by default): a denied `.env` read by `python3 -c`
 //!   shows nothing of it;
+//! - `read_only` — the pack aimon/read-only in Claude Code's default permission mode: reading
+//!   calls run without a denial, `git commit` and `rm -r` are still not approved (and a control
+//!   without the pack);
 //! - `rewake`  — a PostToolUse hook's rewake, fired by `aimon-hooks serve`, reaching the model on
 //!   the session's next tool call, its next failed tool call, and its next prompt after a resume.
 
@@ -43,6 +46,7 @@ mod model;
 #[path = "../common/npm.rs"]
 mod npm;
 mod prompt;
+mod read_only;
 mod rewake;
 mod runner;
 #[path = "../common/serve_process.rs"]

@@ -135,6 +135,8 @@ pub(crate) struct Scenario {
     turns: Vec<Turn>,
     route: Route,
     port: Option<u16>,
+    /// `--allowedTools Bash Write` (true unless [`Scenario::default_permissions`]).
+    allowed_tools: bool,
 }
 
 impl Scenario {
@@ -161,7 +163,7 @@ impl Scenario {
         let port = (route == Route::Http).then(free_port);
         let url = port.map(|port| format!("http://127.0.0.1:{port}/v1/claude"));
         route_events_to_aimon(&root.join("project"), &root.join("home"), url.as_deref());
-        Scenario { dir, root, turns: Vec::new(), route, port }
+        Scenario { dir, root, turns: Vec::new(), route, port, allowed_tools: true }
     }
 
     pub(crate) fn project(&self) -> PathBuf {
@@ -224,6 +226,14 @@ impl Scenario {
         self
     }
 
+    /// Claude Code in its default permission mode: no tool pre-approved (`--allowedTools` left
+    /// out), so a call no hook allows and Claude Code does not approve on its own is a permission
+    /// denial in a `-p` session.
+    pub(crate) fn default_permissions(mut self) -> Self {
+        self.allowed_tools = false;
+        self
+    }
+
     /// What the model answers, one [`Turn`] per agent request.
     pub(crate) fn model(mut self, turns: Vec<Turn>) -> Self {
         self.turns = turns;
@@ -236,7 +246,8 @@ impl Scenario {
     /// JSON result.
     pub(crate) async fn run(self) -> Run {
         let daemon = Daemon::start(&self.home(), &self.project(), self.port);
-        let sandbox = Sandbox { root: self.root, route: self.route, daemon, dir: self.dir };
+        let sandbox =
+            Sandbox { root: self.root, route: self.route, daemon, dir: self.dir, allowed_tools: self.allowed_tools };
         sandbox.session("do the task", None, self.turns).await
     }
 }
@@ -248,6 +259,7 @@ struct Sandbox {
     route: Route,
     daemon: Daemon,
     dir: TempDir,
+    allowed_tools: bool,
 }
 
 impl Sandbox {
@@ -263,7 +275,10 @@ impl Sandbox {
         let path = std::env::join_paths(std::iter::once(self.root.join("bin")).chain(std::env::split_paths(&path)))
             .expect("PATH");
         let mut cmd = Command::new(claude);
-        cmd.args(["-p", prompt, "--output-format", "json", "--allowedTools", "Bash", "Write"]);
+        cmd.args(["-p", prompt, "--output-format", "json"]);
+        if self.allowed_tools {
+            cmd.args(["--allowedTools", "Bash", "Write"]);
+        }
         if let Some(id) = resume {
             cmd.args(["--resume", id]);
         }
@@ -343,7 +358,8 @@ impl Run {
     pub(crate) async fn resume(self, prompt: &str, turns: Vec<Turn>) -> Run {
         let id = self.result["session_id"].as_str().map(str::to_owned);
         self.check(id.is_some(), "Claude Code's result names no session_id to resume");
-        let sandbox = Sandbox { root: self.root, route: self.route, daemon: self.daemon, dir: self.dir };
+        let sandbox =
+            Sandbox { root: self.root, route: self.route, daemon: self.daemon, dir: self.dir, allowed_tools: true };
         sandbox.session(prompt, id.as_deref(), turns).await
     }
 
