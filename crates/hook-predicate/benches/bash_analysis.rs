@@ -15,6 +15,10 @@
 //! payloads in the same run (the parse every hook call pays before any predicate runs). The ratio
 //! predicate/parse is the figure to compare across commits: the machine is noisy.
 //!
+//! (c) `Bash & @read-only` (the pack `aimon/read-only`) over the same corpus, against
+//! `Bash(git push:*)` and `Read(./.env)` in the same run: its cost is to stay within a Bash deny
+//! rule's.
+//!
 //! Criterion reports both sets; `main` then measures them again, interleaved, and prints the table.
 //! Quick by default (well under a minute); `AIMON_BENCH_ROUNDS=N` takes N rounds instead of 5.
 
@@ -210,5 +214,28 @@ fn main() {
         total_parse / n,
         total_predicate / total_parse,
         cases.len()
+    );
+    read_only_row(rounds, &anchors, &inputs);
+}
+
+/// (c) The read-only pack's matcher over the corpus, against a Bash deny rule in the same run:
+/// `Bash(git push:*)` (measured first, while no rule that needs the file model is alive) and
+/// `Read(./.env)` (a deny rule that covers Bash reads, so it reads the file model as `@read-only` does).
+fn read_only_row(rounds: usize, anchors: &PathAnchors, inputs: &[Value]) {
+    println!("(c) the read-only pack's matcher over the benign corpus, {rounds} rounds");
+    let push = parse("Bash(git push:*)", anchors).expect("parses");
+    let push_ns = per_op_ns(rounds, inputs.len(), || evaluate(push.as_ref(), inputs));
+    let env = parse("Read(./.env)", anchors).expect("parses");
+    let env_ns = per_op_ns(rounds, inputs.len(), || evaluate(env.as_ref(), inputs));
+    let read_only = parse("Bash & @read-only", anchors).expect("parses");
+    let ro_ns = per_op_ns(rounds, inputs.len(), || evaluate(read_only.as_ref(), inputs));
+    let approved = inputs.iter().filter(|i| read_only.verdict(&Call::new("Bash", i)) == Verdict::Match).count();
+    println!("  {:<18} {push_ns:>8.0} ns per evaluation", "Bash(git push:*)");
+    println!("  {:<18} {env_ns:>8.0} ns per evaluation", "Read(./.env)");
+    println!(
+        "  {:<18} {ro_ns:>8.0} ns per evaluation  {approved} approved  {:.2}x Bash(git push:*), {:.2}x Read(./.env)",
+        "Bash & @read-only",
+        ro_ns / push_ns,
+        ro_ns / env_ns
     );
 }
