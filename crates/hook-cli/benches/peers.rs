@@ -54,6 +54,7 @@ fn run() -> Result<(), String> {
     let corpus_path = std::env::var_os("PEERS_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("../shared/corpora/peer-commands.jsonl"));
+    let corpus_path = std::fs::canonicalize(&corpus_path).unwrap_or(corpus_path);
     let labels_path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/peers_labels.toml");
     let mut all = labels::corpus(&corpus_path)?;
     let (corrected, warnings) = labels::correct(&mut all, &labels_path)?;

@@ -135,6 +135,9 @@ pub(crate) fn prepare(names: &[&'static str]) -> Result<Vec<Tool>, String> {
             Some(peer) => install(peer, &dir.join(peer.name))?,
         };
         let version = first_line(Command::new(&tool.program).args(version_args(&tool)));
+        // dcg and cc-safety-net print the bare number.
+        let version =
+            if version.starts_with(|c: char| c.is_ascii_digit()) { format!("{name} {version}") } else { version };
         tools.push(Tool { version, ..tool });
     }
     Ok(tools)
