@@ -198,7 +198,9 @@ fn program_name(text: &str) -> Result<&str, Refusal> {
 /// Whether `name` is, by convention, a shell variable of the script's own (a lower-case letter in
 /// it) rather than one the environment or the shell gives a meaning (`PATH`, `IFS`, `GIT_DIR`).
 fn shell_variable(name: &str) -> bool {
-    name.bytes().any(|b| b.is_ascii_lowercase())
+    // zsh ties these to `PATH`, `CDPATH`, …: `path=/tmp` there is `PATH=/tmp`.
+    const ZSH_TIED: &[&str] = &["path", "cdpath", "fpath", "manpath", "module_path", "mailpath", "psvar", "fignore"];
+    name.bytes().any(|b| b.is_ascii_lowercase()) && !ZSH_TIED.contains(&name)
 }
 
 /// `for NAME in …`, `case WORD in`, `select NAME in …`: the loop variable may not be one that
@@ -368,6 +370,14 @@ fn date(words: &[Word]) -> Result<(), Refusal> {
 fn sed(words: &[Word]) -> Result<(), Refusal> {
     let args = &words[1..];
     options(args, "if", &["--in-place", "--file"], None, "sed")?;
+    // `-ne SCRIPT`, `-es…` and `--exp=…`: a script this reading would not find; refused.
+    let hidden_script = |t: &str| {
+        (t.starts_with('-') && !t.starts_with("--") && t.len() > 2 && t.contains('e'))
+            || (t.starts_with("--e") && t != "--expression" && !t.starts_with("--expression="))
+    };
+    if let Some(w) = args.iter().find(|w| hidden_script(&w.text)) {
+        return Err(refuse("a sed script not read", &w.text));
+    }
     let mut scripts = Vec::new();
     let mut i = 0;
     while let Some(w) = args.get(i) {
@@ -523,7 +533,7 @@ pub(crate) fn sed_script_reads(script: &str) -> bool {
 }
 
 /// awk: only `-F` and `-v` options, and a program text with no output redirection, pipe,
-/// `system`, `getline` or file of its own (`>` refuses even as a comparison: the answer errs on
+/// `system`, `getline`, `@load` or `@include` (`>` refuses even as a comparison: the answer errs on
 /// refusing).
 fn awk(words: &[Word]) -> Result<(), Refusal> {
     let mut i = 1;
@@ -545,7 +555,8 @@ fn awk(words: &[Word]) -> Result<(), Refusal> {
     }
     let Some(program) = words.get(i).filter(|w| w.known) else { return Err(refuse("an awk program not read", "")) };
     let text = &program.text;
-    if text.contains(['>', '|']) || ["system", "getline", "close", "fflush", "ENVIRON"].iter().any(|k| text.contains(k))
+    if text.contains(['>', '|', '@'])
+        || ["system", "getline", "close", "fflush", "ENVIRON"].iter().any(|k| text.contains(k))
     {
         return Err(refuse("an awk program that may write or run", text.chars().take(40).collect::<String>()));
     }
@@ -597,6 +608,13 @@ fn git(words: &[Word]) -> Result<(), Refusal> {
     };
     let operands = || args.iter().filter(|w| !w.text.starts_with('-')).count();
     let what = |s: &str| format!("git {sub} {s}");
+    // Signatures are checked by running gpg (or ssh-keygen): `--show-signature`, `%G?` formats.
+    if let Some(w) = args
+        .iter()
+        .find(|w| w.text.contains("%G") || w.text.contains("%(signature") || w.text.starts_with("--show-sig"))
+    {
+        return Err(refuse("an option that writes or runs", format!("git {sub} {}", w.text)));
+    }
     if let Some((_, short, long)) = GIT_READ_ONLY.iter().find(|(s, ..)| *s == sub) {
         return options(args, short, long, None, &format!("git {sub}"));
     }
@@ -640,8 +658,9 @@ fn git(words: &[Word]) -> Result<(), Refusal> {
         "tag" => {
             options(
                 args,
-                "dfasmFue",
+                "dfasmFuev",
                 &[
+                    "--verify",
                     "--delete",
                     "--force",
                     "--annotate",

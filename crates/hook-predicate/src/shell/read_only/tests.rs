@@ -28,6 +28,9 @@ const CASES: &[(&str, bool)] = &[
     ("sort -o f a", false), ("sort --out=f a", false), ("sort -no f a", false), ("uniq a b", false),
     ("rg --pre cat x", false), ("rg -z x", false), ("tree -o f", false), ("printf -v PATH x", false),
     ("awk '{print > \"f\"}' a", false), ("awk 'BEGIN{system(\"rm x\")}'", false), ("date -s now", false),
+    ("sed -ne 's/a/b/w out' -e p f", false), ("sed --exp='w out' f", false), ("sed -ne p f", false),
+    ("awk '@load \"x\"' a", false), ("git tag -v v1", false), ("git log --show-signature", false),
+    ("git log --format=%G? -1", false), ("path=/tmp; ls", false), ("for path in /tmp; do ls; done", false),
     ("hostname evil", false), ("xxd a b", false), ("file -C -m m", false),
     // git subcommands that write, and listings turned into writes.
     ("git commit -m x", false), ("git push", false), ("git branch new", false), ("git branch -D old", false),
