@@ -3,8 +3,9 @@
 //! or a `|`-list of rules gives paths: a rule narrowed by `&` denies less than its whole path.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{Glob, GlobBuilder, GlobMatcher};
 
 use crate::{Error, PathAnchors};
 
@@ -24,7 +25,10 @@ pub struct RulePath {
     pub access: RuleAccess,
     /// The absolute glob (gitignore-style: `**/` any depth, `*` within one name).
     pub glob: String,
-    matcher: GlobMatcher,
+    parsed: Glob,
+    /// Compiled on the first [`RulePath::matches`]: a literal path or a whole directory, which the
+    /// guard takes as it is, never needs it (compiling them all was a quarter of its start-up).
+    matcher: OnceLock<GlobMatcher>,
 }
 
 impl RulePath {
@@ -54,7 +58,7 @@ impl RulePath {
 
     /// Whether `path` (absolute) matches the glob.
     pub fn matches(&self, path: &Path) -> bool {
-        self.matcher.is_match(path)
+        self.matcher.get_or_init(|| self.parsed.compile_matcher()).is_match(path)
     }
 }
 
@@ -83,13 +87,12 @@ pub fn rule_paths(pattern: &str, anchors: &PathAnchors) -> Result<Vec<RulePath>,
         let Some(glob) = absolute_glob(body, anchors) else {
             continue;
         };
-        let matcher = GlobBuilder::new(&glob)
+        let parsed = GlobBuilder::new(&glob)
             .literal_separator(true)
             .backslash_escape(true)
             .build()
-            .map_err(|source| Error::Glob { pattern: pattern.to_owned(), column: column(pattern, body), source })?
-            .compile_matcher();
-        paths.push(RulePath { access, glob, matcher });
+            .map_err(|source| Error::Glob { pattern: pattern.to_owned(), column: column(pattern, body), source })?;
+        paths.push(RulePath { access, glob, parsed, matcher: OnceLock::new() });
     }
     Ok(paths)
 }
