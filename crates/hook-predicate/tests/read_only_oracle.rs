@@ -35,9 +35,9 @@ const LINE_TIMEOUT: Duration = Duration::from_secs(4);
 const WORKERS: usize = 4;
 
 /// The share of the peers' allow-labelled lines that must stay approved: a regression guard under
-/// today's 29.6 % (the goal was 60 %; most of the rest write, run code or reach the network:
+/// today's 31.7 % (the goal was 60 %; most of the rest write, run code or reach the network:
 /// `git commit`, `uv run`, `gh`, `curl`, `npx`, and are not read-only by this model's definition).
-const MIN_PEER_SHARE: f64 = 0.29;
+const MIN_PEER_SHARE: f64 = 0.31;
 
 const BENIGN: &str = include_str!("fixtures/benign-commands.txt");
 const EXAMPLES: &str = include_str!("fixtures/read-only-examples.txt");

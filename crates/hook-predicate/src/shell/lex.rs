@@ -322,6 +322,7 @@ impl Lexer<'_, '_> {
             return None;
         }
         let target = self.word();
+        self.out.unknown_redirect |= !substitution && !target.known;
         if self.out.files_recorded {
             self.out.files.redirect(op, &target); // File uses for Read/Edit rules (shell/files.rs).
         }

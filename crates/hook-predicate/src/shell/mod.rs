@@ -96,6 +96,9 @@ pub(crate) struct Analysis {
     files_recorded: bool,
     /// git aliases set earlier in the command line (`git.rs`).
     git: git::Learned,
+    /// A redirection's target has a value only known at run time (`< $x`, which bash may open as
+    /// a connection: `/dev/tcp/…`): read by `read_only.rs`.
+    pub(crate) unknown_redirect: bool,
 }
 
 /// One simple command as a rule sees it: its words after some prefix was stripped.

@@ -82,7 +82,7 @@ const READ_ONLY: &[(&str, Rule)] = &[
     ("tail", Rule::Any), ("test", Rule::Any), ("tr", Rule::Any), ("tree", unless("oR", &[])), ("true", Rule::Any),
     ("tsort", Rule::Any), ("tty", Rule::Any), ("type", Rule::Any), ("uname", Rule::Any), ("unexpand", Rule::Any),
     ("uniq", Rule::Unless { short: "", long: &[], max: Some(1) }), ("uptime", Rule::Any), ("wc", Rule::Any),
-    ("whereis", Rule::Any), ("which", Rule::Any), ("whoami", Rule::Any),
+    ("whereis", Rule::Any), ("which", Rule::Any), ("whoami", Rule::Any), ("xargs", Rule::Custom(xargs)),
     ("xxd", Rule::Unless { short: "", long: &[], max: Some(1) }),
 ];
 
@@ -118,9 +118,13 @@ fn judge(a: &Analysis) -> Result<Vec<String>, Refusal> {
             files::Arg::Known(path) if path.starts_with("/dev/tcp/") || path.starts_with("/dev/udp/") => {
                 return Err(refuse("reaches the network", path.clone()));
             }
-            // A redirection of unknown target may be such a connection.
-            files::Arg::Unknown => return Err(refuse("opens a file of unknown name", "")),
+            // A redirection of unknown target may be such a connection; a program opening a file
+            // of unknown name (`cat "$f"`, `xargs grep x`) opens no connection.
+            files::Arg::Unknown if u.access.write || a.unknown_redirect => {
+                return Err(refuse("opens a file of unknown name", ""));
+            }
             _ if !u.access.write => {}
+            files::Arg::Unknown => return Err(refuse("opens a file of unknown name", "")),
             files::Arg::Known(path) if matches!(path.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr") => {}
             files::Arg::Known(path) => return Err(refuse("writes a file", path.clone())),
             files::Arg::Glob(glob) => return Err(refuse("writes a file", glob.clone())),
@@ -149,9 +153,6 @@ fn judge(a: &Analysis) -> Result<Vec<String>, Refusal> {
 fn view_read_only(view: &View) -> Result<Option<String>, Refusal> {
     let words = &view.words;
     let first = &words[0];
-    if view.more_args {
-        return Err(refuse("arguments appended by a wrapper", &view.text));
-    }
     if first.assignment {
         // Alone, an assignment sets a shell variable; before a command, that command's environment.
         let alone = words.iter().all(|w| w.assignment);
@@ -183,6 +184,10 @@ fn view_read_only(view: &View) -> Result<Option<String>, Refusal> {
     let Some((_, rule)) = READ_ONLY.iter().find(|(p, _)| *p == name) else {
         return Err(refuse("a program not modelled read-only", name));
     };
+    if view.more_args && !matches!(rule, Rule::Any) {
+        // `xargs` appends words nobody can see: only a program whose words are all data takes them.
+        return Err(refuse("arguments appended by a wrapper", &view.text));
+    }
     program(words, *rule)?;
     Ok(Some(name.to_owned()))
 }
@@ -352,6 +357,52 @@ fn read(words: &[Word]) -> Result<(), Refusal> {
         i += 1;
     }
     Ok(())
+}
+
+/// `xargs [options] PROGRAM …`: its options that only shape the words it appends; the program
+/// (its own view, judged with the appended words) is required (alone, xargs runs `echo`).
+fn xargs(words: &[Word]) -> Result<(), Refusal> {
+    const WITH_VALUE: &[&str] = &[
+        "-n",
+        "-L",
+        "-P",
+        "-d",
+        "-s",
+        "-I",
+        "-a",
+        "-E",
+        "--max-args",
+        "--max-procs",
+        "--delimiter",
+        "--arg-file",
+        "--max-lines",
+        "--max-chars",
+    ];
+    const FLAGS: &[&str] = &["-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit"];
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        let t = w.text.as_str();
+        if !w.known {
+            return Err(refuse("a word of unknown value where an option may stand", t));
+        }
+        if t == "--" || !t.starts_with('-') {
+            return if words.len() > i + usize::from(t == "--") {
+                Ok(())
+            } else {
+                Err(refuse("a program not modelled read-only", "xargs without a program (echo)"))
+            };
+        }
+        if WITH_VALUE.contains(&t) {
+            i += 2;
+        } else if FLAGS.contains(&t)
+            || WITH_VALUE.iter().any(|o| o.len() == 2 && t.starts_with(o) || t.starts_with(&format!("{o}=")))
+        {
+            i += 1;
+        } else {
+            return Err(refuse("an option that writes or runs", format!("xargs {t}")));
+        }
+    }
+    Err(refuse("a program not modelled read-only", "xargs without a program (echo)"))
 }
 
 /// `date`, `date +FORMAT`, `date -d …`; not `date -s` or `date MMDDhhmm` (they set the clock).

@@ -7,7 +7,8 @@ const CASES: &[(&str, bool)] = &[
     ("ls", true), ("ls -la src", true), ("cat README.md", true), ("head -n 5 a.txt", true), ("tail -f log", true),
     ("wc -l src/*.rs", true), ("grep -rn TODO .", true), ("pwd", true), ("echo hello", true),
     ("cat a | grep x | sort | uniq -c | head", true), ("cd src && ls", true), ("ls >/dev/null 2>&1", true),
-    ("echo $(git log -1 --format=%H)", true), ("LC_ALL=C sort a", true),
+    ("echo $(git log -1 --format=%H)", true), ("LC_ALL=C sort a", true), ("diff <(ls a) <(ls b)", true),
+    ("find . -name '*.rs' | xargs grep -l fn", true), ("xargs -0 -n1 wc -l", true), ("for f in *.md; do wc -l \"$f\"; done", true),
     ("if grep -q x a; then echo y; fi", true), ("for f in a b; do echo $f; done", true), ("timeout 5 ls", true),
     ("command -v cargo", true), ("find . -name '*.rs' -type f", true), ("rg -n foo src", true),
     ("sed -n 1,20p a.txt", true), ("sed 's/a/b/g' a.txt", true), ("sed -e '/x/d' -e 's|a|b|' a", true),
@@ -40,10 +41,11 @@ const CASES: &[(&str, bool)] = &[
     ("ls > out", false), ("echo x >> out", false), ("cat a | tee b", false), ("rm -r x", false),
     ("curl https://example.com", false), ("cat < /dev/tcp/example.com/80", false), ("make", false),
     ("./ls", false), ("src/ls -l", false), ("PATH=/tmp ls", false), ("GIT_PAGER=x git log", false),
-    ("for PATH in /tmp; do ls; done", false), ("sudo ls", false), ("xargs cat", false), ("ls | xargs rm", false),
+    ("for PATH in /tmp; do ls; done", false), ("sudo ls", false), ("ls | xargs rm", false),
     ("echo $(rm x)", false), ("bash -c ls", false), ("eval ls", false), ("python3 -c 'print(1)'", false),
-    ("env ls", true), ("$X", false), ("ls $(make)", false), ("cat $F > /dev/null; echo < $G", false),
-    ("sort $OPTS a", false), ("diff <(ls a) <(ls b)", false), ("find $DIR -name x", false), ("find * -name x", false), ("echo \"unterminated", false),
+    ("env ls", true), ("$X", false), ("ls $(make)", false), ("cat $F > /dev/null; echo < $G", false), ("cat $F > /dev/null", true),
+    ("sort $OPTS a", false), ("cat < $F", false), ("cat < \"$F\"; echo", false),
+    ("find . | xargs sed -i s/a/b/", false), ("xargs -p cat", false), ("xargs", false), ("xargs -0", false), ("find $DIR -name x", false), ("find * -name x", false), ("echo \"unterminated", false),
 ];
 
 #[test]
