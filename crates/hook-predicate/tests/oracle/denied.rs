@@ -278,7 +278,10 @@ fn words_match(program: &str, rule: &[String], args: &[String], exact: bool) -> 
     let (want_opts, want_words) = split(program, rule);
     let (have_opts, have_words) = split(program, args);
     let subset = |a: &[String], b: &[String]| a.iter().all(|o| b.contains(o));
+    // A rule's `--` is one of its words: the command must write it too (`git checkout -- :*`).
+    let dashdash = |words: &[String]| words.iter().any(|w| w == "--");
     subset(&want_opts, &have_opts)
+        && (!dashdash(rule) || dashdash(args))
         && (!exact || subset(&have_opts, &want_opts))
         && glob(&want_words, &have_words, exact)
 }
