@@ -19,7 +19,7 @@ use crate::decision_log::{self, DecisionLog, Located, SourceFile};
 use crate::handler::{HandlerAction, HandlerMode, HandlerSpec};
 use crate::ids::HookIds;
 use crate::matcher::{Matcher, MatcherCache};
-use crate::packs::{self, AllowAction, AskAction};
+use crate::packs::{self, FixedAnswer};
 use crate::spec::LoadedConfig;
 use crate::tier::{Tier, TierPaths};
 use crate::trust::{TrustGate, sha256_hex};
@@ -338,8 +338,8 @@ impl DeclarativeHook {
                     Box::new(McpAction::new(id, source, spec, self.mcp_servers.clone()))
                 }
                 HandlerAction::Deny(spec) => Box::new(DenyAction::new(id, source, spec.reason.clone())),
-                HandlerAction::Ask(spec) => Box::new(AskAction::new(id, source, &spec.reason)),
-                HandlerAction::Allow(_) => Box::new(AllowAction::new(id, source)),
+                HandlerAction::Ask(spec) => Box::new(FixedAnswer::ask(id, source, &spec.reason)),
+                HandlerAction::Allow(_) => Box::new(FixedAnswer::allow(id, source)),
                 HandlerAction::Prompt(spec) => {
                     let mut spec = spec.clone().with_fail_closed(fail_closed);
                     spec.timeout = timeout;

@@ -17,8 +17,7 @@
 //!   the decision log and the exec-time guard see its rules like any other; its hooks' ids are
 //!   the rules' ids.
 
-mod allow;
-mod ask;
+mod answer;
 mod enable;
 
 use std::path::{Path, PathBuf};
@@ -27,8 +26,7 @@ use std::sync::OnceLock;
 use hook_core::HookEventType;
 use serde::Deserialize;
 
-pub(crate) use self::allow::AllowAction;
-pub(crate) use self::ask::AskAction;
+pub(crate) use self::answer::FixedAnswer;
 pub(crate) use self::enable::apply;
 use crate::handler::HandlerSpec;
 use crate::spec::{ConfigFile, HookEntrySpec, Switches};
