@@ -31,6 +31,20 @@ pub(crate) fn prefix_call(mut args: impl Iterator<Item = OsString>) -> Option<Gu
     (!command.is_empty()).then(|| GuardArgs { tiers: Default::default(), command })
 }
 
+/// Whether a shell-prefix call wraps exactly the hook route `init claude` writes for this binary
+/// (`<path>/aimon-hooks claude`): Claude Code puts its shell prefix in front of its shell-form
+/// hook commands too, and the hook that answers for the guard is not a tool's command. It runs
+/// as `claude` itself, outside the guard's namespace (whose masks would hide serve's token from
+/// it, so it could not prove the daemon). A tool's Bash call never comes as that bare snippet
+/// (Claude Code wraps it in its shell set-up); were it one, it would run the policy engine and
+/// nothing else.
+pub(crate) fn wraps_own_route(mut args: impl Iterator<Item = OsString>) -> bool {
+    let (Some(flag), Some(snippet), None) = (args.next(), args.next(), args.next()) else { return false };
+    let Ok(exe) = std::env::current_exe() else { return false };
+    let route = hook_wire::claude::command_route(&exe.display().to_string());
+    flag == PREFIX_FLAG && route["command"].as_str().is_some_and(|c| snippet == c)
+}
+
 /// `guard [--project DIR] [--home DIR] -- COMMAND…` (each option once, `--opt=DIR` too), read
 /// before clap, so a guarded command does not wait for the whole command line's grammar; any
 /// other form (help, a mistake) is clap's.

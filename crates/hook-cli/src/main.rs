@@ -58,6 +58,10 @@ fn main() -> ExitCode {
     if let Some(args) = cli::plain_claude(std::env::args_os().skip(1)) {
         return ExitCode::from(commands::claude(&args, 0));
     }
+    // Claude Code runs its own hook route through its shell prefix too: that is `claude`.
+    if guard::wraps_own_route(std::env::args_os().skip(1)) {
+        return ExitCode::from(commands::claude(&cli::ClaudeArgs { no_serve: false, socket: None }, 0));
+    }
     // Claude Code's shell prefix (`init claude` writes it): `aimon-hooks --guard '<snippet>'`; and
     // `guard` in its plain forms, read before clap (it stands before every guarded command).
     if let Some(args) =

@@ -44,11 +44,8 @@ fn init_claude_twice_gives_an_identical_file_and_leaves_everything_else_alone() 
     assert_eq!(v["hooks"]["PreToolUse"][0], existing()["hooks"]["PreToolUse"][0]);
     assert_eq!(v["hooks"]["Stop"][0], existing()["hooks"]["Stop"][0]);
     let ours = &v["hooks"]["Stop"][1]["hooks"][0];
-    assert_eq!(
-        ours,
-        &json!({"type": "command", "command": env!("CARGO_BIN_EXE_aimon-hooks"), "args": ["claude"]}),
-        "exec form, so the guard's shell prefix does not wrap the hook itself"
-    );
+    let command = format!("{} claude", env!("CARGO_BIN_EXE_aimon-hooks"));
+    assert_eq!(ours, &json!({"type": "command", "command": command}), "shell form: Copilot CLI reads this file too");
     assert_eq!(v["hooks"].as_object().map(serde_json::Map::len), Some(31));
     assert!(v["hooks"].get("WorktreeCreate").is_none(), "routed only when named");
     assert_eq!(read(&sandbox.root().join("home/.claude/settings.json.aimon-backup")), existing());

@@ -16,11 +16,11 @@ pub fn routed_events(named: &[HookEventType]) -> Vec<&'static str> {
         .collect()
 }
 
-/// The `command` handler that runs `binary claude`, in exec form (`args`): Claude Code spawns it
-/// directly, without a shell, so `CLAUDE_CODE_SHELL_PREFIX` (the guard, which wraps shell-form
-/// hook commands too) does not wrap the hook that answers for it.
+/// The `command` handler that runs `binary claude`, in shell form: GitHub Copilot CLI reads the
+/// same file and runs `command` alone, so an exec form's `args` would be lost there. Claude Code
+/// runs it through `CLAUDE_CODE_SHELL_PREFIX` (the guard), which knows it ([`is_route`]).
 pub fn command_route(binary: &str) -> Value {
-    json!({"type": HandlerKind::Command.config_name(), "command": binary, "args": ["claude"]})
+    command_route_for(binary, "claude")
 }
 
 /// The `command` handler that runs `binary subcommand` (every client with Claude Code's settings
@@ -40,8 +40,8 @@ pub fn http_route(url: &str, token: &str) -> Value {
 }
 
 /// Whether `handler` is the route `ours` (same type, and the same URL or command line: an exec
-/// form's `command` and `args` read as the shell form they replace, so a route an older `init`
-/// wrote is ours too).
+/// form's `command` and `args` read as the shell form they stand for, so the exec-form route one
+/// `init` wrote is replaced too).
 pub fn is_route(handler: &Value, ours: &Value) -> bool {
     let key = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
     let kind = key(ours, "type");
@@ -210,19 +210,20 @@ mod tests {
         assert_eq!(once["hooks"]["PreToolUse"][0], settings()["hooks"]["PreToolUse"][0]);
         assert_eq!(
             once["hooks"]["PreToolUse"][1]["hooks"][0],
-            json!({"type": "command", "command": "/usr/local/bin/aimon-hooks", "args": ["claude"]}),
-            "exec form: the guard's shell prefix does not wrap it"
+            json!({"type": "command", "command": "/usr/local/bin/aimon-hooks claude"}),
+            "shell form: Copilot CLI reads this file and runs command alone"
         );
         assert_eq!(once["hooks"].as_object().map(Map::len), Some(31));
     }
 
     #[test]
-    fn a_shell_form_route_an_older_init_wrote_is_replaced_not_doubled() {
+    fn an_exec_form_route_an_earlier_init_wrote_is_replaced_not_doubled() {
         let mut s = settings();
-        let old = json!({"type": "command", "command": "'/opt/my bin/aimon-hooks' claude"});
-        add_routes(&mut s, &["Stop"], &old).expect("object");
+        let exec = json!({"type": "command", "command": "/opt/my bin/aimon-hooks", "args": ["claude"]});
+        add_routes(&mut s, &["Stop"], &exec).expect("object");
         let route = command_route("/opt/my bin/aimon-hooks");
-        assert!(is_route(&old, &route) && !is_route(&json!({"type": "command", "command": "./guard.sh"}), &route));
+        assert_eq!(route["command"], "'/opt/my bin/aimon-hooks' claude");
+        assert!(is_route(&exec, &route) && !is_route(&json!({"type": "command", "command": "./guard.sh"}), &route));
         add_routes(&mut s, &["Stop"], &route).expect("object");
         assert_eq!(s["hooks"]["Stop"], json!([{"hooks": [route]}]));
     }
