@@ -70,12 +70,18 @@ pub(super) fn spawn(options: LogOptions, rx: Receiver<Msg>, stats: Arc<LogStats>
     std::thread::Builder::new().name("aimon-decision-log".into()).spawn(move || {
         let mut writer = Writer { options, out: None, size: 0, stats };
         while let Ok(msg) = rx.recv() {
-            // Wait a little for more lines unless somebody waits for this one: the lines of a
-            // busy moment then cost one write and no wake-up each.
-            let waited_for = matches!(msg, Msg::Flush(_));
+            // Wait a little for more lines unless somebody waits for them: the lines of a busy
+            // moment then cost one write and no wake-up each, and a flush (a one-shot command's
+            // last act) is answered at once, not after the window.
+            let deadline = std::time::Instant::now() + LINGER;
+            let mut waited_for = matches!(msg, Msg::Flush(_));
             writer.handle(msg);
-            if !waited_for {
-                std::thread::sleep(LINGER);
+            while !waited_for {
+                let Ok(msg) = rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) else {
+                    break;
+                };
+                waited_for = matches!(msg, Msg::Flush(_));
+                writer.handle(msg);
             }
             while let Ok(msg) = rx.try_recv() {
                 writer.handle(msg);
