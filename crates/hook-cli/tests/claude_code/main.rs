@@ -29,6 +29,8 @@
 //!   built at run time refused at exec with the reason in the tool result, `cd` still holding;
 //!   and plain `init claude` (the guard on by default): a denied `.env` read by `python3 -c`
 //!   shows nothing of it;
+//! - `protect` — `init claude --protect`: the packs refuse `git reset --hard` and a read of
+//!   `~/.ssh/id_ed25519` with their reasons, `git status` runs (the command route);
 //! - `read_only` — the pack aimon/read-only in Claude Code's default permission mode: reading
 //!   calls run without a denial, `git commit` and `rm -r` are still not approved (and a control
 //!   without the pack);
@@ -46,6 +48,7 @@ mod model;
 #[path = "../common/npm.rs"]
 mod npm;
 mod prompt;
+mod protect;
 mod read_only;
 mod rewake;
 mod runner;
