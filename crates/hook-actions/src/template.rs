@@ -2,6 +2,8 @@
 //!
 //! Used by http (headers, body) and mcp (args); never by a shell command (R-ACT-SH-1).
 
+use std::convert::Infallible;
+
 use hook_core::HookContext;
 use serde_json::{Map, Value};
 
@@ -27,24 +29,35 @@ use serde_json::{Map, Value};
 /// assert_eq!(out, "Bash: ls ${session_id}");
 /// ```
 pub fn render_template(template: &str, ctx: &HookContext, source: &str, allowed_env: &[String]) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
+    let rendered = substitute(template, |inner| Ok::<_, Infallible>(lookup(inner, ctx, source, allowed_env)));
+    rendered.unwrap_or_else(|never| match never {})
+}
+
+/// `text` with every `${…}` replaced by what `replace` gives for the text between the braces:
+/// `Ok(None)` keeps the placeholder as written, an error stops. An unclosed `${` and what follows
+/// it stay as written; a value is not scanned again. The one scanner of this crate's `${…}`
+/// forms: the templates here and the variables of `.mcp.json` (`mcp/servers.rs`).
+pub(crate) fn substitute<E>(
+    text: &str,
+    mut replace: impl FnMut(&str) -> Result<Option<String>, E>,
+) -> Result<String, E> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
     while let Some(start) = rest.find("${") {
         out.push_str(&rest[..start]);
         let after = &rest[start + 2..];
         let Some(end) = after.find('}') else {
             out.push_str(&rest[start..]);
-            return out;
+            return Ok(out);
         };
-        let inner = &after[..end];
-        match lookup(inner, ctx, source, allowed_env) {
+        match replace(&after[..end])? {
             Some(value) => out.push_str(&value),
             None => out.push_str(&rest[start..start + 2 + end + 1]),
         }
         rest = &after[end + 1..];
     }
     out.push_str(rest);
-    out
+    Ok(out)
 }
 
 /// Renders every string inside `value` (not object keys), so the result is valid JSON whatever

@@ -260,31 +260,20 @@ fn server(entry: &Value, env: Env<'_>) -> Result<ServerConfig, String> {
 /// a default makes the entry invalid. `$VAR` and anything else stay as written; values are not
 /// expanded again.
 fn expand(text: &str, env: Env<'_>) -> Result<String, String> {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else {
-            out.push_str(&rest[start..]);
-            return Ok(out);
-        };
-        let inner = &after[..end];
+    crate::template::substitute(text, |inner| {
         let (name, default) = match inner.split_once(":-") {
             Some((name, default)) => (name, Some(default)),
             None => (inner, None),
         };
-        let value = env(name).filter(|v| default.is_none() || !v.is_empty());
-        match (value, default) {
-            _ if name.is_empty() => out.push_str(&rest[start..start + 2 + end + 1]),
-            (Some(value), _) => out.push_str(&value),
-            (None, Some(default)) => out.push_str(default),
-            (None, None) => return Err(format!("environment variable '{name}' is not set and has no default")),
+        if name.is_empty() {
+            return Ok(None);
         }
-        rest = &after[end + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
+        match (env(name).filter(|v| default.is_none() || !v.is_empty()), default) {
+            (Some(value), _) => Ok(Some(value)),
+            (None, Some(default)) => Ok(Some(default.to_owned())),
+            (None, None) => Err(format!("environment variable '{name}' is not set and has no default")),
+        }
+    })
 }
 
 #[cfg(test)]
