@@ -13,16 +13,7 @@ use serde_json::{Map, Value};
 use tokio::sync::Mutex;
 
 use crate::error::Error;
-use crate::mcp::transport::{CallError, Caller, Session, ToolOutput};
-
-/// How to reach one server.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum ServerConfig {
-    /// A child process speaking MCP on stdin/stdout.
-    Stdio { command: String, args: Vec<String>, env: BTreeMap<String, String> },
-    /// A streamable HTTP endpoint.
-    Http { url: String, headers: BTreeMap<String, String> },
-}
+use crate::mcp::transport::{CallError, Caller, ServerConfig, Session, ToolOutput};
 
 /// After this many calls in a row that did not answer (timed out or were given up), the session
 /// is closed and the server restarted on the next call (REL-5).

@@ -1,7 +1,7 @@
 //! The rmcp adapter: the only file that names rmcp (its API churns, R-DEP). It opens a client
 //! session over stdio or streamable HTTP and calls one tool.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::process::Stdio;
 
 use reqwest::header::{HeaderName, HeaderValue};
@@ -12,7 +12,14 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Map, Value};
 
-use crate::mcp::servers::ServerConfig;
+/// How to reach one server.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ServerConfig {
+    /// A child process speaking MCP on stdin/stdout.
+    Stdio { command: String, args: Vec<String>, env: BTreeMap<String, String> },
+    /// A streamable HTTP endpoint.
+    Http { url: String, headers: BTreeMap<String, String> },
+}
 
 /// An open client session; dropping it closes the session (and kills a stdio server).
 #[derive(Debug)]
