@@ -12,7 +12,7 @@
 //! - The dynamic loader's exec is read as the program it runs (`loaded`), and as itself with its
 //!   options only: the program's words are that program's, read on what it is.
 //! - git's plumbing for an act is read as its porcelain as well: `send-pack` and `http-push` are
-//!   `push` ([`PLUMBING`]).
+//!   `push` ([`GIT_PLUMBING`]).
 //! - git with a subcommand that is an alias is read with the alias expanded, looked up with the
 //!   exec's own cwd and git environment by the git the guard found at its start (never by the
 //!   program being executed); a shell alias (`!…`) reads as the shell git starts.
@@ -21,19 +21,11 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use hook_shell::table::{
+    GIT_GLOBAL_WITH_VALUE, GIT_PLUMBING, LOADER, MULTI_CALL, MULTI_CALL_SHELLS, SHELLS, is_loader,
+};
+
 use crate::rules::quote_line;
-
-/// Shells whose script operand is not part of the exec's reading.
-const SHELLS: &[&str] =
-    &["sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "lksh", "pdksh", "oksh", "loksh", "ash", "yash", "posh"];
-
-/// git's global options that take the next word as their value.
-const GIT_WITH_VALUE: &[&str] =
-    &["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds"];
-
-/// git's plumbing commands that do what a porcelain command does: (plumbing, porcelain). Only the
-/// same act: `receive-pack` is the server's side of a push, `fetch-pack` a fetch.
-pub(crate) const PLUMBING: &[(&str, &str)] = &[("send-pack", "push"), ("http-push", "push")];
 
 /// The environment variables a git config lookup sees from the exec (nothing that loads code).
 fn git_variable(name: &str) -> bool {
@@ -101,8 +93,7 @@ impl Exec {
 
     /// Whether the exec is the dynamic loader's (by name or by identity).
     pub(crate) fn is_loader(&self) -> bool {
-        self.identity.as_deref() == Some(crate::identity::LOADER)
-            || self.names().iter().any(|n| crate::identity::is_loader_name(n))
+        self.identity.as_deref() == Some(LOADER) || self.names().iter().any(|n| is_loader(n))
     }
 
     /// Whether a reading depends on the exec's environment (git's, for its aliases).
@@ -156,7 +147,7 @@ impl Exec {
 /// git's plumbing `words` as their porcelain (`git send-pack …` → `git push …`, `git-http-push …`
 /// → `git push …`), if they are plumbing for one.
 fn plumbing<'w>(words: &[&'w str]) -> Option<Vec<&'w str>> {
-    let porcelain = |sub: &str| PLUMBING.iter().find(|(p, _)| *p == sub).map(|(_, porcelain)| *porcelain);
+    let porcelain = |sub: &str| GIT_PLUMBING.iter().find(|(p, _)| *p == sub).map(|(_, porcelain)| *porcelain);
     if let Some(porcelain) = words[0].strip_prefix("git-").and_then(porcelain) {
         return Some(["git", porcelain].into_iter().chain(words[1..].iter().copied()).collect());
     }
@@ -177,7 +168,7 @@ fn subcommand_at(words: &[&str]) -> usize {
         if !w.starts_with('-') {
             break;
         }
-        at += if GIT_WITH_VALUE.contains(w) { 2 } else { 1 };
+        at += if GIT_GLOBAL_WITH_VALUE.contains(w) { 2 } else { 1 };
     }
     at
 }
@@ -189,7 +180,7 @@ fn subcommand_at(words: &[&str]) -> usize {
 fn shell_reading<'w>(words: &[&'w str]) -> Vec<&'w str> {
     let at = match words {
         [first, ..] if SHELLS.contains(first) => 0,
-        [first, second, ..] if *first == "busybox" && SHELLS.contains(second) => 1,
+        [first, second, ..] if *first == MULTI_CALL && MULTI_CALL_SHELLS.contains(second) => 1,
         _ => return words.to_vec(),
     };
     let mut end = at + 1;
@@ -351,5 +342,49 @@ mod tests {
         for (exec, want) in cases {
             assert_eq!(exec.readings(None, &mut Vec::new), *want, "{:?}", exec.argv);
         }
+    }
+
+    /// The guard and the analyser read one program table (hook-shell's `table`): each entry is read
+    /// the same way on both sides, and no program of it is spelled again in the guard's code, so
+    /// a program cannot be added to one side only.
+    #[test]
+    fn the_guard_and_the_analyser_read_every_program_of_the_one_table_alike() {
+        let anchors = hook_predicate::PathAnchors::new("/proj");
+        let push = hook_predicate::parse("Bash(git push:*)", &anchors).expect("rule");
+        let denies = |command: &str| {
+            let input = serde_json::json!({ "command": command });
+            push.verdict(&hook_predicate::Call::new("Bash", &input)).matches()
+        };
+        for shell in SHELLS {
+            assert_eq!(shell_reading(&[shell, "-c", "git push"]), [*shell, "-c", ":"], "the guard on {shell}");
+            assert!(denies(&format!("{shell} -c 'git push'")), "the analyser on {shell}");
+        }
+        for applet in MULTI_CALL_SHELLS {
+            let words = [MULTI_CALL, applet, "-c", "git push"];
+            assert_eq!(shell_reading(&words), [MULTI_CALL, applet, "-c", ":"], "the guard on {applet}");
+            assert!(denies(&format!("{MULTI_CALL} {applet} -c 'git push'")), "the analyser on {applet}");
+        }
+        for (sub, porcelain) in GIT_PLUMBING {
+            assert_eq!(plumbing(&["git", "-C", ".", sub, "d"]), Some(vec!["git", "-C", ".", porcelain, "d"]));
+            let rule = hook_predicate::parse(&format!("Bash(git {porcelain}:*)"), &anchors).expect("rule");
+            let input = serde_json::json!({ "command": format!("git -C . {sub} d HEAD") });
+            assert!(rule.verdict(&hook_predicate::Call::new("Bash", &input)).matches(), "the analyser on {sub}");
+        }
+        for path in hook_shell::table::LOADER_PATHS {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            assert!(is_loader(name), "the guard on {path}");
+            assert!(denies(&format!("{path} /usr/lib/git-core/git-push d HEAD")), "the analyser on {path}");
+        }
+        let code: String = [include_str!("exec.rs"), include_str!("identity.rs"), include_str!("rules.rs")]
+            .iter()
+            .map(|file| file.split("#[cfg(test)]").next().unwrap_or(file))
+            .collect();
+        let table = SHELLS.iter().chain(MULTI_CALL_SHELLS).chain(GIT_GLOBAL_WITH_VALUE).copied();
+        let table =
+            table.chain(GIT_PLUMBING.iter().map(|(p, _)| *p)).chain(hook_shell::table::LOADER_PATHS.iter().copied());
+        let table = table.chain(hook_shell::table::LOADER_WITH_VALUE.iter().copied()).chain([MULTI_CALL, LOADER]);
+        // One-letter options (`-c`, `-C`) are every program's; the names and long options are the table's.
+        let spelled: Vec<&str> = table.filter(|name| name.len() > 2 && code.contains(&format!("\"{name}\""))).collect();
+        assert!(spelled.is_empty(), "the guard spells programs of the shared table itself: {spelled:?}");
     }
 }

@@ -28,32 +28,8 @@ use std::os::unix::fs::{DirEntryExt as _, MetadataExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use hook_shell::table::{LOADER, LOADER_ARGV0, LOADER_PATHS, LOADER_WITH_VALUE};
 use sha2::{Digest as _, Sha256};
-
-/// The name the dynamic loader is read under.
-pub(crate) const LOADER: &str = "ld.so";
-
-/// The dynamic loaders of x86_64 Linux (glibc's, its 32-bit one, musl's), where they live.
-const LOADERS: &[&str] = &[
-    "/lib64/ld-linux-x86-64.so.2",
-    "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-    "/usr/lib64/ld-linux-x86-64.so.2",
-    "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-    "/lib/ld-linux.so.2",
-    "/lib/ld-musl-x86_64.so.1",
-];
-
-/// The loader's options that take the next word as their value (glibc 2.41's `ld.so --help`;
-/// musl's `--library-path`, `--preload` and `--argv0` are among them).
-const LOADER_WITH_VALUE: &[&str] = &[
-    "--library-path",
-    "--glibc-hwcaps-prepend",
-    "--glibc-hwcaps-mask",
-    "--inhibit-rpath",
-    "--audit",
-    "--preload",
-    "--argv0",
-];
 
 /// A file's identity: its device and inode.
 pub(crate) type FileId = (u64, u64);
@@ -92,7 +68,7 @@ impl Identities {
     /// `path` (a `PATH` value).
     pub(crate) fn resolve(programs: &[String], path: Option<&std::ffi::OsStr>) -> Identities {
         let mut ids = Identities::default();
-        for loader in LOADERS {
+        for loader in LOADER_PATHS {
             ids.add(Path::new(loader), LOADER);
         }
         let dirs: Vec<PathBuf> = path.map(|p| std::env::split_paths(p).collect()).unwrap_or_default();
@@ -233,11 +209,6 @@ fn digest(file: &Path) -> Option<[u8; 32]> {
     }
 }
 
-/// Whether a file's name is a dynamic loader's (`ld-linux-x86-64.so.2`, `ld.so`, `ld-musl-x86_64.so.1`).
-pub(crate) fn is_loader_name(name: &str) -> bool {
-    name == LOADER || (name.starts_with("ld-linux") || name.starts_with("ld-musl")) && name.contains(".so")
-}
-
 /// The program a loader's `argv` runs: its path (the operand) and its own argv (`--argv0` or the
 /// operand first); `Ok(None)` when it runs none (`--help`, `--version`, no operand); `Err` when the
 /// operand has no `/` (the loader searches its library path for it).
@@ -265,7 +236,7 @@ pub(crate) fn loader_operand(argv: &[String]) -> (usize, Option<&String>) {
             break;
         }
         if LOADER_WITH_VALUE.contains(&w.as_str()) {
-            if w == "--argv0" {
+            if w == LOADER_ARGV0 {
                 argv0 = argv.get(at + 1);
             }
             at += 2;
@@ -319,21 +290,6 @@ mod tests {
             let got = loaded_program(&words(line)).map(|p| p.map(|(f, a)| (f, a.join(" ")))).map_err(|_| ());
             let want = want.map(|p| p.map(|(f, a)| (f.to_owned(), a.to_owned())));
             assert_eq!(got, want, "{line}");
-        }
-    }
-
-    #[test]
-    fn a_loader_is_known_by_its_name() {
-        for (name, loader) in [
-            ("ld-linux-x86-64.so.2", true),
-            ("ld.so", true),
-            ("ld-linux.so.2", true),
-            ("ld-musl-x86_64.so.1", true),
-            ("ld", false),
-            ("ld-linux", false),
-            ("ldconfig", false),
-        ] {
-            assert_eq!(is_loader_name(name), loader, "{name}");
         }
     }
 

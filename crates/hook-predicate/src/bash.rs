@@ -1,9 +1,9 @@
 //! BashSubcommand: rules on the subcommands of Bash's `command` argument (R-PRED-2, R-PRED-4).
 
 use crate::field::bash_command;
-use crate::pattern::Pattern;
+use crate::pattern::{self, Pattern};
 use crate::predicate::{Call, ToolInputPredicate, Verdict};
-use crate::shell::{self, View};
+use hook_shell::{self as shell, View};
 
 /// What a BashSubcommand rule looks for in a command.
 #[derive(Debug)]
@@ -38,7 +38,7 @@ impl ToolInputPredicate for BashSubcommand {
             Err(unsure) => return unsure,
         };
         match &self.rule {
-            CommandRule::Regex(re) => regex_matches_command(re, command),
+            CommandRule::Regex(re) => re.verdict_on_command(command),
             CommandRule::Words(rule) => shell::with_analysis(command, shell::Need::Views, |a| {
                 let views = a.views.iter().fold(Verdict::NoMatch, |acc, v| acc.or(rule.matches_view(v)));
                 if views != Verdict::NoMatch {
@@ -51,41 +51,6 @@ impl ToolInputPredicate for BashSubcommand {
             }),
         }
     }
-}
-
-/// A regex on a Bash command: the whole command, then each subcommand view. A command that cannot be
-/// analysed with certainty matches (R-PRED-4); so does one whose innermost command has a word of
-/// unknown value, unless its certain start already rules the regex out (`cd $DIR` never matches
-/// `^rm`; `rm $FLAGS /` may). Interpreter code (`python -c '…'`) matches when it names a program the
-/// regex can start with (R-PRED-4c).
-pub(crate) fn regex_matches_command(re: &Pattern, command: &str) -> Verdict {
-    let unsure = |v: &View| v.innermost && v.has_unknown() && re.may_match_text_starting_with(v.known_prefix());
-    if re.is_match(command) {
-        return Verdict::Match;
-    }
-    shell::with_analysis(command, shell::Need::Views, |a| {
-        if a.views.iter().any(|v| re.is_match(&v.text)) {
-            Verdict::Match
-        } else if a.uncertain
-            || a.views.iter().any(unsure)
-            || a.code.iter().chain(&a.opaque).any(|code| re.mentioned_in(code))
-        {
-            Verdict::Uncertain
-        } else {
-            Verdict::NoMatch
-        }
-    })
-}
-
-/// Whether `name` occurs in `code` as a word of its own (`git` in `os.system('git push')`, not in
-/// `digital`).
-pub(crate) fn names(code: &str, name: &str) -> bool {
-    let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-');
-    !name.is_empty()
-        && code.match_indices(name).any(|(at, _)| {
-            !code[..at].chars().next_back().is_some_and(word)
-                && !code[at + name.len()..].chars().next().is_some_and(word)
-        })
 }
 
 /// The regex of a rule's words (each escaped, `*` a wildcard), over words joined by single spaces;
@@ -139,7 +104,7 @@ impl WordRule {
     /// Whether interpreter code names the program this rule is about (any code, for a rule that
     /// starts with a wildcard).
     fn mentioned_in(&self, code: &str) -> bool {
-        self.head.first().is_none_or(|program| names(code, shell::basename(program)))
+        self.head.first().is_none_or(|program| pattern::names(code, shell::basename(program)))
     }
 
     fn matches_view(&self, view: &View) -> Verdict {

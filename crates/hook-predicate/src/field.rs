@@ -4,7 +4,6 @@
 use crate::pattern::Pattern;
 use serde_json::Value;
 
-use crate::bash::regex_matches_command;
 use crate::predicate::{Call, ToolInputPredicate, Verdict};
 
 /// The Bash tool's command.
@@ -118,7 +117,7 @@ impl ToolInputPredicate for FieldMatch {
     fn verdict(&self, call: &Call<'_>) -> Verdict {
         if call.tool_name == "Bash" && self.path.is_command() {
             return match bash_command(call.input) {
-                Ok(Some(command)) => regex_matches_command(&self.re, command),
+                Ok(Some(command)) => self.re.verdict_on_command(command),
                 Ok(None) => Verdict::NoMatch,
                 Err(unsure) => unsure,
             };

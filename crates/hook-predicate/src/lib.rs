@@ -280,7 +280,6 @@
 #![warn(missing_docs)]
 
 mod anchors;
-mod argv;
 mod bash;
 mod composite;
 mod error;
@@ -294,12 +293,13 @@ mod predicate;
 mod read_only;
 mod resolve;
 mod rule_paths;
-mod shell;
+#[cfg(test)]
+mod shell_tests;
 
 pub use crate::anchors::PathAnchors;
-pub use crate::argv::WholeArgv;
 pub use crate::error::Error;
 pub use crate::parser::parse;
-pub use crate::predicate::{Call, ToolInputPredicate, Verdict};
+pub use crate::predicate::{Call, ToolInputPredicate};
 pub use crate::read_only::{NotReadOnly, read_only};
 pub use crate::rule_paths::{RuleAccess, RulePath, rule_paths};
+pub use hook_shell::{Verdict, WholeArgv};

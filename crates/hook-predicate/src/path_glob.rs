@@ -16,7 +16,7 @@ use crate::overlap::{Comp, NameTest, glob_comps, literal_comps, overlap};
 use crate::pattern::StartLiterals;
 use crate::predicate::{Call, ToolInputPredicate, Verdict, of_each};
 use crate::resolve::{Candidates, ResolvedUse, candidates, normalise, with_everything_below, with_resolved};
-use crate::shell::{self, files::Reach};
+use hook_shell::{self as shell, Reach};
 
 /// The input key of every path one call touches (hook-wire gives Codex's `apply_patch` this):
 /// each is tested; all of them matching is a match, some is uncertain (a deny holds, an allow

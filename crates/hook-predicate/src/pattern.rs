@@ -12,6 +12,8 @@
 
 use std::sync::OnceLock;
 
+use hook_shell::{Need, Verdict, View, with_analysis};
+
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{Hir, Look};
 
@@ -74,6 +76,31 @@ pub(crate) struct Pattern {
 }
 
 impl Pattern {
+    /// A regex on a Bash command: the whole command, then each subcommand view. A command that cannot be
+    /// analysed with certainty matches (R-PRED-4); so does one whose innermost command has a word of
+    /// unknown value, unless its certain start already rules the regex out (`cd $DIR` never matches
+    /// `^rm`; `rm $FLAGS /` may). Interpreter code (`python -c '…'`) matches when it names a program the
+    /// regex can start with (R-PRED-4c).
+    pub(crate) fn verdict_on_command(&self, command: &str) -> Verdict {
+        let re = self;
+        let unsure = |v: &View| v.innermost && v.has_unknown() && re.may_match_text_starting_with(v.known_prefix());
+        if re.is_match(command) {
+            return Verdict::Match;
+        }
+        with_analysis(command, Need::Views, |a| {
+            if a.views.iter().any(|v| re.is_match(&v.text)) {
+                Verdict::Match
+            } else if a.uncertain
+                || a.views.iter().any(unsure)
+                || a.code.iter().chain(&a.opaque).any(|code| re.mentioned_in(code))
+            {
+                Verdict::Uncertain
+            } else {
+                Verdict::NoMatch
+            }
+        })
+    }
+
     /// Checks the syntax now, as `regex::Regex::new` would (same parser settings, same message).
     pub(crate) fn new(re_src: &str) -> Result<Self, regex::Error> {
         check_syntax(re_src)?;
@@ -113,7 +140,7 @@ impl Pattern {
     /// when it is anchored, or anything the regex finds in the code otherwise.
     pub(crate) fn mentioned_in(&self, code: &str) -> bool {
         match self.start().first_words() {
-            Some(mut programs) => programs.any(|p| std::str::from_utf8(p).is_ok_and(|p| crate::bash::names(code, p))),
+            Some(mut programs) => programs.any(|p| std::str::from_utf8(p).is_ok_and(|p| names(code, p))),
             None => self.regex().is_none_or(|re| re.is_match(code)),
         }
     }
@@ -137,6 +164,17 @@ fn check_syntax(re_src: &str) -> Result<(), regex::Error> {
         regex_syntax::ast::parse::Parser::new().parse(re_src).map(drop).map_err(regex_syntax::Error::from)
     };
     checked.map_err(|e| regex::Error::Syntax(e.to_string()))
+}
+
+/// Whether `name` occurs in `code` as a word of its own (`git` in `os.system('git push')`, not in
+/// `digital`).
+pub(crate) fn names(code: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-');
+    !name.is_empty()
+        && code.match_indices(name).any(|(at, _)| {
+            !code[..at].chars().next_back().is_some_and(word)
+                && !code[at + name.len()..].chars().next().is_some_and(word)
+        })
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::field::bash_command;
 use crate::predicate::{Call, ToolInputPredicate, Verdict};
-use crate::shell::read_only::{Refusal, read_only as judge};
+use hook_shell::{Refusal, read_only as judge};
 
 /// The atom of the matcher language that names the predicate.
 pub(crate) const ATOM: &str = "@read-only";
@@ -64,7 +64,7 @@ impl ToolInputPredicate for ReadOnlyCall {
         };
         match judge(command) {
             Ok(_) => Verdict::Match,
-            Err(r) if r.category == crate::shell::read_only::UNCERTAIN => Verdict::Uncertain,
+            Err(r) if r.category == hook_shell::UNCERTAIN => Verdict::Uncertain,
             Err(_) => Verdict::NoMatch,
         }
     }

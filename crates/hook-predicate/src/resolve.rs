@@ -16,7 +16,7 @@ use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::overlap::{Comp, glob_comps, literal_comps};
-use crate::shell::files::{Access, Arg, FileModel, Reach, Step};
+use hook_shell::{Access, Arg, FileModel, Reach, Step};
 
 /// How long a path's symlink resolution is reused on one thread. One tool call is tested against
 /// every rule within this; a link created later is seen by the next call.
@@ -223,6 +223,11 @@ pub(crate) struct ResolvedUse {
     pub(crate) unknown: bool,
 }
 
+thread_local! {
+    /// The last resolution on this thread, under its file model's id.
+    static LAST_RESOLVED: RefCell<Option<(u64, ResolvedCommand)>> = const { RefCell::new(None) };
+}
+
 /// Runs `f` on the model's uses resolved against `base` and `home`, reusing the last resolution.
 pub(crate) fn with_resolved<R>(
     model: &FileModel,
@@ -231,22 +236,27 @@ pub(crate) fn with_resolved<R>(
     f: impl FnOnce(&[ResolvedUse]) -> R,
 ) -> R {
     let now = Instant::now();
-    let Ok(mut cache) = model.resolved.try_borrow_mut() else {
-        return f(&resolve_all(model, base, home));
-    };
-    let fresh = cache.as_ref().is_some_and(|c| {
-        c.base.as_os_str() == base.as_os_str()
-            && c.home.as_deref().map(Path::as_os_str) == home.map(Path::as_os_str)
-            && now.duration_since(c.at) < FRESH
-    });
-    if !fresh {
-        let uses = resolve_all(model, base, home);
-        *cache = Some(ResolvedCommand { base: base.to_path_buf(), home: home.map(Path::to_path_buf), at: now, uses });
-    }
-    match cache.as_ref() {
-        Some(c) => f(&c.uses),
-        None => f(&[]),
-    }
+    LAST_RESOLVED.with(|last| {
+        let Ok(mut cache) = last.try_borrow_mut() else {
+            return f(&resolve_all(model, base, home));
+        };
+        let fresh = cache.as_ref().is_some_and(|(id, c)| {
+            *id == model.id()
+                && c.base.as_os_str() == base.as_os_str()
+                && c.home.as_deref().map(Path::as_os_str) == home.map(Path::as_os_str)
+                && now.duration_since(c.at) < FRESH
+        });
+        if !fresh {
+            let uses = resolve_all(model, base, home);
+            let resolved =
+                ResolvedCommand { base: base.to_path_buf(), home: home.map(Path::to_path_buf), at: now, uses };
+            *cache = Some((model.id(), resolved));
+        }
+        match cache.as_ref() {
+            Some((_, c)) => f(&c.uses),
+            None => f(&[]),
+        }
+    })
 }
 
 /// How much resolving one command's file uses may cost, in [`Work`] units (about a byte of path
@@ -414,12 +424,7 @@ fn missing(dir: &Path) -> Option<Option<PathBuf>> {
     }
 }
 
-fn resolve_use(
-    u: &crate::shell::files::FileUse,
-    dirs: &[Dir],
-    home: Option<&Path>,
-    work: &mut Work,
-) -> Option<ResolvedUse> {
+fn resolve_use(u: &hook_shell::FileUse, dirs: &[Dir], home: Option<&Path>, work: &mut Work) -> Option<ResolvedUse> {
     let mut out = ResolvedUse {
         access: u.access,
         reach: u.reach,
@@ -544,7 +549,7 @@ mod tests {
 
     #[test]
     fn shared_cd_steps_resolve_each_path_as_its_directories_would_one_by_one() {
-        use crate::shell::files::FileUse;
+        use hook_shell::FileUse;
         let scratch = tempfile::tempdir().expect("a scratch directory");
         let base = scratch.path().canonicalize().expect("canonical");
         std::fs::create_dir_all(base.join("real/sub")).expect("mkdir");

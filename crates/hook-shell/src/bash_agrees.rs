@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 
 use proptest::prelude::*;
 
-use super::analyse;
+use crate::analyse::analyse;
 
 /// The stub programs, each recording `name arg…`.
 const STUBS: [&str; 2] = ["p", "q"];

@@ -9,36 +9,14 @@
 //! rule's (exactly the rule's, for a rule without a trailing wildcard) and its operands are the
 //! rule's, in order.
 
-use super::{Word, basename, git, programs};
-use crate::predicate::Verdict;
+use crate::programs;
+use crate::table::{git_dashed, is_git_command};
+use crate::verdict::Verdict;
+use crate::word::{Text, Word, basename};
 
 mod tables;
 
 use tables::{Norm, Opt, PROGRAMS, Program, Shape, Sub, Takes};
-
-/// A word as the option reader sees it: a rule's words are all known, a command's may not be.
-pub(super) trait Text {
-    fn text(&self) -> &str;
-    fn known(&self) -> bool;
-}
-
-impl Text for Word {
-    fn text(&self) -> &str {
-        &self.text
-    }
-    fn known(&self) -> bool {
-        self.known
-    }
-}
-
-impl Text for String {
-    fn text(&self) -> &str {
-        self
-    }
-    fn known(&self) -> bool {
-        true
-    }
-}
 
 /// One element of a command after its program and subcommand.
 enum Item<'w> {
@@ -81,7 +59,7 @@ enum NoHead<'w> {
 fn head<W: Text>(words: &[W]) -> Result<Head<'_>, NoHead<'_>> {
     let Some(first) = words.first().filter(|w| w.known()) else { return Err(NoHead::Unreadable) };
     let name = basename(first.text());
-    if let Some(sub) = git::dashed(name) {
+    if let Some(sub) = git_dashed(name) {
         // `git-push` and `/usr/lib/git-core/git-push`: git's exec-path names are `git push`.
         let model = PROGRAMS.iter().find(|p| p.names.contains(&"git"));
         let sub_model = model.and_then(|m| m.subs.iter().find(|s| s.names.contains(&sub)));
@@ -132,7 +110,7 @@ fn head<W: Text>(words: &[W]) -> Result<Head<'_>, NoHead<'_>> {
             args: at + taken,
         },
         None => {
-            let sub_open = program == "git" && !git::is_command(text);
+            let sub_open = program == "git" && !is_git_command(text);
             Head { program, model, sub: Some(text), sub_model: None, sub_open, globals: at > 1, args: at + 1 }
         }
     })
@@ -315,7 +293,7 @@ struct RuleOpt {
 /// A rule's words read like a command: what a command must hold to match it (built once, when the
 /// rule is parsed).
 #[derive(Debug)]
-pub(crate) struct Spelling {
+pub struct Spelling {
     program: String,
     /// The program's other names (`podman` for `docker`).
     names: &'static [&'static str],
@@ -333,7 +311,7 @@ pub(crate) struct Spelling {
 impl Spelling {
     /// Reads a rule's words; `None` when they have no such reading (a wildcard in the program, the
     /// subcommand or an option, a word of unknown meaning, or more than 64 options).
-    pub(crate) fn new(words: &[String], prefix: bool) -> Option<Spelling> {
+    pub fn new(words: &[String], prefix: bool) -> Option<Spelling> {
         let head = head(words).ok()?;
         if head.globals || words[..head.args].iter().any(|w| w.contains('*')) {
             // A wildcard before the arguments, or global options in the rule: the rule's text alone.
@@ -365,7 +343,7 @@ impl Spelling {
 
     /// What this rule says of one view: `None` when the view is not a command of the rule's
     /// program (another test decides).
-    pub(crate) fn verdict(&self, words: &[Word], more_args: bool) -> Option<Verdict> {
+    pub fn verdict(&self, words: &[Word], more_args: bool) -> Option<Verdict> {
         // The common case first, without reading anything: another program.
         let name = basename(&words.first()?.text);
         if name != self.program && !self.names.contains(&name) && !(self.program == "git" && name.starts_with("git-")) {
@@ -499,6 +477,3 @@ fn glob_matches(pattern: &str, text: &str) -> bool {
     }
     rest.len() >= last.len() && rest.ends_with(last)
 }
-
-#[cfg(test)]
-pub(crate) mod tests;

@@ -16,7 +16,7 @@
 //! `.en?`) is [`Arg::Glob`], tested against the rule by overlap. Programs known to open no file
 //! named by their arguments (`echo`, `ls`, `test`, …) record nothing.
 
-use super::{Word, basename};
+use crate::word::{Word, basename};
 
 /// How many file uses, mentions and `cd` steps one command string may record; past that the
 /// command is uncertain for every path rule.
@@ -28,9 +28,9 @@ const MAX_SUBSTITUTED: usize = 1 << 20;
 
 /// Whether a use reads, writes, or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Access {
-    pub(crate) read: bool,
-    pub(crate) write: bool,
+pub struct Access {
+    pub read: bool,
+    pub write: bool,
 }
 
 const READ: Access = Access { read: true, write: false };
@@ -39,7 +39,7 @@ const BOTH: Access = Access { read: true, write: true };
 
 /// A file argument's value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Arg {
+pub enum Arg {
     /// Known text (a path as written: relative, absolute or `~/…`).
     Known(String),
     /// A glob the shell expands (`*.env`, `.en?`).
@@ -50,7 +50,7 @@ pub(crate) enum Arg {
 
 /// How far a use reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Reach {
+pub enum Reach {
     /// The file itself.
     File,
     /// Everything below the path, hidden files included (`grep -r`, `rm -r`, `cp -r`).
@@ -62,48 +62,53 @@ pub(crate) enum Reach {
 
 /// One `cd` step: its argument, or unknown (`cd $DIR`, `cd -`, `popd`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Step {
+pub enum Step {
     Known(String),
     Unknown,
 }
 
 /// A file the command opens.
 #[derive(Debug, Clone)]
-pub(crate) struct FileUse {
-    pub(crate) access: Access,
-    pub(crate) reach: Reach,
-    pub(crate) arg: Arg,
+pub struct FileUse {
+    pub access: Access,
+    pub reach: Reach,
+    pub arg: Arg,
     /// How many of [`FileModel::cds`] were taken earlier in the line.
-    pub(crate) cds: usize,
+    pub cds: usize,
 }
 
 /// What one command string opens and names (see the module docs).
 #[derive(Debug, Default)]
-pub(crate) struct FileModel {
-    pub(crate) uses: Vec<FileUse>,
+pub struct FileModel {
+    pub uses: Vec<FileUse>,
     /// Words of unmodelled programs and of `sed`/`awk` scripts, each followed by a NUL (no shell
     /// word holds one): one buffer rather than a string each ([`FileModel::mentions`]).
     mentions: String,
     mention_count: usize,
     /// More was recorded than [`MAX_RECORDS`], or substituted than [`MAX_SUBSTITUTED`].
-    pub(crate) overflow: bool,
+    pub overflow: bool,
     /// The bytes substituted so far ([`MAX_SUBSTITUTED`]).
     substituted: std::cell::Cell<usize>,
     /// The variables assigned so far: their last value, `None` when unknown.
     vars: std::collections::HashMap<String, Option<String>>,
     /// Every `cd` step of the line, in order (each use names how many came before it).
-    pub(crate) cds: Vec<Step>,
-    /// The resolved uses, for the directory and home they were last resolved against
-    /// (`path_glob` fills it: one command is tested against many rules).
-    pub(crate) resolved: std::cell::RefCell<Option<crate::resolve::ResolvedCommand>>,
+    pub cds: Vec<Step>,
+    /// This model's identity, unique in the process: a caller that resolves the uses against a
+    /// directory may keep its resolution under it (one command is tested against many rules).
+    pub(crate) id: u64,
     /// For an exec's whole argv ([`crate::WholeArgv`]), its length: no cap on the records, and
     /// their resolution's budget grows with it.
-    pub(crate) whole: Option<usize>,
+    pub whole: Option<usize>,
 }
 
 impl FileModel {
+    /// This model's identity, unique in the process (a cache of its resolution is kept under it).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
     /// A redirection `op` (`<`, `>>`, `&>`, `<>`, `>&`, …) to `target`.
-    pub(super) fn redirect(&mut self, op: &[u8], target: &Word) {
+    pub(crate) fn redirect(&mut self, op: &[u8], target: &Word) {
         let access = match op {
             b"<" => READ,
             b"<>" => BOTH,
@@ -118,7 +123,7 @@ impl FileModel {
 
     /// One simple command: `words[..at]` its assignments and wrappers, `words[at..]` what runs;
     /// `more_args`: a wrapper (`xargs`) appends arguments nobody can see.
-    pub(super) fn command(&mut self, words: &[Word], at: usize, more_args: bool) {
+    pub(crate) fn command(&mut self, words: &[Word], at: usize, more_args: bool) {
         if self.overflow {
             return; // Every path rule is uncertain already.
         }
@@ -432,7 +437,7 @@ impl FileModel {
 
     /// The words of unmodelled programs and of `sed`/`awk` scripts, with the values of variables
     /// assigned earlier in the line substituted where known.
-    pub(crate) fn mentions(&self) -> impl Iterator<Item = &str> {
+    pub fn mentions(&self) -> impl Iterator<Item = &str> {
         self.mentions.split_terminator('\0')
     }
 

@@ -28,7 +28,7 @@ pub(crate) fn whole() -> bool {
 /// keeps its capped budgets.
 ///
 /// ```
-/// let _scope = hook_predicate::WholeArgv::enter();
+/// let _scope = hook_shell::WholeArgv::enter();
 /// // rules asked now read an argv of any length to its end
 /// ```
 #[derive(Debug)]

@@ -13,8 +13,9 @@
 //! unknown one opens no way a known one does not. Only a name that is standard input as written
 //! (`-`, `/dev/stdin`, …) or a process substitution is read as such.
 
-use super::Word;
-use super::lex::{Lexer, Stdin};
+use crate::lex::Stdin;
+use crate::walk::Walk;
+use crate::word::Word;
 
 /// Short options that take a value (attached, or the next word): `-F fs`, `-v a=b`, `-f file`,
 /// gawk's `-e text`, `-E file`, `-i file`, `-l ext`, `-Z locale`, mawk's `-W opt`.
@@ -68,10 +69,10 @@ enum Source<'w> {
     File(&'w str, bool),
 }
 
-impl Lexer<'_, '_> {
+impl Walk<'_> {
     /// awk, gawk, mawk, nawk: uncertain unless every program text is known and cannot run a
     /// command; the words of such a command are data.
-    pub(super) fn awk(&mut self, words: &[Word], stdin: &Stdin) {
+    pub(crate) fn awk(&mut self, words: &[Word], stdin: &Stdin) {
         let Some(sources) = awk_sources(words) else {
             self.uncertain();
             return;

@@ -2,14 +2,12 @@
 //! assignments, reserved words and wrappers stripped layer by layer, and the command strings hidden
 //! in arguments analysed recursively (R-PRED-4).
 
-use super::hidden::{OTHER_SHELLS, SHELLS};
-use super::lex::{Lexer, Stdin};
-use super::model;
-use super::programs::{self, Subcommand};
-use super::{MAX_DEPTH, View, Word, analyse_into, basename};
-
-/// How many layers (assignment runs, reserved words, wrappers) one simple command may shed.
-pub(super) const MAX_LAYERS: usize = 16;
+use crate::analysis::{Analysis, COMMAND_WORK, MAX_DEPTH, MAX_LAYERS, View, WORD_WORK};
+use crate::lex::{Lexer, RESERVED, Sink, Stdin};
+use crate::model;
+use crate::programs::{self, Subcommand};
+use crate::table::{MULTI_CALL, OTHER_SHELLS, SHELLS, is_loader};
+use crate::word::{Word, basename};
 
 /// How many of a runner's later words are tried as the start of the command it runs.
 const MAX_RUNNER_STARTS: usize = 4;
@@ -18,17 +16,67 @@ const MAX_RUNNER_STARTS: usize = 4;
 /// gives up (uncertain): runners nested in runners try several starts each.
 const MAX_VIEWS: usize = 4096;
 
-/// Reserved words that may open a command without being its name.
-pub(super) const RESERVED: &[&str] =
-    &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until"];
+/// The walk: the sink that turns each simple command the lexer reads into views, and analyses the
+/// command strings hidden in them (`hidden.rs`, `git.rs`, `awk.rs` extend it).
+pub(crate) struct Walk<'o> {
+    /// How deep the command being walked is nested.
+    pub(crate) depth: usize,
+    /// What the walk found so far.
+    pub(crate) out: &'o mut Analysis,
+}
 
-impl Lexer<'_, '_> {
+/// Analyses `cmd` at nesting `depth` into `out`: the lexer reads it, the walk turns it into views.
+pub(crate) fn analyse_into(cmd: &str, depth: usize, out: &mut Analysis) {
+    if depth > MAX_DEPTH || !out.spend(cmd.len()) {
+        out.uncertain = true;
+        return;
+    }
+    let mut walk = Walk { depth, out };
+    let mut lexer = Lexer::new(cmd, depth, &mut walk);
+    lexer.list(false);
+    lexer.flush_deferred(true);
+}
+
+impl Sink for Walk<'_> {
+    fn command(&mut self, words: Vec<Word>, stdin: Stdin, depth: usize) {
+        self.depth = depth;
+        self.emit(words, stdin);
+    }
+
+    fn nested(&mut self, text: &str, depth: usize) {
+        analyse_into(text, depth, self.out);
+    }
+
+    fn redirect(&mut self, op: &[u8], target: &Word, substitution: bool) {
+        self.out.unknown_redirect |= !substitution && !target.known;
+        if self.out.files_recorded {
+            self.out.files.redirect(op, target); // File uses for Read/Edit rules (files.rs).
+        }
+    }
+
+    fn uncertain(&mut self) {
+        self.out.uncertain = true;
+    }
+
+    fn spend(&mut self, units: usize) -> bool {
+        self.out.spend(units)
+    }
+
+    fn exhausted(&self) -> bool {
+        self.out.exhausted()
+    }
+}
+
+impl Walk<'_> {
+    /// The command cannot be analysed with certainty.
+    pub(crate) fn uncertain(&mut self) {
+        self.out.uncertain = true;
+    }
+
     /// Turns one simple command into views, stripping one layer at a time; `stdin` is what the
     /// command reads on standard input.
-    pub(super) fn emit(&mut self, mut words: Vec<Word>, stdin: Stdin) {
-        if self.out.views.len() > MAX_VIEWS + self.out.input_len
-            || !self.out.spend(super::COMMAND_WORK + view_work(&words))
-        {
+    pub(crate) fn emit(&mut self, mut words: Vec<Word>, stdin: Stdin) {
+        if self.out.views.len() > MAX_VIEWS + self.out.input_len || !self.out.spend(COMMAND_WORK + view_work(&words)) {
             self.uncertain();
             return;
         }
@@ -229,7 +277,7 @@ impl Lexer<'_, '_> {
             return true;
         }
         match basename(&words[0].text) {
-            name if SHELLS.contains(&name) => self.shell(words, stdin),
+            name if SHELLS.contains(&name) || name == MULTI_CALL => self.shell(words, stdin),
             name if OTHER_SHELLS.contains(&name) => self.other_shell(words, stdin),
             "alias" => {
                 // `alias t=touch`: the value is what `t` runs.
@@ -289,7 +337,7 @@ impl Lexer<'_, '_> {
         match model::kind(&texts) {
             model::Kind::Inert => {}
             model::Kind::Runner { from } => {
-                if model::is_loader(basename(&words[0].text))
+                if is_loader(basename(&words[0].text))
                     && let Some((start, argv0)) = model::loader_start(words)
                 {
                     self.loader(words, start, argv0);
@@ -328,7 +376,7 @@ impl Lexer<'_, '_> {
     }
 
     /// The words joined by spaces, analysed as a command (what `eval` and `watch` run).
-    pub(super) fn analyse_joined(&mut self, words: &[Word]) {
+    pub(crate) fn analyse_joined(&mut self, words: &[Word]) {
         if words.iter().any(|w| !w.known) {
             self.uncertain();
             return;
@@ -338,7 +386,7 @@ impl Lexer<'_, '_> {
     }
 
     /// Emits a command found inside another command's arguments, one level deeper.
-    pub(super) fn emit_nested(&mut self, words: Vec<Word>) {
+    pub(crate) fn emit_nested(&mut self, words: Vec<Word>) {
         if self.depth >= MAX_DEPTH {
             self.uncertain();
             return;
@@ -356,7 +404,7 @@ impl Lexer<'_, '_> {
         }
     }
 
-    pub(super) fn recurse_into_word(&mut self, word: Option<&Word>) {
+    pub(crate) fn recurse_into_word(&mut self, word: Option<&Word>) {
         match word {
             Some(w) if w.known => analyse_into(&w.text, self.depth + 1, self.out),
             _ => self.uncertain(),
@@ -375,7 +423,7 @@ struct Unwrapped {
 /// The work of one view of `words` ([`super::Analysis::spend`]): its bytes are copied and joined,
 /// and each word counts besides.
 fn view_work(words: &[Word]) -> usize {
-    words.iter().map(|w| super::WORD_WORK + w.text.len()).sum()
+    words.iter().map(|w| WORD_WORK + w.text.len()).sum()
 }
 
 fn push_view(views: &mut Vec<View>, words: &[Word], more_args: bool) {

@@ -4,19 +4,10 @@
 //! What is itself a command line is analysed recursively; what cannot be seen is uncertain;
 //! interpreter code is kept in [`Analysis::code`](super::Analysis) for the rules to look into.
 
-use super::lex::{Lexer, Stdin};
-use super::{Word, analyse_into, basename};
-
-/// Shells whose `-c` argument, script or standard input is a command line.
-pub(super) const SHELLS: &[&str] =
-    &["sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "pdksh", "oksh", "loksh", "ash", "yash", "posh", "busybox"];
-
-/// Shells with another syntax (fish, the C shells, PowerShell, nushell, …): every word that is not
-/// an option may be a command line (`fish -c …`, `pwsh -Command …`, `tcsh -c …`); read with the
-/// POSIX lexer, which errs on seeing commands.
-#[rustfmt::skip]
-pub(super) const OTHER_SHELLS: &[&str] = &["fish", "csh", "tcsh", "pwsh", "powershell", "nu", "xonsh", "elvish",
-    "rc", "es", "osh", "ysh", "oil", "ion", "murex", "scsh", "sash", "hush", "jsh", "rbash"];
+use crate::lex::Stdin;
+use crate::table::{MULTI_CALL, MULTI_CALL_SHELLS};
+use crate::walk::{Walk, analyse_into};
+use crate::word::{Word, basename};
 
 /// `ssh` options that take a value (the rest of the word, or the next word).
 const SSH_WITH_VALUE: &[u8] = b"BbcDEeFIiJLlmOoPpQRSWw";
@@ -80,9 +71,9 @@ fn option_value<'w>(words: &'w [Word], i: usize, short: u8, long: &[&str]) -> Op
     Some(if rest.is_empty() { Value::Word(words.get(i + 1)) } else { Value::Attached(rest) })
 }
 
-impl Lexer<'_, '_> {
+impl Walk<'_> {
     /// A command line fed on standard input: analysed when its text is known, uncertain otherwise.
-    pub(super) fn stdin_code(&mut self, stdin: &Stdin) {
+    pub(crate) fn stdin_code(&mut self, stdin: &Stdin) {
         match stdin {
             Stdin::Text(text) => analyse_into(text, self.depth + 1, self.out),
             Stdin::File => {}
@@ -98,12 +89,12 @@ impl Lexer<'_, '_> {
     }
 
     /// `sh -c '…'` (any shell), `bash script`, `bash <<EOF`, `sh -s`, `bash <(…)`.
-    pub(super) fn shell(&mut self, words: &[Word], stdin: &Stdin) {
+    pub(crate) fn shell(&mut self, words: &[Word], stdin: &Stdin) {
         let mut words = words;
-        if basename(&words[0].text) == "busybox" {
+        if basename(&words[0].text) == MULTI_CALL {
             // `busybox sh -c …`: the applet is the shell.
             match words.get(1) {
-                Some(w) if matches!(w.text.as_str(), "sh" | "ash" | "hush") => words = &words[1..],
+                Some(w) if MULTI_CALL_SHELLS.contains(&w.text.as_str()) => words = &words[1..],
                 // `busybox touch x`: a multi-call binary runs its applet.
                 Some(_) => {
                     self.emit_nested(words[1..].to_vec());
@@ -152,7 +143,7 @@ impl Lexer<'_, '_> {
 
     /// A shell of another syntax: each operand and option value may be a command line; an encoded
     /// command cannot be read; without operands it reads standard input.
-    pub(super) fn other_shell(&mut self, words: &[Word], stdin: &Stdin) {
+    pub(crate) fn other_shell(&mut self, words: &[Word], stdin: &Stdin) {
         let mut operands = 0;
         for w in &words[1..] {
             let t = w.text.to_ascii_lowercase();
@@ -176,7 +167,7 @@ impl Lexer<'_, '_> {
 
     /// The script a shell or `source` runs: a file is not part of the command, but a process
     /// substitution is built at run time and `/dev/stdin` is standard input.
-    pub(super) fn script(&mut self, script: &Word, stdin: &Stdin) {
+    pub(crate) fn script(&mut self, script: &Word, stdin: &Stdin) {
         match script.text.as_str() {
             _ if is_process_substitution(script) => self.uncertain(),
             "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" => self.stdin_code(stdin),
@@ -186,7 +177,7 @@ impl Lexer<'_, '_> {
     }
 
     /// `trap 'cmd' SIG…`: the action is a command line run later.
-    pub(super) fn trap(&mut self, words: &[Word]) {
+    pub(crate) fn trap(&mut self, words: &[Word]) {
         let mut i = 1;
         if words.get(i).is_some_and(|w| w.text == "--") {
             i += 1;
@@ -205,7 +196,7 @@ impl Lexer<'_, '_> {
 
     /// `su -c 'cmd' user`, `runuser -c`, `script -qc 'cmd' log`: the `-c` value is a command line;
     /// without it a shell reads standard input.
-    pub(super) fn command_option(&mut self, words: &[Word], long: &[&str], stdin: &Stdin) {
+    pub(crate) fn command_option(&mut self, words: &[Word], long: &[&str], stdin: &Stdin) {
         for i in 1..words.len() {
             if words[i].text == "--" {
                 break;
@@ -221,7 +212,7 @@ impl Lexer<'_, '_> {
     /// `ssh [options] host [command…]`: the command is a command line run by the remote shell; so
     /// are `-o RemoteCommand=…` and the local `-o ProxyCommand=…`. Without a command, the remote shell
     /// reads standard input.
-    pub(super) fn ssh(&mut self, words: &[Word], stdin: &Stdin) {
+    pub(crate) fn ssh(&mut self, words: &[Word], stdin: &Stdin) {
         let (mut i, mut host, mut no_command) = (1, None, false);
         while let Some(w) = words.get(i) {
             let t = w.text.as_str();
@@ -287,7 +278,7 @@ impl Lexer<'_, '_> {
     /// GNU `parallel [options] command ::: args`: the command (a shell command line, its `{}`
     /// replacement strings unknown) gets arguments appended; without one, the arguments after
     /// `:::` (or the lines of standard input) are the command lines.
-    pub(super) fn parallel(&mut self, words: &[Word], stdin: &Stdin) {
+    pub(crate) fn parallel(&mut self, words: &[Word], stdin: &Stdin) {
         let mut i = 1;
         let mut replace = None;
         while let Some(w) = words.get(i) {
@@ -339,7 +330,7 @@ impl Lexer<'_, '_> {
 
     /// `python -c`, `perl -e`, `node -e`, …: the code is kept for the rules to look into (a rule
     /// about another program matches when the code names it); code read from standard input likewise.
-    pub(super) fn interpreter(&mut self, words: &[Word], stdin: &Stdin) -> bool {
+    pub(crate) fn interpreter(&mut self, words: &[Word], stdin: &Stdin) -> bool {
         let name = basename(&words[0].text);
         let Some((_, shorts, longs)) = INTERPRETERS
             .iter()

@@ -2,8 +2,8 @@
 //! stand between a program and its subcommand (`git -C dir push`, `kubectl -n ns delete`), so that a
 //! rule on `git push` sees `git push`.
 
-use super::basename;
-use super::options::Text;
+use crate::table::GIT_GLOBAL_WITH_VALUE;
+use crate::word::{Text, basename};
 
 /// The global options of one family of programs.
 struct Grammar {
@@ -29,8 +29,7 @@ const GIT_COMMAND_SETTINGS: &[&str] = &["core.pager", "core.editor", "core.sshco
 const GRAMMARS: &[Grammar] = &[
     Grammar {
         names: &["git"],
-        with_value: &["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env",
-            "--attr-source", "--list-cmds"],
+        with_value: GIT_GLOBAL_WITH_VALUE,
         flags: &["-p", "--paginate", "-P", "--no-pager", "--bare", "--no-replace-objects", "--no-lazy-fetch",
             "--no-optional-locks", "--no-advice", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
             "--icase-pathspecs", "--exec-path", "--html-path", "--man-path", "--info-path"],
@@ -95,7 +94,7 @@ const GRAMMARS: &[Grammar] = &[
 
 /// What stands between a known program and its subcommand.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Subcommand {
+pub(crate) enum Subcommand {
     /// Not a known program, or no option before the subcommand: nothing to add.
     Plain,
     /// The subcommand starts at this index (the options before it are all known).
@@ -106,25 +105,25 @@ pub(super) enum Subcommand {
 }
 
 /// Whether a git setting names a command git runs (`core.pager`, `credential.helper`, …).
-pub(super) fn git_setting_runs_a_command(key: &str) -> bool {
+pub(crate) fn git_setting_runs_a_command(key: &str) -> bool {
     let key = key.to_ascii_lowercase();
     GIT_COMMAND_SETTINGS.iter().any(|prefix| key.starts_with(prefix))
 }
 
 /// Whether `name` is a program with subcommands after global options of its own.
-pub(super) fn has_subcommands(name: &str) -> bool {
+pub(crate) fn has_subcommands(name: &str) -> bool {
     GRAMMARS.iter().any(|g| g.names.contains(&name))
 }
 
 /// Where the subcommand of `words` (a program and its arguments) starts.
-pub(super) fn subcommand<W: Text>(words: &[W]) -> Subcommand {
+pub(crate) fn subcommand<W: Text>(words: &[W]) -> Subcommand {
     globals(words, |_, _| true)
 }
 
 /// Where the subcommand of `words` starts, calling `each` with every global option and its value
 /// (the value's text, `None` when it has none); `each` answers whether the option leaves the
 /// subcommand certain.
-pub(super) fn globals<W: Text>(words: &[W], mut each: impl FnMut(&str, Option<&str>) -> bool) -> Subcommand {
+pub(crate) fn globals<W: Text>(words: &[W], mut each: impl FnMut(&str, Option<&str>) -> bool) -> Subcommand {
     let Some(program) = words.first().filter(|w| w.known()) else { return Subcommand::Plain };
     let name = basename(program.text());
     let Some(grammar) = GRAMMARS.iter().find(|g| g.names.contains(&name)) else { return Subcommand::Plain };
@@ -188,7 +187,7 @@ pub(super) fn globals<W: Text>(words: &[W], mut each: impl FnMut(&str, Option<&s
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::analyse;
+    use crate::analyse::analyse;
 
     fn subcommand_of(cmd: &str) -> Subcommand {
         subcommand(&analyse(cmd).views[0].words)

@@ -1,11 +1,12 @@
 //! Lexing: a command string split into simple commands of shell words — quoting and escapes,
 //! operators, substitutions, redirections and here-documents (R-PRED-4).
 
-use super::{Analysis, MAX_DEPTH, Word, analyse_into};
+use crate::analysis::{MAX_DEPTH, MAX_LAYERS};
+use crate::word::Word;
 
 /// How a simple command ended.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum End {
+pub(crate) enum End {
     Separator,
     /// `;;`, `;&` or `;;&`: the end of a `case` clause.
     CaseBreak,
@@ -14,7 +15,7 @@ pub(super) enum End {
 }
 
 #[derive(Debug)]
-pub(super) struct Heredoc {
+pub(crate) struct Heredoc {
     delimiter: Vec<u8>,
     strip_tabs: bool,
     expands: bool,
@@ -24,7 +25,7 @@ pub(super) struct Heredoc {
 
 /// What a command reads on its standard input, for the commands that run it as code (`bash <<EOF`).
 #[derive(Debug, Clone, Default)]
-pub(super) enum Stdin {
+pub(crate) enum Stdin {
     /// A pipe or whatever the caller gave: unknown text.
     #[default]
     Inherited,
@@ -55,21 +56,43 @@ struct WordBuf {
     splits: bool,
 }
 
-#[derive(Debug)]
-pub(super) struct Lexer<'a, 'o> {
-    pub(super) src: &'a [u8],
-    pub(super) pos: usize,
-    pub(super) depth: usize,
+/// Reserved words that may open a command without being its name.
+pub(crate) const RESERVED: &[&str] =
+    &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until"];
+
+/// What the lexer hands its results to: each simple command as it is read, and what it finds
+/// about the whole. The walk (`walk.rs`) is the sink that turns commands into views; the lexer
+/// knows nothing of what they mean.
+pub(crate) trait Sink {
+    /// One simple command: its words, what it reads on standard input, and how deep it is nested.
+    fn command(&mut self, words: Vec<Word>, stdin: Stdin, depth: usize);
+    /// A command string found inside a word (a backtick substitution's body), one level deeper.
+    fn nested(&mut self, text: &str, depth: usize);
+    /// A redirection: its operator (`<`, `>>`, …), its target, and whether the target is a
+    /// process substitution.
+    fn redirect(&mut self, op: &[u8], target: &Word, substitution: bool);
+    /// Something the lexer could not read with certainty.
+    fn uncertain(&mut self);
+    /// Counts `units` of work: false once past the budget.
+    fn spend(&mut self, units: usize) -> bool;
+    /// Whether the budget is spent: the lexer skips the rest of the input.
+    fn exhausted(&self) -> bool;
+}
+
+pub(crate) struct Lexer<'a, 's> {
+    pub(crate) src: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) depth: usize,
     heredocs: Vec<Heredoc>,
     /// The bodies of the here-documents read so far, by id (`None` until read).
     bodies: Vec<Option<Stdin>>,
     /// Commands whose here-document body has not been read yet, with its id.
     deferred: Vec<(Vec<Word>, usize)>,
-    pub(super) out: &'o mut Analysis,
+    sink: &'s mut dyn Sink,
 }
 
-impl<'a, 'o> Lexer<'a, 'o> {
-    pub(super) fn new(src: &'a str, depth: usize, out: &'o mut Analysis) -> Self {
+impl<'a, 's> Lexer<'a, 's> {
+    pub(crate) fn new(src: &'a str, depth: usize, sink: &'s mut dyn Sink) -> Self {
         Lexer {
             src: src.as_bytes(),
             pos: 0,
@@ -77,7 +100,7 @@ impl<'a, 'o> Lexer<'a, 'o> {
             heredocs: Vec::new(),
             bodies: Vec::new(),
             deferred: Vec::new(),
-            out,
+            sink,
         }
     }
 }
@@ -91,14 +114,14 @@ impl Lexer<'_, '_> {
         self.src.get(self.pos + n).copied()
     }
 
-    pub(super) fn uncertain(&mut self) {
-        self.out.uncertain = true;
+    pub(crate) fn uncertain(&mut self) {
+        self.sink.uncertain();
     }
 
     /// Reads commands until the closing `)` (when `in_parens`) or the end of input.
-    pub(super) fn list(&mut self, in_parens: bool) {
+    pub(crate) fn list(&mut self, in_parens: bool) {
         loop {
-            if self.out.exhausted() {
+            if self.sink.exhausted() {
                 // Past the work budget (uncertain already): the rest is not read.
                 self.pos = self.src.len();
                 return;
@@ -123,10 +146,10 @@ impl Lexer<'_, '_> {
         let (words, stdin, end) = self.simple_command(in_parens);
         match stdin {
             Stdin::Pending(id) => match self.bodies.get(id).cloned().flatten() {
-                Some(body) => self.emit(words, body),
+                Some(body) => self.sink.command(words, body, self.depth),
                 None => self.deferred.push((words, id)),
             },
-            stdin => self.emit(words, stdin),
+            stdin => self.sink.command(words, stdin, self.depth),
         }
         self.flush_deferred(false);
         end
@@ -134,8 +157,8 @@ impl Lexer<'_, '_> {
 
     /// Emits the commands whose here-document has been read by now (or, at the end, all of them:
     /// a body that never came is unknown).
-    pub(super) fn flush_deferred(&mut self, at_end: bool) {
-        if !self.deferred.is_empty() && !self.out.spend(self.deferred.len()) {
+    pub(crate) fn flush_deferred(&mut self, at_end: bool) {
+        if !self.deferred.is_empty() && !self.sink.spend(self.deferred.len()) {
             return;
         }
         let mut i = 0;
@@ -144,7 +167,7 @@ impl Lexer<'_, '_> {
             match body.or_else(|| at_end.then_some(Stdin::Unknown)) {
                 Some(body) => {
                     let (words, _) = self.deferred.remove(i);
-                    self.emit(words, body);
+                    self.sink.command(words, body, self.depth);
                 }
                 None => i += 1,
             }
@@ -175,7 +198,7 @@ impl Lexer<'_, '_> {
     }
 
     /// Reads one simple command: its words, what it reads on standard input, and how it ended.
-    pub(super) fn simple_command(&mut self, in_parens: bool) -> (Vec<Word>, Stdin, End) {
+    pub(crate) fn simple_command(&mut self, in_parens: bool) -> (Vec<Word>, Stdin, End) {
         let mut words: Vec<Word> = Vec::new();
         let mut stdin = Stdin::Inherited;
         loop {
@@ -322,10 +345,7 @@ impl Lexer<'_, '_> {
             return None;
         }
         let target = self.word();
-        self.out.unknown_redirect |= !substitution && !target.known;
-        if self.out.files_recorded {
-            self.out.files.redirect(op, &target); // File uses for Read/Edit rules (shell/files.rs).
-        }
+        self.sink.redirect(op, &target, substitution);
         if let Some(strip_tabs) = heredoc {
             let id = self.bodies.len();
             self.bodies.push(None);
@@ -815,7 +835,7 @@ impl Lexer<'_, '_> {
                 }
             }
         }
-        analyse_into(&String::from_utf8_lossy(&body), self.depth + 1, self.out);
+        self.sink.nested(&String::from_utf8_lossy(&body), self.depth + 1);
         w.known = false;
         w.text.extend_from_slice(&self.src[start..self.pos]);
         w.literal_from = w.text.len();
@@ -919,12 +939,12 @@ fn is_assignment_name(text: &[u8]) -> bool {
 /// Whether a command name may come next: no word yet, or only reserved words (`if`, `!`, `then`,
 /// …) and the `also` keywords.
 fn opens_command(words: &[Word], also: &[&str]) -> bool {
-    // Past this many leading reserved words the command is uncertain anyway (`walk.rs`'s layer
+    // Past this many leading reserved words the command is uncertain anyway (the walk's layer
     // limit); stopping here keeps a run of 100,000 `{` linear.
-    words.len() <= 2 * super::walk::MAX_LAYERS
+    words.len() <= 2 * MAX_LAYERS
         && words
             .iter()
-            .all(|w| !w.quoted && (super::walk::RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
+            .all(|w| !w.quoted && (RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
 }
 
 /// Whether the literal end of a word whose start is an expansion fixes the program it names: a `/`

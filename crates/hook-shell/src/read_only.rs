@@ -11,18 +11,21 @@
 //! Protected paths are not judged here: a Read deny rule (and self-protection) match such a
 //! command and deny wins over allow in the merge.
 
-use super::programs::{self, Subcommand};
-use super::{Analysis, Need, View, Word, basename, files, with_analysis};
+use crate::analyse::{Need, with_analysis};
+use crate::analysis::{Analysis, View};
+use crate::files;
+use crate::programs::{self, Subcommand};
+use crate::word::{Word, basename};
 
 /// Why a command is not shown read-only: a category (stable, for counting) and the detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Refusal {
-    pub(crate) category: &'static str,
-    pub(crate) detail: String,
+pub struct Refusal {
+    pub category: &'static str,
+    pub detail: String,
 }
 
 /// The category of a command the analysis could not read with certainty.
-pub(crate) const UNCERTAIN: &str = "not analysable with certainty";
+pub const UNCERTAIN: &str = "not analysable with certainty";
 
 fn refuse(category: &'static str, detail: impl Into<String>) -> Refusal {
     Refusal { category, detail: detail.into() }
@@ -99,7 +102,7 @@ const WRAPPERS: &[(&str, &[&str], &[&str])] = &[
 ];
 
 /// Whether `cmd` is shown read-only, with the programs it runs (their base names); else why not.
-pub(crate) fn read_only(cmd: &str) -> Result<Vec<String>, Refusal> {
+pub fn read_only(cmd: &str) -> Result<Vec<String>, Refusal> {
     with_analysis(cmd, Need::Files, judge)
 }
 

@@ -3,7 +3,8 @@
 //! analysis does not model. A program the analysis does not model may run whatever its arguments
 //! name, so a rule about a program its arguments name is uncertain for it (see `walk.rs`).
 
-use super::Word;
+use crate::table::{LOADER_ARGV0, LOADER_FLAGS, LOADER_WITH_VALUE, is_loader};
+use crate::word::Word;
 
 /// Programs and builtins that never run a command given in their arguments: their words are data.
 /// (Wrappers, shells, interpreters, git, find and the programs of `hidden.rs` are modelled where
@@ -84,7 +85,7 @@ const EXACT_RUNNERS: &[(&str, &str, &[&str], &[&str])] = &[
 /// table or such an option's value. `None` when that cannot be told: an option not in the table, a
 /// word of unknown value where an option may stand, a value that may be several words (unquoted
 /// `$x`, `"$@"`, a glob), or `perf stat record` (a subcommand of `stat`).
-pub(super) fn exact_start(words: &[Word], from: usize) -> Option<usize> {
+pub(crate) fn exact_start(words: &[Word], from: usize) -> Option<usize> {
     let program = super::basename(&words.first()?.text);
     let sub = words.get(from.checked_sub(1)?)?.text.as_str();
     let (_, _, with_value, flags) = EXACT_RUNNERS.iter().find(|(p, s, ..)| *p == program && *s == sub)?;
@@ -118,28 +119,13 @@ pub(super) fn exact_start(words: &[Word], from: usize) -> Option<usize> {
     }
 }
 
-/// The dynamic loader's options that take the next word as their value (glibc's `ld.so --help`).
-#[rustfmt::skip]
-const LOADER_WITH_VALUE: &[&str] = &["--library-path", "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask",
-    "--inhibit-rpath", "--audit", "--preload", "--argv0"];
-
-/// The dynamic loader's options that stand alone.
-const LOADER_FLAGS: &[&str] =
-    &["--list", "--verify", "--inhibit-cache", "--list-tunables", "--list-diagnostics", "--help", "--version"];
-
-/// Whether `name` (a basename) is the dynamic loader's: `ld.so`, `ld-linux-x86-64.so.2`,
-/// `ld-linux.so.2`, `ld-musl-x86_64.so.1`, … Run by hand, it runs its first operand.
-pub(super) fn is_loader(name: &str) -> bool {
-    name == "ld.so" || (name.starts_with("ld-linux") || name.starts_with("ld-musl")) && name.contains(".so")
-}
-
 /// Where the program a loader's `words` run starts, and the word its `--argv0` names (the name
 /// the program runs under), read by the loader's grammar: its options come first, each option of
 /// [`LOADER_WITH_VALUE`] takes the next word, `--` ends them, and any other word is the program
 /// (glibc refuses another `--word`; a word of one dash is a program's name). `None` when that
 /// cannot be told (a word of unknown value, or a glob, where an option may stand; an option it
 /// does not know) or when there is no program.
-pub(super) fn loader_start(words: &[Word]) -> Option<(usize, Option<usize>)> {
+pub(crate) fn loader_start(words: &[Word]) -> Option<(usize, Option<usize>)> {
     let (mut i, mut argv0) = (1, None);
     loop {
         let w = words.get(i)?;
@@ -157,7 +143,7 @@ pub(super) fn loader_start(words: &[Word]) -> Option<(usize, Option<usize>)> {
             if value.glob || value.splits {
                 return None;
             }
-            if t == "--argv0" {
+            if t == LOADER_ARGV0 {
                 argv0 = Some(i + 1);
             }
             i += 2;
@@ -171,7 +157,7 @@ pub(super) fn loader_start(words: &[Word]) -> Option<(usize, Option<usize>)> {
 
 /// Whether `path`, run as a program, is a file only a descriptor names (`/dev/fd/3`,
 /// `/proc/self/fd/3`, `/dev/stdin`): what it is cannot be read from the command line.
-pub(super) fn is_descriptor(path: &str) -> bool {
+pub(crate) fn is_descriptor(path: &str) -> bool {
     path.starts_with("/dev/fd/")
         || matches!(path, "/dev/stdin" | "/dev/stdout" | "/dev/stderr")
         || path.starts_with("/proc/") && path.contains("/fd/")
@@ -179,7 +165,7 @@ pub(super) fn is_descriptor(path: &str) -> bool {
 
 /// What the model knows of a program (by its base name, the command's first word).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(crate) enum Kind {
     /// Its arguments are data.
     Inert,
     /// It runs a command given in argv form at one of its later words; `from` is the first word
@@ -190,7 +176,7 @@ pub(super) enum Kind {
 }
 
 /// What `words` (a command's words, program first, as texts) is, to the model.
-pub(super) fn kind(words: &[&str]) -> Kind {
+pub(crate) fn kind(words: &[&str]) -> Kind {
     let Some(&name) = words.first() else { return Kind::Inert };
     let name = super::basename(name);
     match name {

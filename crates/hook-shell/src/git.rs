@@ -8,37 +8,13 @@
 //! autocorrected (`help.autocorrect`), so a rule on git is uncertain for it unless its definition
 //! is visible in the command (see `options.rs`).
 
-use super::lex::{Lexer, Stdin};
-use super::{MAX_DEPTH, Word, analyse_into, basename, programs, split_words};
-
-/// git's own commands: its builtins and the commands it ships in its exec-path. Produced on git
-/// 2.47.3 as the union of `git help -a` (the sections before "User-facing repository, command and
-/// file interfaces") and `git --list-cmds=builtins,main` (helpers such as
-/// `submodule--helper` included), less the commands distributions
-/// package apart (gitk, git-gui, citool, gitweb, instaweb, scalar, svn, p4, send-email, the CVS and
-/// Arch importers): where those are not installed, their name can be an alias.
-#[rustfmt::skip]
-const COMMANDS: &[&str] = &["add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bugreport", "bundle", "cat-file",
-    "check-attr", "check-ignore", "check-mailmap", "check-ref-format", "checkout", "checkout--worker",
-    "checkout-index", "cherry", "cherry-pick", "clean", "clone", "column", "commit", "commit-graph", "commit-tree",
-    "config", "count-objects", "credential", "credential-cache", "credential-cache--daemon", "credential-store",
-    "daemon", "describe", "diagnose", "diff", "diff-files", "diff-index", "diff-tree", "difftool",
-    "difftool--helper", "fast-export", "fast-import", "fetch", "fetch-pack", "filter-branch", "fmt-merge-msg",
-    "for-each-ref", "for-each-repo", "format-patch", "fsck", "fsck-objects", "fsmonitor--daemon", "gc",
-    "get-tar-commit-id", "grep", "hash-object", "help", "hook", "http-backend", "http-fetch", "http-push",
-    "imap-send", "index-pack", "init", "init-db", "interpret-trailers", "log", "ls-files", "ls-remote", "ls-tree",
-    "mailinfo", "mailsplit", "maintenance", "merge", "merge-base", "merge-file", "merge-index", "merge-octopus",
-    "merge-one-file", "merge-ours", "merge-recursive", "merge-recursive-ours", "merge-recursive-theirs",
-    "merge-resolve", "merge-subtree", "merge-tree", "mergetool", "mktag", "mktree", "multi-pack-index", "mv",
-    "name-rev", "notes", "pack-objects", "pack-redundant", "pack-refs", "patch-id", "pickaxe", "prune",
-    "prune-packed", "pull", "push", "quiltimport", "range-diff", "read-tree", "rebase", "receive-pack", "reflog",
-    "refs", "remote", "remote-ext", "remote-fd", "remote-ftp", "remote-ftps", "remote-http", "remote-https",
-    "repack", "replace", "replay", "request-pull", "rerere", "reset", "restore", "rev-list", "rev-parse", "revert",
-    "rm", "send-pack", "sh-i18n", "sh-i18n--envsubst", "sh-setup", "shell", "shortlog", "show", "show-branch",
-    "show-index", "show-ref", "sparse-checkout", "stage", "stash", "status", "stripspace", "submodule",
-    "submodule--helper", "switch", "symbolic-ref", "tag", "unpack-file", "unpack-objects", "update-index",
-    "update-ref", "update-server-info", "upload-archive", "upload-archive--writer", "upload-pack", "var",
-    "verify-commit", "verify-pack", "verify-tag", "version", "web--browse", "whatchanged", "worktree", "write-tree"];
+use crate::analyse::split_words;
+use crate::analysis::MAX_DEPTH;
+use crate::lex::Stdin;
+use crate::programs;
+use crate::table::{git_dashed, is_git_command};
+use crate::walk::{Walk, analyse_into};
+use crate::word::{Word, basename};
 
 /// Environment variables whose value is a command line git (or what it starts) runs.
 #[rustfmt::skip]
@@ -63,22 +39,6 @@ const COMMAND_OPTIONS: &[(&str, &[u8], &[&str])] = &[
     ("daemon", b"", &["--access-hook"]),
     ("grep", b"O", &["--open-files-in-pager"]),
 ];
-
-/// Whether `name` is one of git's own commands.
-pub(super) fn is_command(name: &str) -> bool {
-    COMMANDS.binary_search(&name).is_ok()
-}
-
-/// The subcommand of git's exec-path name (`git-push` → `push`).
-pub(super) fn dashed(name: &str) -> Option<&str> {
-    name.strip_prefix("git-").filter(|sub| is_command(sub))
-}
-
-/// git aliases set earlier in the command line (`git config alias.p push && git p`).
-#[derive(Debug, Default)]
-pub(crate) struct Learned {
-    aliases: Vec<(String, String)>,
-}
 
 /// `text` in single quotes, for the shell.
 fn quoted(text: &str) -> String {
@@ -166,15 +126,15 @@ fn environment_settings(env: &[Word]) -> Option<Vec<(String, String)>> {
     Some(out)
 }
 
-impl Lexer<'_, '_> {
+impl Walk<'_> {
     /// git's indirections in one simple command (`words`, whose command that runs starts at `at`;
     /// its views start at `first_view`). True when the command was emitted again with its alias
     /// resolved (the views it had are replaced).
-    pub(super) fn git(&mut self, words: &[Word], at: usize, first_view: usize, stdin: &Stdin) -> bool {
+    pub(crate) fn git(&mut self, words: &[Word], at: usize, first_view: usize, stdin: &Stdin) -> bool {
         let rest = &words[at..];
         let Some(program) = rest.first().filter(|w| w.known) else { return false };
         let name = basename(&program.text);
-        if let Some(sub) = dashed(name) {
+        if let Some(sub) = git_dashed(name) {
             self.git_runs(sub, &rest[1..]);
             return false;
         }
@@ -225,7 +185,7 @@ impl Lexer<'_, '_> {
         };
         let Some(sub) = rest.get(sub_at).filter(|w| w.known) else { return false };
         let args = &rest[sub_at + 1..];
-        if is_command(&sub.text) {
+        if is_git_command(&sub.text) {
             if sub.text == "config" {
                 self.git_config(args);
             }
@@ -239,7 +199,7 @@ impl Lexer<'_, '_> {
         }
         let from_settings = settings.iter().rev().find(|(k, _)| is_alias(k, &sub.text)).map(|(_, v)| v.clone());
         let learned = || {
-            self.out.git.aliases.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(&sub.text)).map(|(_, v)| v.clone())
+            self.out.git_aliases.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(&sub.text)).map(|(_, v)| v.clone())
         };
         let (alias, replaces) = match from_settings {
             Some(alias) => (alias, true),
@@ -301,7 +261,7 @@ impl Lexer<'_, '_> {
         }
         if let Some(name) = key.text.get(6..).filter(|_| key.text.to_ascii_lowercase().starts_with("alias.")) {
             if value.known {
-                self.out.git.aliases.push((name.to_owned(), value.text.clone()));
+                self.out.git_aliases.push((name.to_owned(), value.text.clone()));
             }
         } else if programs::git_setting_runs_a_command(&key.text) {
             self.command_line(value.known.then_some(value.text.as_str()));
@@ -380,6 +340,3 @@ fn is_alias(key: &str, name: &str) -> bool {
     let (key, name) = (key.as_bytes(), name.as_bytes());
     key.len() == 6 + name.len() && key[..6].eq_ignore_ascii_case(b"alias.") && key[6..].eq_ignore_ascii_case(name)
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,13 +1,7 @@
 //! git's indirections, one case per line: (rule, command, verdict).
 
+use super::options::check;
 use crate::predicate::Verdict::{Match as M, NoMatch as N, Uncertain as U};
-use crate::shell::options::tests::check;
-
-#[test]
-fn gits_command_list_is_sorted_for_its_binary_search() {
-    assert!(super::COMMANDS.windows(2).all(|p| p[0] < p[1]));
-    assert!(super::is_command("submodule--helper") && super::is_command("push") && !super::is_command("pushy"));
-}
 
 #[test]
 fn exec_path_names_and_global_options_are_git_itself() {

@@ -71,7 +71,7 @@ mod tests {
     /// that the regex matches holds one of them.
     #[test]
     fn every_command_a_mark_matches_holds_a_needed_literal() {
-        let corpus = include_str!("../../tests/fixtures/benign-commands.txt");
+        let corpus = include_str!("../../hook-predicate/tests/fixtures/benign-commands.txt");
         let lines =
             corpus.lines().chain(["a[$(x)]", "remote.o.uploadpac\u{212a}=x", "x\rPS1=y", "GIT_ALLOW_PROTOCOL=ext"]);
         let missed: Vec<&str> = lines.filter(|l| EVALUATED.is_match(l) && !may_match(l)).collect();

@@ -1,0 +1,67 @@
+//! One shell word after quote removal, and what the option readers and the table see of it.
+
+/// One shell word after quote removal.
+#[derive(Debug, Clone)]
+pub struct Word {
+    /// The word after quote removal; expansions stay as written (`$HOME`).
+    pub text: String,
+    /// False when the value depends on an expansion.
+    pub known: bool,
+    pub(crate) quoted: bool,
+    /// Shaped like `NAME=value`.
+    pub(crate) assignment: bool,
+    pub(crate) glob: bool,
+    /// An expansion in it may yield several words (unquoted, `"$@"`, brace expansion).
+    pub(crate) splits: bool,
+    /// The value is unknown but is one word ending in `/NAME` (`"$dir/node"`): as a command word it
+    /// runs a program named NAME, and is read as a path to it (`walk.rs`).
+    pub(crate) program_known: bool,
+}
+
+impl Word {
+    /// A word the analysis makes up (an operator inside `[[ … ]]`, an arithmetic command, a git
+    /// alias's expansion).
+    pub(crate) fn literal(text: &str) -> Word {
+        Word {
+            text: text.to_owned(),
+            known: true,
+            quoted: false,
+            assignment: false,
+            glob: false,
+            splits: false,
+            program_known: false,
+        }
+    }
+}
+
+/// A word as the option reader sees it: a rule's words are all known, a command's may not be.
+pub(crate) trait Text {
+    fn text(&self) -> &str;
+    fn known(&self) -> bool;
+}
+
+impl Text for Word {
+    fn text(&self) -> &str {
+        &self.text
+    }
+    fn known(&self) -> bool {
+        self.known
+    }
+}
+
+impl Text for String {
+    fn text(&self) -> &str {
+        self
+    }
+    fn known(&self) -> bool {
+        true
+    }
+}
+
+/// The last path component of a command name (`/usr/bin/git` → `git`).
+pub fn basename(name: &str) -> &str {
+    match name.bytes().rposition(|b| b == b'/') {
+        Some(at) => &name[at + 1..],
+        None => name,
+    }
+}
