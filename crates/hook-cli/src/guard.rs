@@ -90,7 +90,9 @@ pub(crate) fn run(args: &GuardArgs) -> u8 {
         }
     };
     let guard = match rules(&args.tiers) {
-        Ok((hooks, paths)) => Guard::with_files(&hooks, &self_protection(&paths), &paths),
+        Ok((hooks, paths)) => {
+            Guard::with_files(&hooks, &self_protection(&paths, crate::env::Env::get().moved_log()), &paths)
+        }
         Err(e) => {
             // Dropped unsupervised, the process is killed before its exec.
             drop(started);

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use hook_config::{
-    BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, SELF_GROUP, Tier, TierPaths, TrustGate,
-    load_tiers, load_tiers_lazily, self_protection, sha256_hex,
+    BuildEnv, CONFIG_GROUP, DeclarativeHook, Diagnostic, Error as ConfigError, Recording, SELF_GROUP, Tier, TierPaths,
+    TrustGate, load_tiers, load_tiers_lazily, self_protection, sha256_hex,
 };
 use hook_core::{ExecutionHook, HookEventType, HookRegistry};
 use hook_skill::{SkillGuard, SkillHooks};
@@ -49,13 +49,25 @@ pub(crate) enum Scope {
 }
 
 /// Loads the tiers of `tiers` and activates `skills` under `trust`; `fail_closed_all` is
-/// `--fail-closed`.
+/// `--fail-closed`. The hooks log nothing; `AIMON_AUDIT` puts them all in audit mode.
 pub(crate) fn load(
     tiers: &TierArgs,
     skills: &[PathBuf],
     fail_closed_all: bool,
     scope: Scope,
     trust: Trust,
+) -> anyhow::Result<Loaded> {
+    load_recording(tiers, skills, fail_closed_all, scope, trust, crate::env::Env::get().unlogged())
+}
+
+/// [`load`] with hooks recording to `recording` (a one-shot call's decision log).
+pub(crate) fn load_recording(
+    tiers: &TierArgs,
+    skills: &[PathBuf],
+    fail_closed_all: bool,
+    scope: Scope,
+    trust: Trust,
+    recording: Recording,
 ) -> anyhow::Result<Loaded> {
     let paths = TierPaths::new(tiers.home_dir(), tiers.project_dir()?);
     // One event: its matchers compile on first use, the others never (PERF-6).
@@ -75,7 +87,7 @@ pub(crate) fn load(
     for d in &diagnostics {
         d.log();
     }
-    let env = BuildEnv::gated(&paths, gate).with_fail_closed_all(fail_closed_all);
+    let env = BuildEnv::gated(&paths, gate).with_fail_closed_all(fail_closed_all).with_recording(recording);
     untrusted.extend(env.untrusted_mcp.clone());
     let mut hooks = config.into_hooks(&env);
     let registry = Arc::new(HookRegistry::new());
@@ -86,7 +98,10 @@ pub(crate) fn load(
     // Self-protection: its own group, which no tier can replace.
     registry.replace_managed(
         SELF_GROUP,
-        self_protection(&paths).into_iter().map(|(event, hook)| (event, hook as Arc<dyn ExecutionHook>)).collect(),
+        self_protection(&paths, crate::env::Env::get().moved_log())
+            .into_iter()
+            .map(|(event, hook)| (event, hook as Arc<dyn ExecutionHook>))
+            .collect(),
     );
     let mut guards = Vec::with_capacity(skills.len());
     let cwd = std::env::current_dir().unwrap_or_default();

@@ -16,7 +16,7 @@ const FOLLOW_EVERY: Duration = Duration::from_millis(200);
 /// `log [--follow] [--json] [--session ID]`.
 pub(crate) async fn command(args: &LogArgs) -> anyhow::Result<u8> {
     let home = TierArgs { project: None, home: args.home.clone() }.home_dir();
-    let Some(path) = LogOptions::path_from_env(home.as_deref()) else {
+    let Some(path) = crate::env::Env::get().decision_log_path(home.as_deref()) else {
         anyhow::bail!("the decision log is off (AIMON_DECISION_LOG=off) or there is no home directory");
     };
     let options = LogOptions::new(&path);

@@ -15,7 +15,7 @@ use hook_core::{
 use hook_predicate::{Call, PathAnchors, Verdict};
 use serde_json::Value;
 
-use crate::decision_log::{self, DecisionLog, Located, SourceFile};
+use crate::decision_log::{self, DecisionLog, Located, Recording, SourceFile};
 use crate::handler::{HandlerAction, HandlerMode, HandlerSpec};
 use crate::ids::HookIds;
 use crate::matcher::{Matcher, MatcherCache};
@@ -48,6 +48,8 @@ pub struct BuildEnv {
     user_file: Option<Arc<Path>>,
     /// The `deny` hooks an `agent` hook's reads are checked against.
     read_rules: ReadRules,
+    /// Where the hooks record their decisions, and whether all of them only audit.
+    recording: Recording,
 }
 
 /// The `deny` hooks of one build, set once the build has made them all.
@@ -132,6 +134,7 @@ impl BuildEnv {
             file: None,
             user_file: paths.user_file().map(Arc::from),
             read_rules: ReadRules::default(),
+            recording: Recording::default(),
         }
     }
 
@@ -145,6 +148,18 @@ impl BuildEnv {
         env.untrusted_file = (!trusted).then(|| self.trust.skipped_reason(path).into());
         env.file = Some((Arc::new(SourceFile::new(path.to_owned(), sha256.to_owned())), tier));
         env
+    }
+
+    /// The hooks built record to `recording` (their decision log, audit-all, the audit counter);
+    /// the default records nothing and audits only `"mode": "audit"` handlers.
+    pub fn with_recording(mut self, recording: Recording) -> Self {
+        self.recording = recording;
+        self
+    }
+
+    /// What the hooks built record to.
+    pub fn recording(&self) -> &Recording {
+        &self.recording
     }
 
     /// Sets `fail_closed_all`.
@@ -227,6 +242,8 @@ pub struct DeclarativeHook {
     untrusted: Option<Arc<str>>,
     /// Where it was declared, when built from a file.
     located: Option<Arc<Located>>,
+    /// Its build's decision log and audit-all switch.
+    recording: Recording,
 }
 
 impl fmt::Debug for DeclarativeHook {
@@ -313,6 +330,7 @@ impl DeclarativeHook {
             }),
             handler,
             untrusted: env.untrusted_file.clone(),
+            recording: env.recording.clone(),
         })
     }
 
@@ -453,10 +471,10 @@ impl DeclarativeHook {
         self.located.as_ref().map(|l| l.render())
     }
 
-    /// Whether its decisions are only logged: `"mode": "audit"`, `serve --audit` or
-    /// `AIMON_AUDIT=1`.
+    /// Whether its decisions are only logged: `"mode": "audit"`, or a build that audits every
+    /// hook (`serve --audit`, `AIMON_AUDIT=1`).
     pub fn audited(&self) -> bool {
-        self.handler.mode == HandlerMode::Audit || decision_log::audit_all()
+        self.handler.mode == HandlerMode::Audit || self.recording.audits_all()
     }
 }
 
@@ -502,7 +520,7 @@ impl ExecutionHook for DeclarativeHook {
                 return Ok(HookResult::allow());
             }
             let audit = self.audited();
-            let log = DecisionLog::installed();
+            let log = self.recording.log();
             // A hook dropped before it answers (its timeout) is logged as such.
             let mut unanswered = log.map(|log| Unanswered { log, hook: self, ctx, started: Instant::now(), audit });
             let started = Instant::now();
@@ -526,7 +544,11 @@ impl ExecutionHook for DeclarativeHook {
             logged(&result);
             if audit {
                 let outcome = decision_log::outcome_word(&result);
-                decision_log::note_audited(decision_log::Audited { event: ctx.event, hook: self.id.clone(), outcome });
+                self.recording.count_audited(decision_log::Audited {
+                    event: ctx.event,
+                    hook: self.id.clone(),
+                    outcome,
+                });
                 return Ok(HookResult::allow());
             }
             if let Some(spec) = &self.handler.rewake {
@@ -539,15 +561,15 @@ impl ExecutionHook for DeclarativeHook {
 
 /// Logs a hook that was dropped before it answered (its timeout), unless defused.
 struct Unanswered<'a> {
-    log: &'static DecisionLog,
+    log: &'a DecisionLog,
     hook: &'a DeclarativeHook,
     ctx: &'a HookContext,
     started: Instant,
     audit: bool,
 }
 
-impl Unanswered<'_> {
-    fn defuse(self) -> &'static DecisionLog {
+impl<'a> Unanswered<'a> {
+    fn defuse(self) -> &'a DecisionLog {
         let log = self.log;
         std::mem::forget(self);
         log

@@ -33,11 +33,15 @@
 //!   both `mcp.json` registries (notify on the parent directories + a polling fallback),
 //!   debounces, and swaps the registry's `config` group atomically (R-HOT-1…8, REL-5).
 //! - The decision log ([`DecisionLog`], [`DecisionRecord`]): every declarative hook that runs sends
-//!   one record (with its handler's `file:line`, [`DeclarativeHook::location`]) through a bounded
-//!   channel to a writer thread that appends `decisions.jsonl` (0600, rotated at 50 MB, three
-//!   files); a front end installs it and names the client of a call with [`scoped`]. Audit mode
-//!   ([`HandlerMode::Audit`], [`audit_everything`], `AIMON_AUDIT=1`): the hook runs and is
-//!   logged, its result is replaced by "no opinion".
+//!   one record (with its handler's `file:line`, [`DeclarativeHook::location`]) to the log of its
+//!   build, which appends `decisions.jsonl` (0600, rotated at 50 MB, three files): a daemon's
+//!   through a writer thread, a one-shot command's in its own thread once the answer is out. The
+//!   log, the audit-all switch and the audit counter are a [`Recording`] carried by
+//!   [`BuildEnv::with_recording`] into every hook (no process-wide state: two engines keep
+//!   theirs apart); the client of a call is [`hook_core::HookContext::client`]. Audit mode
+//!   ([`HandlerMode::Audit`], or a recording that audits all: `serve --audit`, `AIMON_AUDIT=1` as
+//!   the binary read it): the hook runs and is logged, its result is replaced by "no opinion".
+//!   This crate reads no environment variable for it.
 //! - [`check_config`] reports every WARN and every hard error of one file (`validate`, REL-6);
 //!   matchers are parsed once per load (so a broken one is reported by every load, whatever
 //!   the call) and reused by the build; their regex automata are built on first use (PERF-6,
@@ -118,8 +122,8 @@ mod trust;
 
 pub use crate::{
     decision_log::{
-        AUDIT, Audited, DECISION_LOG_ENV, DecisionLog, DecisionRecord, ENFORCED, INPUT_LIMIT, LogOptions, LogStats,
-        audit_all, audit_everything, flush_installed, outcome_word, parse_line, scoped,
+        AUDIT, AuditCounter, Audited, DECISION_LOG_ENV, DecisionLog, DecisionRecord, ENFORCED, INPUT_LIMIT, LogOptions,
+        LogStats, Recording, outcome_word, parse_line,
     },
     declarative::{BuildEnv, DeclarativeHook, build_hooks},
     diagnostic::{Diagnostic, Severity},

@@ -6,7 +6,7 @@
 //!   store, serve's token and socket, the decision log, the rewake store), and the directories
 //!   themselves (a rename or a removal of one takes every file in it away);
 //! - the organisation's managed tier, its directory whole (`/etc/aimon/managed/`);
-//! - the decision log where `AIMON_DECISION_LOG` moves it;
+//! - the decision log where `AIMON_DECISION_LOG` moves it (the caller passes the path it read);
 //! - every client settings file that routes hooks ([`hook_wire::routing_files`]);
 //! - the skill directories, `.claude/skills/` under the project and the home directory (a skill's
 //!   SKILL.md can declare hooks, and a write's content is not always visible);
@@ -21,12 +21,11 @@
 //! out; only the person's own `~/.aimon/hooks.json` can turn them off (`"selfProtection": false`),
 //! and not while a managed policy is installed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use hook_core::{AimonDir, HookEventType};
 
-use crate::decision_log::DECISION_LOG_ENV;
 use crate::declarative::{BuildEnv, DeclarativeHook};
 use crate::handler::HandlerSpec;
 use crate::packs::{PackRule, RuleDecision};
@@ -84,8 +83,9 @@ fn body(path: &Path) -> String {
 }
 
 /// The rules of what self-protection guards for the tiers at `paths`: the writes it denies, and
-/// the secret whose reads it denies too.
-fn rules(paths: &TierPaths) -> (Vec<String>, Option<String>) {
+/// the secret whose reads it denies too; `decision_log` is the log's path when it is not the
+/// default one.
+fn rules(paths: &TierPaths, decision_log: Option<&Path>) -> (Vec<String>, Option<String>) {
     let project = &paths.project;
     let mut writes = vec![
         edits(AimonDir::under(project).path(), true),
@@ -99,8 +99,8 @@ fn rules(paths: &TierPaths) -> (Vec<String>, Option<String>) {
         writes.push(edits(dir.path(), true));
         writes.push(edits(&home.join(SKILLS), true));
     }
-    if let Some(log) = std::env::var_os(DECISION_LOG_ENV).filter(|v| !v.is_empty())
-        && let Ok(log) = std::path::absolute(PathBuf::from(log))
+    if let Some(log) = decision_log.filter(|l| !l.as_os_str().is_empty())
+        && let Ok(log) = std::path::absolute(log)
     {
         writes.push(edits(&log, false));
     }
@@ -114,14 +114,16 @@ fn rules(paths: &TierPaths) -> (Vec<String>, Option<String>) {
 }
 
 /// The self-protection hooks for the tiers at `paths` (PreToolUse deny hooks), to be registered
-/// in [`SELF_GROUP`]. Empty when the person's own `~/.aimon/hooks.json` turns it off.
-pub fn self_protection(paths: &TierPaths) -> Vec<(HookEventType, Arc<DeclarativeHook>)> {
+/// in [`SELF_GROUP`]; `decision_log` is where `AIMON_DECISION_LOG` moved the decision log, if
+/// it did (the caller reads the variable). Empty when the person's own `~/.aimon/hooks.json`
+/// turns it off.
+pub fn self_protection(paths: &TierPaths, decision_log: Option<&Path>) -> Vec<(HookEventType, Arc<DeclarativeHook>)> {
     if turned_off(paths) {
         tracing::debug!("hooks: self-protection is off (selfProtection: false in your own hooks.json)");
         return Vec::new();
     }
     let env = BuildEnv::without_mcp(paths);
-    let (writes, secret) = rules(paths);
+    let (writes, secret) = rules(paths, decision_log);
     let rules = std::iter::once((writes.join(" | "), POLICY_FILES, EDIT_REASON))
         .chain(secret.map(|s| (s, SERVE_TOKEN, SECRET_REASON)));
     rules
@@ -168,6 +170,8 @@ pub fn self_protection_rules() -> Vec<PackRule> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     #[test]
@@ -179,11 +183,12 @@ mod tests {
     #[test]
     fn every_rule_parses() {
         let paths = TierPaths::new(Some(PathBuf::from("/h")), "/p (copy)");
-        let (writes, secret) = rules(&paths);
+        let (writes, secret) = rules(&paths, Some(Path::new("/var/log/decisions.jsonl")));
+        assert!(writes.iter().any(|w| w.contains("//var/log/decisions.jsonl")), "{writes:?}");
         for rule in writes.iter().chain(&secret) {
             let anchors = paths.anchors(crate::Tier::User);
             hook_predicate::parse(rule, &anchors).unwrap_or_else(|e| panic!("{rule}: {e}"));
         }
-        assert_eq!(self_protection(&paths).len(), 2, "one hook for the writes, one for the token");
+        assert_eq!(self_protection(&paths, None).len(), 2, "one hook for the writes, one for the token");
     }
 }

@@ -1,11 +1,14 @@
 //! The decision log: every line arrives, rotation loses none, the file is private, a full
-//! channel drops and counts, and an audit-mode hook is logged with its file:line but says nothing.
+//! channel drops and counts, an audit-mode hook is logged with its file:line but says nothing,
+//! and two engines of one process keep their own logs and audit switches (issue #42).
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use hook_config::{BuildEnv, DecisionLog, DecisionRecord, LogOptions, TierPaths, load_tiers};
+use hook_config::{
+    Audited, BuildEnv, DecisionLog, DecisionRecord, DeclarativeHook, LogOptions, Recording, TierPaths, load_tiers,
+};
 use hook_core::{
     CancellationToken, ExecutionHook, HookContext, HookEngine, HookEventType, HookResult, ToolCall, Verdict,
 };
@@ -141,37 +144,49 @@ fn a_write_that_fails_is_counted_and_the_decision_goes_on() {
     assert_eq!(log.stats().failed.load(Ordering::Relaxed), 1);
 }
 
-/// The one test of this binary that installs the process's log.
-#[tokio::test]
-async fn an_audit_mode_deny_is_logged_as_audit_with_its_file_and_line_and_answers_nothing() {
-    let dir = tempfile::tempdir().expect("dir");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(project.join(".aimon")).expect("mkdir");
-    let text = "{\"hooks\": {\"PreToolUse\": [\n  {\"matcher\": \"Bash\", \"hooks\": [\n    {\"type\": \"deny\", \"reason\": \"audited\", \"mode\": \"audit\"},\n    {\"type\": \"deny\", \"reason\": \"enforced\", \"if\": \"Bash(rm *)\"}\n  ]}\n]}}\n";
-    std::fs::write(project.join(".aimon/hooks.json"), text).expect("write");
-    let options = LogOptions::new(dir.path().join("decisions.jsonl"));
-    let log = DecisionLog::open(options.clone()).expect("opens").install().expect("the first install");
-    let paths = TierPaths::new(None, &project);
+fn engine_of(project: &std::path::Path, recording: Recording) -> (HookEngine, Vec<std::sync::Arc<DeclarativeHook>>) {
+    let paths = TierPaths::new(None, project);
     let (config, _) = load_tiers(&paths).expect("loads");
-    let hooks = config.into_hooks(&BuildEnv::new(&paths));
-    assert_eq!(hooks[0].1.location(), Some(format!("{}:3", project.join(".aimon/hooks.json").display())));
+    let hooks = config.into_hooks(&BuildEnv::new(&paths).with_recording(recording));
     let registry = std::sync::Arc::new(hook_core::HookRegistry::new());
     for (event, hook) in &hooks {
         registry.register(*event, hook.clone() as std::sync::Arc<dyn ExecutionHook>);
     }
-    let engine = HookEngine::new(registry);
-    let (verdict, audited) = hook_config::scoped("claude", engine.run_event(&ctx(7), &CancellationToken::new())).await;
+    (HookEngine::new(registry), hooks.into_iter().map(|(_, h)| h).collect())
+}
+
+fn project_with(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {
+    let project = dir.join(name);
+    std::fs::create_dir_all(project.join(".aimon")).expect("mkdir");
+    std::fs::write(project.join(".aimon/hooks.json"), text).expect("write");
+    project
+}
+
+#[tokio::test]
+async fn an_audit_mode_deny_is_logged_as_audit_with_its_file_and_line_and_answers_nothing() {
+    let dir = tempfile::tempdir().expect("dir");
+    let text = "{\"hooks\": {\"PreToolUse\": [\n  {\"matcher\": \"Bash\", \"hooks\": [\n    {\"type\": \"deny\", \"reason\": \"audited\", \"mode\": \"audit\"},\n    {\"type\": \"deny\", \"reason\": \"enforced\", \"if\": \"Bash(rm *)\"}\n  ]}\n]}}\n";
+    let project = project_with(dir.path(), "project", text);
+    let options = LogOptions::new(dir.path().join("decisions.jsonl"));
+    let log = DecisionLog::open(options.clone()).expect("opens");
+    let audited = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let counted = audited.clone();
+    let recording = Recording::new()
+        .with_log(Some(log.clone()))
+        .with_audit_counter(std::sync::Arc::new(move |a: &Audited| counted.lock().expect("lock").push(a.clone())));
+    let (engine, hooks) = engine_of(&project, recording);
+    assert_eq!(hooks[0].location(), Some(format!("{}:3", project.join(".aimon/hooks.json").display())));
+    let verdict = engine.run_event(&ctx(7).with_client("claude"), &CancellationToken::new()).await;
     assert_eq!(verdict.outcome, Verdict::Proceed, "an audited deny lets the call run");
-    assert_eq!(audited.len(), 1);
-    assert_eq!(audited[0].outcome, "deny");
-    let (denied, _) = hook_config::scoped(
-        "claude",
-        engine.run_event(
-            &HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new("Bash", json!({"command": "rm x"}))),
-            &CancellationToken::new(),
-        ),
-    )
-    .await;
+    {
+        let audited = audited.lock().expect("lock");
+        assert_eq!(audited.len(), 1);
+        assert_eq!(audited[0].outcome, "deny");
+    }
+    let rm = HookContext::new(HookEventType::PRE_TOOL)
+        .with_tool(ToolCall::new("Bash", json!({"command": "rm x"})))
+        .with_client("claude");
+    let denied = engine.run_event(&rm, &CancellationToken::new()).await;
     assert_eq!(denied.outcome, Verdict::Denied, "the enforced one still binds");
     assert!(log.flush(Duration::from_secs(5)));
     let records = lines(&options);
@@ -182,4 +197,91 @@ async fn an_audit_mode_deny_is_logged_as_audit_with_its_file_and_line_and_answer
     assert!(audit.render().contains(": would deny by deny@project#0#"), "{}", audit.render());
     assert_eq!(records[2].at, Some(format!("{}:4", project.join(".aimon/hooks.json").display())));
     assert_eq!(records[2].mode, "enforced");
+}
+
+/// Issue #42: the log and the audit switch are the build's, not the process's.
+#[tokio::test]
+async fn two_engines_in_one_process_keep_their_own_log_and_audit_switch() {
+    let dir = tempfile::tempdir().expect("dir");
+    let rule = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash(git push:*)", "hooks": [{"type": "deny", "reason": "no pushes"}]}]}}"#;
+    let project = project_with(dir.path(), "project", rule);
+    let (audit_file, enforce_file) = (dir.path().join("audit.jsonl"), dir.path().join("enforce.jsonl"));
+    // One engine on a daemon's threaded log, auditing everything; one on a one-shot log, enforcing.
+    let audit_log = DecisionLog::open(LogOptions::new(&audit_file)).expect("opens");
+    let enforce_log = DecisionLog::open_one_shot(LogOptions::new(&enforce_file));
+    let (auditing, audit_hooks) =
+        engine_of(&project, Recording::new().with_log(Some(audit_log.clone())).with_audit_all(true));
+    let (enforcing, enforce_hooks) = engine_of(&project, Recording::new().with_log(Some(enforce_log.clone())));
+    assert!(audit_hooks.iter().all(|h| h.audited()) && !enforce_hooks.iter().any(|h| h.audited()));
+    let push = HookContext::new(HookEventType::PRE_TOOL)
+        .with_tool(ToolCall::new("Bash", json!({"command": "git push origin main"})));
+    let audited = auditing.run_event(&push.clone().with_client("codex"), &CancellationToken::new()).await;
+    let denied = enforcing.run_event(&push.with_client("claude"), &CancellationToken::new()).await;
+    assert_eq!((audited.outcome, denied.outcome), (Verdict::Proceed, Verdict::Denied));
+    // The one-shot log holds its line until it is flushed or let go of; the hooks hold it too.
+    assert!(!enforce_file.exists(), "nothing written before the one-shot log is let go of");
+    drop((enforcing, enforce_hooks, enforce_log));
+    assert!(audit_log.flush(Duration::from_secs(5)));
+    let read = |file: &std::path::Path| -> Vec<DecisionRecord> {
+        std::fs::read_to_string(file)
+            .expect("the log file")
+            .lines()
+            .map(|l| hook_config::parse_line(l).expect("a record"))
+            .collect()
+    };
+    let (audit, enforce) = (read(&audit_file), read(&enforce_file));
+    assert_eq!(audit.len(), 1, "{audit:?}");
+    assert_eq!(enforce.len(), 1, "{enforce:?}");
+    assert_eq!(
+        (audit[0].client.as_str(), audit[0].outcome.as_str(), audit[0].mode.as_str()),
+        ("codex", "deny", "audit")
+    );
+    assert_eq!(
+        (enforce[0].client.as_str(), enforce[0].outcome.as_str(), enforce[0].mode.as_str()),
+        ("claude", "deny", "enforced")
+    );
+}
+
+#[test]
+fn a_one_shot_log_writes_its_lines_when_its_last_clone_is_dropped() {
+    let dir = tempfile::tempdir().expect("dir");
+    let options = LogOptions::new(dir.path().join("sub/decisions.jsonl"));
+    let log = DecisionLog::open_one_shot(options.clone());
+    let held = log.clone();
+    log.record(&ctx(1), "h", &numbered(1), Duration::ZERO);
+    drop(log);
+    assert!(!options.path.exists(), "a clone still holds the line");
+    drop(held);
+    let records = lines(&options);
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].reason.as_deref(), Some("line 1"));
+}
+
+#[test]
+fn a_threaded_log_writes_its_last_lines_when_its_last_clone_is_dropped() {
+    let dir = tempfile::tempdir().expect("dir");
+    let options = LogOptions::new(dir.path().join("decisions.jsonl"));
+    let log = DecisionLog::open(options.clone()).expect("opens");
+    for n in 0..5 {
+        log.record(&ctx(n), "h", &numbered(n), Duration::ZERO);
+    }
+    drop(log);
+    assert_eq!(lines(&options).len(), 5, "no flush: the drop waited for the writer");
+}
+
+#[test]
+fn the_log_path_comes_from_the_callers_setting_not_the_environment() {
+    use std::ffi::OsStr;
+    let home = std::path::Path::new("/home/someone");
+    let cases: [(Option<&str>, Option<&str>); 4] = [
+        (None, Some("/home/someone/.aimon/decisions.jsonl")),
+        (Some("off"), None),
+        (Some(""), None),
+        (Some("/var/log/d.jsonl"), Some("/var/log/d.jsonl")),
+    ];
+    for (setting, want) in cases {
+        let got = LogOptions::path_from(setting.map(OsStr::new), Some(home));
+        assert_eq!(got.as_deref(), want.map(std::path::Path::new), "{setting:?}");
+    }
+    assert_eq!(LogOptions::path_from(None, None), None, "no home, no default");
 }

@@ -89,6 +89,9 @@ pub struct HookContext {
     pub fields: Map<String, Value>,
     /// Present when this invocation is a rewake fire.
     pub rewake: Option<RewakeInvocation>,
+    /// The client whose call this is (`claude`, `codex`, `aimon`, …), as the decision log names
+    /// it; `None` when the front end did not say.
+    pub client: Option<&'static str>,
 }
 
 impl HookContext {
@@ -108,7 +111,14 @@ impl HookContext {
             tool: None,
             fields: Map::new(),
             rewake: None,
+            client: None,
         }
+    }
+
+    /// Sets the client whose call this is.
+    pub fn with_client(mut self, client: &'static str) -> Self {
+        self.client = Some(client);
+        self
     }
 
     /// Sets the tool call.

@@ -117,7 +117,7 @@ pub async fn answer_call<H: Host>(
         Err(error) => return Answered::new(Some(event), client.answer(event, Err(&error), &Extras::default()).0),
     };
     let ctx = match client.context(event, payload, &dir) {
-        Ok(ctx) => ctx,
+        Ok(ctx) => ctx.with_client(client.name()),
         Err(e) => return Answered::new(Some(event), client.unreadable(Some(event), &e.to_string())),
     };
     let verdict = host.dispatch(&project, &ctx).await;

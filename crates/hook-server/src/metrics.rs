@@ -118,19 +118,17 @@ impl Metrics {
         }
     }
 
-    /// What audit-mode hooks would have decided, counted under `mode="audit"` in the outcome
+    /// What an audit-mode hook would have decided, counted under `mode="audit"` in the outcome
     /// words of a verdict.
-    pub(crate) fn audited(&self, audited: &[hook_config::Audited]) {
-        for a in audited {
-            let outcome = match a.outcome {
-                "deny" => Verdict::Denied.as_str(),
-                "block" => Verdict::Blocked.as_str(),
-                "ask" | "defer" => Verdict::Ask.as_str(),
-                _ => Verdict::Proceed.as_str(),
-            };
-            let labels = DecisionLabels { event: a.event.name(), outcome, mode: hook_config::AUDIT };
-            self.decisions.get_or_create(&labels).inc();
-        }
+    pub(crate) fn audited(&self, a: &hook_config::Audited) {
+        let outcome = match a.outcome {
+            "deny" => Verdict::Denied.as_str(),
+            "block" => Verdict::Blocked.as_str(),
+            "ask" | "defer" => Verdict::Ask.as_str(),
+            _ => Verdict::Proceed.as_str(),
+        };
+        let labels = DecisionLabels { event: a.event.name(), outcome, mode: hook_config::AUDIT };
+        self.decisions.get_or_create(&labels).inc();
     }
 
     pub(crate) fn reload(&self, successful: bool) {

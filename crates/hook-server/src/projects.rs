@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use hook_config::{
-    BuildEnv, HookHotReloadBootstrap, HotReloadHandle, SELF_GROUP, TierPaths, TrustGate, TrustStore, self_protection,
+    BuildEnv, DecisionLog, HookHotReloadBootstrap, HotReloadHandle, Recording, SELF_GROUP, TierPaths, TrustGate,
+    TrustStore, self_protection,
 };
 use hook_core::{ExecutionHook, FnHook, HookContext, HookEngine, HookEventType, HookRegistry, HookResult};
 use serde_json::Value;
@@ -44,7 +45,13 @@ pub(crate) struct Project {
 }
 
 impl Project {
-    fn load(dir: &Path, home: Option<&Path>, slots: usize, metrics: &Arc<Metrics>) -> Result<Project, Error> {
+    fn load(
+        dir: &Path,
+        home: Option<&Path>,
+        slots: usize,
+        metrics: &Arc<Metrics>,
+        recording: &Recording,
+    ) -> Result<Project, Error> {
         let paths = TierPaths::new(home.map(Path::to_owned), dir.to_owned());
         let mut stamped_files = paths.mcp_files();
         stamped_files.extend(home.map(|h| TrustStore::in_home(h).path().to_owned()));
@@ -52,9 +59,9 @@ impl Project {
         // The project comes from an agent's call: its untrusted files run only their deny
         // handlers. The gate is the store as it was when the project loaded; a change to the
         // store rebuilds the engine (`current`).
-        let env = BuildEnv::gated(&paths, TrustGate::for_agent(home, dir));
+        let env = BuildEnv::gated(&paths, TrustGate::for_agent(home, dir)).with_recording(recording.clone());
         let registry = Arc::new(HookRegistry::new());
-        let protection = self_protection(&paths);
+        let protection = self_protection(&paths, recording.log().map(DecisionLog::path));
         let listeners = Arc::new(HookRegistry::new());
         listeners.register(HookEventType::ON_CONFIG_RELOAD, reload_listener(metrics));
         let reload = HookHotReloadBootstrap::builder()
@@ -127,6 +134,8 @@ pub(crate) struct Projects {
     per_project: usize,
     global: Arc<Semaphore>,
     metrics: Arc<Metrics>,
+    /// What every project's hooks record to (the daemon's decision log, `--audit`).
+    recording: Recording,
     lru: Mutex<Lru>,
 }
 
@@ -137,6 +146,7 @@ impl Projects {
         per_project: usize,
         global: usize,
         metrics: Arc<Metrics>,
+        recording: Recording,
     ) -> Self {
         Projects {
             home,
@@ -144,8 +154,14 @@ impl Projects {
             per_project: per_project.max(1),
             global: Arc::new(Semaphore::new(global.max(1))),
             metrics,
+            recording,
             lru: Mutex::new(Lru::default()),
         }
+    }
+
+    /// What every project's hooks record to.
+    pub(crate) fn recording(&self) -> &Recording {
+        &self.recording
     }
 
     /// The home directory whose tier every project shares.
@@ -171,7 +187,8 @@ impl Projects {
         if let Some(project) = cached.filter(|p| p.current()) {
             return Ok(project);
         }
-        let project = Arc::new(Project::load(dir, self.home.as_deref(), self.per_project, &self.metrics)?);
+        let project =
+            Arc::new(Project::load(dir, self.home.as_deref(), self.per_project, &self.metrics, &self.recording)?);
         let mut lru = self.lock();
         lru.tick += 1;
         let tick = lru.tick;

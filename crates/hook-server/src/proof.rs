@@ -36,7 +36,8 @@ const NONCE_BYTES: usize = 16;
 pub(crate) struct Stance {
     /// The daemon's process id (checked against the connection's peer credentials).
     pub(crate) pid: u32,
-    /// Every hook runs in audit mode: it decides nothing (`serve --audit`, `AIMON_AUDIT=1`).
+    /// Every hook runs in audit mode: it decides nothing (`serve --audit`, `AIMON_AUDIT=1` as the
+    /// binary read it).
     pub(crate) audit: bool,
     /// The home directory whose `.aimon/` is the user tier the daemon applies.
     pub(crate) home: Vec<u8>,
@@ -44,10 +45,10 @@ pub(crate) struct Stance {
 
 impl Stance {
     /// This process's stance, as a daemon serving `home` (canonical, so two spellings of one
-    /// directory are one home).
-    pub(crate) fn of_this_process(home: &Path) -> Self {
+    /// directory are one home) whose hooks all audit when `audit`.
+    pub(crate) fn of_this_process(home: &Path, audit: bool) -> Self {
         let home = std::fs::canonicalize(home).unwrap_or_else(|_| home.to_owned());
-        Stance { pid: std::process::id(), audit: hook_config::audit_all(), home: home.as_os_str().as_bytes().to_vec() }
+        Stance { pid: std::process::id(), audit, home: home.as_os_str().as_bytes().to_vec() }
     }
 
     /// The bytes the daemon sends and MACs: `v1`, then one `key=value` line each, the home last

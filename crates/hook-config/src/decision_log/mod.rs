@@ -2,27 +2,33 @@
 //!
 //! Every declarative hook that runs sends one [`DecisionRecord`] (time, client, session, event,
 //! tool, the tool input cut to 1 kB, hook id, the file:line it came from, outcome, reason,
-//! elapsed, `audit` or `enforced`) to the process's [`DecisionLog`], when one is installed
-//! ([`DecisionLog::install`]; the front ends `run`, `claude` and `serve` do it). Recording never
-//! waits and never fails a decision: the record goes through a bounded channel to a writer
-//! thread, which gathers the lines of 10 ms and writes them at once; a full channel or a failed
-//! write is counted ([`LogStats`]) and the record dropped.
+//! elapsed, `audit` or `enforced`) to the [`DecisionLog`] of its build, when it has one: the log
+//! and the audit-all switch are values of the build environment ([`Recording`], carried by
+//! `BuildEnv`), so two engines of one process keep theirs apart; nothing here is process-wide
+//! and nothing reads the process environment (the caller resolves `AIMON_DECISION_LOG` and
+//! `AIMON_AUDIT`, [`LogOptions::path_from`]). Recording never fails a decision. A daemon's log
+//! ([`DecisionLog::open`]) sends each record through a bounded channel to a writer thread, which
+//! gathers the lines of 10 ms and writes them at once; a full channel is counted ([`LogStats`])
+//! and the record dropped. A one-shot command's log ([`DecisionLog::open_one_shot`]) has no
+//! thread: it keeps its records and writes them in the caller's thread when flushed or when its
+//! last clone is dropped, after the answer went out. Either way the last clone dropped writes
+//! what is left (the writer thread is waited for up to two seconds).
 //! The writer appends with mode 0600 and rotates at [`LogOptions::max_bytes`] (50 MB), keeping
 //! three files (`decisions.jsonl`, `.1`, `.2`); a rotation happens between two lines, so it loses
 //! none.
 //!
-//! Which client a decision answers is the front end's to say: [`scoped`] runs an evaluation with
-//! its client name in a task-local, and hands back the decisions audit-mode hooks made (counted
-//! by `serve`'s `/metrics` under `mode="audit"`).
+//! Which client a decision answers is the call's: [`hook_core::HookContext::client`]. The
+//! decisions of audit-mode hooks are handed to the [`Recording`]'s counter, when it has one
+//! (`serve`'s `/metrics`, `mode="audit"`).
 
 mod writer;
 
-use std::cell::RefCell;
-use std::future::Future;
+use std::ffi::OsStr;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{SyncSender, TrySendError};
-use std::sync::{Arc, OnceLock};
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use hook_core::{Decision, FlowControl, HookContext, HookEventType, HookResult};
@@ -31,7 +37,7 @@ use serde_json::Value;
 
 pub(crate) use writer::{Located, SourceFile};
 
-/// The environment variable naming the log's path, or `off`.
+/// The environment variable naming the log's path, or `off` (read by the binary, not here).
 pub const DECISION_LOG_ENV: &str = "AIMON_DECISION_LOG";
 
 /// How much of a tool input a record keeps, in bytes of its JSON text.
@@ -118,10 +124,11 @@ impl LogOptions {
         LogOptions { path: path.into(), max_bytes: 50 * 1024 * 1024, capacity: 4096 }
     }
 
-    /// The log's path from [`DECISION_LOG_ENV`], else `<home>/.aimon/decisions.jsonl`; `None`
-    /// when it is `off` (or empty), or there is no home.
-    pub fn path_from_env(home: Option<&Path>) -> Option<PathBuf> {
-        match std::env::var_os(DECISION_LOG_ENV) {
+    /// The log's path from `setting` (the value of [`DECISION_LOG_ENV`], as the caller read
+    /// it), else `<home>/.aimon/decisions.jsonl`; `None` when it is `off` (or empty), or there
+    /// is no home.
+    pub fn path_from(setting: Option<&OsStr>, home: Option<&Path>) -> Option<PathBuf> {
+        match setting {
             Some(v) if v == "off" || v.is_empty() => None,
             Some(v) => Some(PathBuf::from(v)),
             None => home.map(|h| hook_core::AimonDir::under(h).path().join("decisions.jsonl")),
@@ -175,74 +182,119 @@ pub(crate) enum Msg {
     Flush(SyncSender<()>),
 }
 
-/// A decision log: a bounded channel in front of a writer thread. Cheap to share.
-#[derive(Debug, Clone)]
+/// A decision log: a writer thread behind a bounded channel ([`DecisionLog::open`]), or records
+/// kept until the caller writes them ([`DecisionLog::open_one_shot`]). Cheap to share; the last
+/// clone dropped writes what is left.
+#[derive(Clone)]
 pub struct DecisionLog {
-    tx: SyncSender<Msg>,
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    sink: Sink,
     stats: Arc<LogStats>,
     path: PathBuf,
 }
 
-static INSTALLED: OnceLock<DecisionLog> = OnceLock::new();
+enum Sink {
+    /// A writer thread batching the lines of 10 ms (a daemon); it says on `done` when it ended.
+    Thread { tx: Option<SyncSender<Msg>>, done: Mutex<Receiver<()>> },
+    /// Records kept until a flush or the last clone's drop, then written in that thread (a
+    /// one-shot command: its answer goes out before the line is written).
+    Held(Mutex<Held>),
+}
 
-impl DecisionLog {
-    /// Starts the writer of `options`. The file is opened on the first line.
-    pub fn open(options: LogOptions) -> std::io::Result<DecisionLog> {
-        let (tx, rx) = std::sync::mpsc::sync_channel(options.capacity.max(1));
-        let stats = Arc::new(LogStats::default());
-        let path = options.path.clone();
-        writer::spawn(options, rx, stats.clone())?;
-        Ok(DecisionLog { tx, stats, path })
-    }
+struct Held {
+    writer: writer::Writer,
+    records: Vec<Pending>,
+}
 
-    /// Makes `self` the log every declarative hook of this process records to; the first
-    /// install wins (a second one is handed back).
-    pub fn install(self) -> Result<&'static DecisionLog, DecisionLog> {
-        let mut spare = Some(self);
-        let installed = INSTALLED.get_or_init(|| spare.take().expect("taken once"));
-        match spare {
-            None => Ok(installed),
-            Some(spare) => Err(spare),
+impl Held {
+    fn write_all(&mut self) {
+        for pending in std::mem::take(&mut self.records) {
+            self.writer.record(&pending);
         }
+        self.writer.flush();
     }
+}
 
-    /// Opens and installs the log [`LogOptions::path_from_env`] names, when there is one; a log
-    /// that cannot start is one WARN, never an error.
-    pub fn install_from_env(home: Option<&Path>) -> Option<&'static DecisionLog> {
-        if let Some(installed) = INSTALLED.get() {
-            return Some(installed);
-        }
-        let path = LogOptions::path_from_env(home)?;
-        match DecisionLog::open(LogOptions::new(path)) {
-            Ok(log) => Some(log.install().unwrap_or_else(|_| INSTALLED.get().expect("installed"))),
-            Err(e) => {
-                tracing::warn!("hooks: the decision log cannot start ({e}); decisions are not logged");
-                None
+impl fmt::Debug for DecisionLog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.inner.sink {
+            Sink::Thread { .. } => "thread",
+            Sink::Held(_) => "one-shot",
+        };
+        f.debug_struct("DecisionLog").field("path", &self.inner.path).field("writer", &kind).finish()
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        match &mut self.sink {
+            Sink::Thread { tx, done } => {
+                // The last sender gone, the writer writes what it has and ends.
+                drop(tx.take());
+                if let Ok(done) = done.get_mut() {
+                    let _ = done.recv_timeout(Duration::from_secs(2));
+                }
+            }
+            Sink::Held(held) => {
+                if let Ok(held) = held.get_mut() {
+                    held.write_all();
+                }
             }
         }
     }
+}
 
-    /// The installed log, if any.
-    pub fn installed() -> Option<&'static DecisionLog> {
-        INSTALLED.get()
+impl DecisionLog {
+    /// Starts the writer thread of `options` (a daemon's log: lines batched). The file is opened
+    /// on the first line.
+    pub fn open(options: LogOptions) -> std::io::Result<DecisionLog> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(options.capacity.max(1));
+        let (done_tx, done) = std::sync::mpsc::sync_channel(1);
+        let stats = Arc::new(LogStats::default());
+        let path = options.path.clone();
+        writer::spawn(options, rx, stats.clone(), done_tx)?;
+        let sink = Sink::Thread { tx: Some(tx), done: Mutex::new(done) };
+        Ok(DecisionLog { inner: Arc::new(Inner { sink, stats, path }) })
+    }
+
+    /// A one-shot command's log: no thread; records are kept (at most `options.capacity`, more
+    /// are dropped and counted) and written in the caller's thread by [`DecisionLog::flush`] or
+    /// when the last clone is dropped. The file is opened on the first line.
+    pub fn open_one_shot(options: LogOptions) -> DecisionLog {
+        let stats = Arc::new(LogStats::default());
+        let path = options.path.clone();
+        let held = Held { writer: writer::Writer::new(options, stats.clone()), records: Vec::new() };
+        DecisionLog { inner: Arc::new(Inner { sink: Sink::Held(Mutex::new(held)), stats, path }) }
     }
 
     /// The log's file.
     pub fn path(&self) -> &Path {
-        &self.path
+        &self.inner.path
     }
 
     /// What it did so far.
     pub fn stats(&self) -> &LogStats {
-        &self.stats
+        &self.inner.stats
     }
 
-    /// Hands a record to the writer, or counts it dropped; never waits.
+    /// Hands a record to the writer, or counts it dropped; never waits for a write.
     pub(crate) fn send(&self, pending: Pending) {
-        if let Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) =
-            self.tx.try_send(Msg::Record(Box::new(pending)))
-        {
-            self.stats.dropped.fetch_add(1, Ordering::Relaxed);
+        let kept = match &self.inner.sink {
+            Sink::Thread { tx: Some(tx), .. } => tx.try_send(Msg::Record(Box::new(pending))).is_ok(),
+            Sink::Thread { tx: None, .. } => false,
+            Sink::Held(held) => match held.lock() {
+                Ok(mut held) if held.records.len() < held.writer.capacity() => {
+                    held.records.push(pending);
+                    true
+                }
+                _ => false,
+            },
+        };
+        if !kept {
+            self.inner.stats.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -252,20 +304,90 @@ impl DecisionLog {
     }
 
     /// Waits up to `timeout` until every record sent before is written (or dropped); `false`
-    /// when the writer did not answer in time.
+    /// when the writer did not answer in time. A one-shot log writes them now.
     pub fn flush(&self, timeout: Duration) -> bool {
-        let (ack, done) = std::sync::mpsc::sync_channel(1);
-        if self.tx.send(Msg::Flush(ack)).is_err() {
-            return false;
+        match &self.inner.sink {
+            Sink::Thread { tx: Some(tx), .. } => {
+                let (ack, done) = std::sync::mpsc::sync_channel(1);
+                if tx.send(Msg::Flush(ack)).is_err() {
+                    return false;
+                }
+                done.recv_timeout(timeout).is_ok()
+            }
+            Sink::Thread { tx: None, .. } => false,
+            Sink::Held(held) => match held.lock() {
+                Ok(mut held) => {
+                    held.write_all();
+                    true
+                }
+                Err(_) => false,
+            },
         }
-        done.recv_timeout(timeout).is_ok()
     }
 }
 
-/// Flushes the installed log, if any, for up to two seconds (a one-shot command's last act).
-pub fn flush_installed() {
-    if let Some(log) = INSTALLED.get() {
-        log.flush(Duration::from_secs(2));
+/// What the hooks of one build record their decisions to: a [`DecisionLog`] (or none), whether
+/// every hook is in audit mode (`serve --audit`, `AIMON_AUDIT=1` as the caller read it), and who
+/// counts the decisions of audit-mode hooks. Carried by `BuildEnv` into every hook it builds.
+#[derive(Clone, Default)]
+pub struct Recording {
+    log: Option<DecisionLog>,
+    audit_all: bool,
+    counter: Option<AuditCounter>,
+}
+
+/// Called with each decision an audit-mode hook made.
+pub type AuditCounter = Arc<dyn Fn(&Audited) + Send + Sync>;
+
+impl fmt::Debug for Recording {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Recording")
+            .field("log", &self.log)
+            .field("audit_all", &self.audit_all)
+            .field("counter", &self.counter.is_some())
+            .finish()
+    }
+}
+
+impl Recording {
+    /// No log, nothing audited beyond `"mode": "audit"` handlers, nothing counted.
+    pub fn new() -> Self {
+        Recording::default()
+    }
+
+    /// Records to `log` (none: decisions are not logged).
+    pub fn with_log(mut self, log: Option<DecisionLog>) -> Self {
+        self.log = log;
+        self
+    }
+
+    /// Puts every hook in audit mode, or not.
+    pub fn with_audit_all(mut self, on: bool) -> Self {
+        self.audit_all = on;
+        self
+    }
+
+    /// Hands each decision of an audit-mode hook to `counter`.
+    pub fn with_audit_counter(mut self, counter: AuditCounter) -> Self {
+        self.counter = Some(counter);
+        self
+    }
+
+    /// The log, if any.
+    pub fn log(&self) -> Option<&DecisionLog> {
+        self.log.as_ref()
+    }
+
+    /// Whether every hook is in audit mode.
+    pub fn audits_all(&self) -> bool {
+        self.audit_all
+    }
+
+    /// Counts an audited decision.
+    pub(crate) fn count_audited(&self, audited: Audited) {
+        if let Some(counter) = &self.counter {
+            counter(&audited);
+        }
     }
 }
 
@@ -295,7 +417,7 @@ pub(crate) fn pending(
     let reason = result.feedback.clone().or_else(|| result.failure.clone()).or_else(|| result.stop_reason.clone());
     Pending {
         time: SystemTime::now(),
-        client: client(),
+        client: ctx.client.unwrap_or("unknown"),
         session: ctx.session_id.clone(),
         event: ctx.event,
         tool: ctx.tool.as_ref().map(|t| (t.name.clone(), t.input.clone())),
@@ -317,54 +439,6 @@ pub struct Audited {
     pub hook: String,
     /// Its outcome word ([`outcome_word`]).
     pub outcome: &'static str,
-}
-
-/// What an evaluation runs under: its client, and what its audit-mode hooks decided.
-struct Scope {
-    client: &'static str,
-    audited: RefCell<Vec<Audited>>,
-}
-
-tokio::task_local! {
-    static SCOPE: Scope;
-}
-
-/// Runs `evaluation` as a call of `client` (`claude`, `aimon`, …); returns its output and the
-/// decisions its audit-mode hooks made.
-pub async fn scoped<F: Future>(client: &'static str, evaluation: F) -> (F::Output, Vec<Audited>) {
-    let scope = Scope { client, audited: RefCell::new(Vec::new()) };
-    SCOPE
-        .scope(scope, async {
-            let out = evaluation.await;
-            let audited = SCOPE.with(|s| s.audited.take());
-            (out, audited)
-        })
-        .await
-}
-
-/// The client of the current evaluation (`unknown` outside [`scoped`]).
-fn client() -> &'static str {
-    SCOPE.try_with(|s| s.client).unwrap_or("unknown")
-}
-
-/// Notes an audited decision in the current evaluation's scope.
-pub(crate) fn note_audited(audited: Audited) {
-    let _ = SCOPE.try_with(|s| s.audited.borrow_mut().push(audited));
-}
-
-/// Whether every hook of this process is in audit mode: `serve --audit` ([`audit_everything`]),
-/// or `AIMON_AUDIT=1`.
-pub fn audit_all() -> bool {
-    static FROM_ENV: OnceLock<bool> = OnceLock::new();
-    AUDIT_ALL.load(Ordering::Relaxed) != 0
-        || *FROM_ENV.get_or_init(|| std::env::var_os("AIMON_AUDIT").is_some_and(|v| !v.is_empty() && v != "0"))
-}
-
-static AUDIT_ALL: AtomicU64 = AtomicU64::new(0);
-
-/// Puts every hook of this process in audit mode (`serve --audit`).
-pub fn audit_everything() {
-    AUDIT_ALL.store(1, Ordering::Relaxed);
 }
 
 /// Reads the lines of a log file; a line that is not a record is `Err` with its text.

@@ -5,7 +5,7 @@ use std::io::{BufWriter, Write as _};
 use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, OnceLock};
 
 use super::{AUDIT, DecisionRecord, ENFORCED, INPUT_LIMIT, LogOptions, LogStats, Msg, Pending, rotated};
@@ -65,14 +65,20 @@ impl Located {
 /// reaches the file at most this late, and a busy daemon's senders rarely have to wake the writer.
 const LINGER: std::time::Duration = std::time::Duration::from_millis(10);
 
-/// Starts the writer thread of `options`.
-pub(super) fn spawn(options: LogOptions, rx: Receiver<Msg>, stats: Arc<LogStats>) -> std::io::Result<()> {
+/// Starts the writer thread of `options`; it sends on `done` once every sender is gone and
+/// its last lines are written.
+pub(super) fn spawn(
+    options: LogOptions,
+    rx: Receiver<Msg>,
+    stats: Arc<LogStats>,
+    done: SyncSender<()>,
+) -> std::io::Result<()> {
     std::thread::Builder::new().name("aimon-decision-log".into()).spawn(move || {
-        let mut writer = Writer { options, out: None, size: 0, stats };
+        let mut writer = Writer::new(options, stats);
         while let Ok(msg) = rx.recv() {
             // Wait a little for more lines unless somebody waits for them: the lines of a busy
-            // moment then cost one write and no wake-up each, and a flush (a one-shot command's
-            // last act) is answered at once, not after the window.
+            // moment then cost one write and no wake-up each, and a flush is answered at once,
+            // not after the window.
             let deadline = std::time::Instant::now() + LINGER;
             let mut waited_for = matches!(msg, Msg::Flush(_));
             writer.handle(msg);
@@ -89,11 +95,13 @@ pub(super) fn spawn(options: LogOptions, rx: Receiver<Msg>, stats: Arc<LogStats>
             writer.flush();
         }
         writer.flush();
+        let _ = done.try_send(());
     })?;
     Ok(())
 }
 
-struct Writer {
+/// Appends records to the files of one log: the writer thread's, or a one-shot log's own.
+pub(super) struct Writer {
     options: LogOptions,
     out: Option<BufWriter<File>>,
     /// The current file's size.
@@ -102,20 +110,33 @@ struct Writer {
 }
 
 impl Writer {
+    /// A writer of `options`; the file is opened on the first line.
+    pub(super) fn new(options: LogOptions, stats: Arc<LogStats>) -> Self {
+        Writer { options, out: None, size: 0, stats }
+    }
+
+    /// How many records a one-shot log keeps before it drops more.
+    pub(super) fn capacity(&self) -> usize {
+        self.options.capacity.max(1)
+    }
+
+    /// Formats and appends one record (counted written, or failed).
+    pub(super) fn record(&mut self, pending: &Pending) {
+        let mut line = serde_json::to_vec(&record(pending)).unwrap_or_default();
+        line.push(b'\n');
+        match self.write(&line) {
+            Ok(()) => self.stats.written.fetch_add(1, Ordering::Relaxed),
+            Err(e) => {
+                tracing::debug!("hooks: a decision log line was dropped: {e}");
+                self.out = None;
+                self.stats.failed.fetch_add(1, Ordering::Relaxed)
+            }
+        };
+    }
+
     fn handle(&mut self, msg: Msg) {
         match msg {
-            Msg::Record(pending) => {
-                let mut line = serde_json::to_vec(&record(&pending)).unwrap_or_default();
-                line.push(b'\n');
-                match self.write(&line) {
-                    Ok(()) => self.stats.written.fetch_add(1, Ordering::Relaxed),
-                    Err(e) => {
-                        tracing::debug!("hooks: a decision log line was dropped: {e}");
-                        self.out = None;
-                        self.stats.failed.fetch_add(1, Ordering::Relaxed)
-                    }
-                };
-            }
+            Msg::Record(pending) => self.record(&pending),
             Msg::Flush(ack) => {
                 self.flush();
                 let _ = ack.try_send(());
@@ -123,7 +144,7 @@ impl Writer {
         }
     }
 
-    fn flush(&mut self) {
+    pub(super) fn flush(&mut self) {
         if let Some(out) = &mut self.out
             && out.flush().is_err()
         {

@@ -1,0 +1,80 @@
+//! The process environment the libraries no longer read: resolved once, here, and handed on as
+//! values (issue #42). hook-config, hook-server and hook-core take the decision log, the audit
+//! switch and the like as arguments; this is where the binary reads the variables behind them.
+//!
+//! [`Env::get`] reads them on first use and keeps them for the rest of the process (one
+//! command per process), so every command sees the same values.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use hook_config::{DECISION_LOG_ENV, DecisionLog, LogOptions, Recording};
+
+/// `AIMON_AUDIT`: every hook of the process in audit mode.
+const AUDIT_ENV: &str = "AIMON_AUDIT";
+
+/// The variables the commands act on, read once.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Env {
+    /// `AIMON_DECISION_LOG`: the log's path, `off`, or unset (the default path).
+    pub(crate) decision_log: Option<OsString>,
+    /// `AIMON_AUDIT` set to anything but empty or `0`.
+    pub(crate) audit: bool,
+}
+
+impl Env {
+    /// Reads the variables now.
+    pub(crate) fn read() -> Env {
+        Env {
+            decision_log: std::env::var_os(DECISION_LOG_ENV),
+            audit: std::env::var_os(AUDIT_ENV).is_some_and(|v| !v.is_empty() && v != "0"),
+        }
+    }
+
+    /// The process's environment, read on first use.
+    pub(crate) fn get() -> &'static Env {
+        static ENV: OnceLock<Env> = OnceLock::new();
+        ENV.get_or_init(Env::read)
+    }
+
+    /// The decision log's path for `home` ([`LogOptions::path_from`]); `None` when it is off.
+    pub(crate) fn decision_log_path(&self, home: Option<&Path>) -> Option<PathBuf> {
+        LogOptions::path_from(self.decision_log.as_deref(), home)
+    }
+
+    /// Where `AIMON_DECISION_LOG` moved the log, when it did (self-protection guards it there).
+    pub(crate) fn moved_log(&self) -> Option<&Path> {
+        self.decision_log.as_deref().filter(|v| !v.is_empty() && *v != "off").map(Path::new)
+    }
+
+    /// What a command's hooks record to when it logs nothing: the audit switch alone.
+    pub(crate) fn unlogged(&self) -> Recording {
+        Recording::new().with_audit_all(self.audit)
+    }
+
+    /// A one-shot command's recording (`run`, `claude`): the log for `home` without a writer
+    /// thread, written once the answer is out (when the last hook holding it is dropped).
+    pub(crate) fn one_shot(&self, home: Option<&Path>) -> Recording {
+        let log = self.decision_log_path(home).map(|path| DecisionLog::open_one_shot(LogOptions::new(path)));
+        self.unlogged().with_log(log)
+    }
+
+    /// The daemon's recording: the log for `home` with its batching writer thread (a log that
+    /// cannot start is one WARN), every hook audited when `audit` (`serve --audit`) or
+    /// `AIMON_AUDIT` says so.
+    pub(crate) fn daemon(&self, home: &Path, audit: bool) -> Recording {
+        let log = self.decision_log_path(Some(home)).and_then(|path| match DecisionLog::open(LogOptions::new(path)) {
+            Ok(log) => Some(log),
+            Err(e) => {
+                tracing::warn!("hooks: the decision log cannot start ({e}); decisions are not logged");
+                None
+            }
+        });
+        Recording::new().with_log(log).with_audit_all(audit || self.audit)
+    }
+}
+
+/// How long a stopping daemon waits for its log's last lines.
+pub(crate) const LOG_FLUSH: Duration = Duration::from_secs(2);
