@@ -14,9 +14,9 @@ use hyper_util::rt::TokioIo;
 use tokio::net::UnixStream;
 
 use hook_wire::{Answer, Client};
-use serde::{Deserialize, Serialize};
 
 use crate::delivery::MAIL_HEADER;
+use crate::form::CommandForm;
 use crate::proof::{self, HELLO_PATH, NONCE_HEADER, PROOF_HEADER, STANCE_LIMIT, Stance};
 use crate::routes::{BASE_HEADER, FORM_HEADER, PROJECT_HEADER};
 
@@ -46,14 +46,6 @@ pub enum Forwarded {
     /// The request was sent but no usable answer came back; the hooks may have run, so they are
     /// not run again. The text says what went wrong.
     Failed(String),
-}
-
-/// The command form of an answer, as the daemon sends it to a forwarding process.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct CommandForm {
-    pub(crate) stdout: String,
-    pub(crate) stderr: String,
-    pub(crate) exit: u8,
 }
 
 /// Where a forwarded call says its project is, beyond its payload (the daemon derives the project).
@@ -168,7 +160,7 @@ pub(crate) async fn proven(socket: &Path, home: &Path) -> Result<(SendRequest<Fu
         if peer.uid() != nix::unistd::geteuid().as_raw() {
             return Err(unproven(format!("it runs as user {}, not as you", peer.uid())));
         }
-        let token_file = crate::listen::token_path(home);
+        let token_file = crate::token::token_path(home);
         let token = read_token(&token_file)
             .map_err(|e| unproven(format!("the token {} cannot be read: {e}", token_file.display())))?;
         let key = token.trim_ascii();

@@ -11,8 +11,9 @@
 //!   `/v1/health`, `/v1/hooks`, `/metrics`, `/v1/stream`: rewake fires as server-sent events)
 //!   with their limits as layers, so an embedder can mount them in its own server.
 //! - [`serve`]: the daemon — a Unix socket (mode 0600) and optional loopback TCP behind the bearer
-//!   token of [`ensure_token`], slow clients cut off, graceful shutdown on [`ShutdownSignals`];
-//!   rewake on the store of `--store` (a shared PostgreSQL store with the `postgres` feature,
+//!   token of [`ensure_token`], slow clients cut off, graceful shutdown on [`ShutdownSignals`]
+//!   (last, every command hook of the process still running is killed: hook-actions'
+//!   `HookProcessGroups`); rewake on the store of `--store` (a shared PostgreSQL store with the `postgres` feature,
 //!   waited for when it is down at start).
 //! - [`forward`]: the forwarding client of `aimon-hooks <client>` for the socket: first the daemon
 //!   proves on the connection that it is the person's own (its peer credentials, an HMAC of a
@@ -21,9 +22,10 @@
 //!   carrying session mail comes with a [`MailReceipt`] to redeem once it is printed.
 //!
 //! Metrics use `prometheus-client` (docs/decisions.md says why). Layer 5: above hook-host,
-//! hook-config and hook-skill, below hook-cli; the crates below must not pull axum, tower-http or
-//! prometheus-client. Tests: unit tests next to the code; `tests/` drive a real daemon over its
-//! socket and TCP; `benches/` holds the load benchmark and the soak test.
+//! hook-config and hook-actions, below hook-cli; the crates below must not pull axum, tower-http
+//! or prometheus-client. Tests: unit tests next to the code; `tests/` run the daemon in process
+//! (warm MCP sessions, mail, shutdown); hook-cli's `tests/cli/serve.rs` drives the binary's
+//! daemon over its socket and TCP; `benches/` holds the load benchmark.
 //!
 //! Mounting the routes in an app of your own, behind your own authentication (the runnable
 //! version is `examples/embed-server`):
@@ -52,20 +54,22 @@ mod auth;
 mod client;
 mod delivery;
 mod error;
+mod form;
 mod listen;
 mod metrics;
 mod projects;
 mod proof;
 mod routes;
 mod store;
-mod stream;
+mod token;
 
 pub use crate::{
     client::{CONNECT_TIMEOUT, ForwardHints, Forwarded, MailReceipt, PROOF_TIMEOUT, forward, forward_blocking},
     delivery::MAIL_HEADER,
     error::Error,
-    listen::{DEFAULT_LISTEN, ServeOptions, ShutdownSignals, default_socket, ensure_token, serve, token_path},
+    listen::{DEFAULT_LISTEN, ServeOptions, ShutdownSignals, default_socket, serve},
     routes::{
         BASE_HEADER, BODY_LIMIT, EXIT_HEADER, FORM_HEADER, HookService, PROJECT_HEADER, ServiceOptions, hook_row,
     },
+    token::{ensure_token, token_path},
 };

@@ -4,12 +4,13 @@
 //!
 //! Shutdown (R-SRV-6): stop accepting, let in-flight requests finish for the grace period, then
 //! drop what still runs — dropping a hook's call kills its process group (hook-actions) — and
-//! unload the projects, which closes their MCP sessions. The socket file is removed.
+//! unload the projects, which closes their MCP sessions; last, every hook process group still
+//! live in this process is killed through hook-actions' registry (`HookProcessGroups`, R-CLI-11),
+//! so a daemon stopped by SIGTERM leaves no hook process behind. The socket file is removed.
 
 use std::future::Future;
-use std::io::Write as _;
 use std::net::SocketAddr;
-use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,6 +19,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, Response, StatusCode};
 use axum::routing::get;
+use hook_actions::HookProcessGroups;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -33,6 +35,7 @@ use crate::client::Refused;
 use crate::error::Error;
 use crate::proof::{self, HELLO_PATH, NONCE_HEADER, PROOF_HEADER, Stance};
 use crate::routes::{HookService, ServiceOptions};
+use crate::token::ensure_token;
 
 /// The default TCP address of `--listen`.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:7787";
@@ -69,38 +72,6 @@ pub struct ServeOptions {
 /// `~/.aimon/serve.sock`.
 pub fn default_socket(home: &Path) -> PathBuf {
     hook_core::AimonDir::under(home).serve_socket()
-}
-
-/// `~/.aimon/serve.token`.
-pub fn token_path(home: &Path) -> PathBuf {
-    hook_core::AimonDir::under(home).serve_token()
-}
-
-/// The bearer token of `home`, created (random, mode 0600) when it does not exist yet.
-pub fn ensure_token(home: &Path) -> Result<String, Error> {
-    let path = token_path(home);
-    let io = |what, source| Error::Io { what, path: path.clone(), source };
-    match std::fs::read_to_string(&path) {
-        Ok(text) if !text.trim().is_empty() => return Ok(text.trim().to_owned()),
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io("read the token file", e)),
-    }
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| Error::Random(e.to_string()))?;
-    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| io("create the directory of", e))?;
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&path)
-        .map_err(|e| io("write the token file", e))?;
-    file.write_all(format!("{token}\n").as_bytes()).map_err(|e| io("write the token file", e))?;
-    Ok(token)
 }
 
 /// Binds the socket at `path` (mode 0600), replacing a stale file; refuses when something
@@ -162,7 +133,9 @@ fn raise_open_files() {
 /// PostgreSQL's NOTIFY) picks them up at once.
 const REWAKE_POLL: Duration = Duration::from_secs(10);
 
-/// Runs the daemon until `shutdown` completes, then shuts down gracefully.
+/// Runs the daemon until `shutdown` completes, then shuts down gracefully. The daemon is the
+/// process's: once it has stopped, every command hook of this process still running is killed and
+/// any started later is killed at its start ([`hook_actions::HookProcessGroups::kill_all`]).
 pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) -> Result<(), Error> {
     raise_open_files();
     let service = HookService::new(options.service.clone());
@@ -226,9 +199,15 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
         tracing::warn!("hooks: requests still running after {:?}; stopping them and their hooks", options.grace);
     }
     // Dropping a request's future kills the process groups of its hooks.
-    // Seam: hook-actions' process-group registry (kill-all on a signal) is called here once it exists.
     connections.shutdown().await;
     service.unload();
+    // What no dropped future took with it (a hook of a rewake fire, of a task still winding
+    // down) is killed by hook-actions' registry of live hook process groups, as `run` and
+    // `claude` do on a signal; a hook started after this is killed at its start.
+    let killed = HookProcessGroups::kill_all();
+    if killed > 0 {
+        tracing::info!("hooks: serve stops: killed {killed} hook process group(s) still running");
+    }
     Ok(())
 }
 

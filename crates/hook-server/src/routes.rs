@@ -7,6 +7,8 @@
 //! verbatim (`{"stdout", "stderr", "exit"}`), `POST /v1/<client>/ack` redeems the mail receipt;
 //! `GET /v1/health`, `GET /v1/hooks`, `GET /metrics`, `GET /v1/stream` (fires, see `stream`). Limits are layers around the router.
 
+mod stream;
+
 use std::ffi::OsStr;
 use std::future::Future;
 use std::os::unix::ffi::OsStrExt as _;
@@ -37,7 +39,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
-use crate::client::CommandForm;
+use crate::form::CommandForm;
 use crate::delivery::{AckOnWritten, MAIL_HEADER, Receipts};
 use crate::error::Error;
 use crate::metrics::Metrics;
@@ -166,7 +168,7 @@ impl HookService {
             .route("/v1/health", get(health))
             .route("/v1/hooks", get(hooks))
             .route("/metrics", get(metrics))
-            .route("/v1/stream", get(crate::stream::stream))
+            .route("/v1/stream", get(stream::stream))
             .route_layer(middleware::from_fn_with_state(self.clone(), count))
             .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
             .layer(CatchPanicLayer::new())

@@ -399,6 +399,49 @@ fn sigterm_with_a_hook_running_leaves_no_process_of_its_group() {
     request.join().expect("the client thread");
 }
 
+/// Issue #42: a hook no request waits for — a rewake fire's, run by the daemon itself — is killed
+/// when serve is stopped: its `sleep 60` is gone within ten seconds of the SIGTERM (the grace
+/// period is five). Here the binary's exit would take it along too; hook-server's
+/// `tests/shutdown.rs` shows the process-group registry call of `serve` doing it.
+#[test]
+fn sigterm_to_serve_kills_a_rewake_fires_sleeping_hook_within_ten_seconds() {
+    let sandbox = Sandbox::new();
+    let pidfile = sandbox.root().join("sleep.pid");
+    let hook = format!(r#"if [ -n "$AIMON_REWAKE_ID" ]; then sleep 60 & echo $! > {}; wait; fi"#, pidfile.display());
+    let rewake = json!({"trigger": {"delay": "1s"}, "maxAttempts": 1, "reason": "a fire that sleeps"});
+    let hooks = one_hook(
+        "PostToolUse",
+        "Bash",
+        json!({"type": "command", "command": hook, "timeout": 120, "asyncRewake": rewake}),
+    );
+    let dir = project(&sandbox, "p", &hooks.to_string());
+    let daemon = Daemon::trusting(&sandbox);
+    let push = payload("PostToolUse", &dir, bash_input("git push")).to_string();
+    assert_eq!(daemon.tcp("POST", "/v1/claude", &[], push.as_bytes()).status, 200);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let sleep = loop {
+        if let Some(pid) = std::fs::read_to_string(&pidfile).ok().and_then(|t| t.trim().parse::<i32>().ok()) {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the rewake's hook never ran");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(alive(sleep), "the hook's sleep runs before the SIGTERM");
+    terminate(daemon.child.id());
+    let bound = Instant::now() + Duration::from_secs(10);
+    while alive(sleep) {
+        assert!(Instant::now() < bound, "the hook's sleep {sleep} outlived serve's SIGTERM by ten seconds");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(daemon.stop(), 128 + 15, "serve exits 128 + SIGTERM");
+}
+
+/// Whether process `pid` exists and is not a zombie.
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')))
+}
+
 /// Stderr without the WARN log lines.
 fn answer_lines(stderr: &str) -> Vec<&str> {
     stderr.lines().filter(|l| !l.starts_with("WARN hooks:")).collect()
