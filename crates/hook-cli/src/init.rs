@@ -1,7 +1,6 @@
 //! `init claude` (R-CLI-10), `init gemini`/`init qwen`, `init codex` and `init copilot`: the file side of hook-wire's
 //! settings editing.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
@@ -29,7 +28,7 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
         home.join(hook_wire::CLAUDE_SETTINGS)
     };
     let route = if args.http {
-        hook_wire::claude::http_route(&args.url, &token(&home)?)
+        hook_wire::claude::http_route(&args.url, &hook_server::ensure_token(&home)?)
     } else {
         let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
         hook_wire::claude::command_route(&binary.display().to_string())
@@ -39,16 +38,8 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
         .iter()
         .map(|name| HookEventType::resolve(name).map_err(|e| anyhow::anyhow!("{}", e.warning())))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let before = match std::fs::read_to_string(&file) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => bail!("cannot read {}: {e}", file.display()),
-    };
-    let mut settings: Value = match before.as_deref().map(str::trim) {
-        None | Some("") => Value::Object(serde_json::Map::new()),
-        Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
-    };
-    let original = settings.clone();
+    let mut edit = JsonFile::read(&file)?;
+    let settings = &mut edit.value;
     let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?.display().to_string();
     let prefix = hook_wire::claude::guard_prefix(&binary);
     // On by default wherever the kernel allows it; asked for by name, a kernel that does not is
@@ -62,13 +53,13 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
         },
     };
     let edited = match (args.remove, args.guard) {
-        (true, true) => hook_wire::claude::remove_shell_prefix(&mut settings, &prefix),
-        (true, false) => hook_wire::claude::remove_routes(&mut settings, &route)
-            .and_then(|()| hook_wire::claude::remove_shell_prefix(&mut settings, &prefix)),
-        (false, _) => hook_wire::claude::add_routes(&mut settings, &hook_wire::claude::routed_events(&named), &route)
+        (true, true) => hook_wire::claude::remove_shell_prefix(settings, &prefix),
+        (true, false) => hook_wire::claude::remove_routes(settings, &route)
+            .and_then(|()| hook_wire::claude::remove_shell_prefix(settings, &prefix)),
+        (false, _) => hook_wire::claude::add_routes(settings, &hook_wire::claude::routed_events(&named), &route)
             .and_then(|()| match guard {
-                Guarded::On => hook_wire::claude::set_shell_prefix(&mut settings, &prefix),
-                Guarded::Off => hook_wire::claude::remove_shell_prefix(&mut settings, &prefix),
+                Guarded::On => hook_wire::claude::set_shell_prefix(settings, &prefix),
+                Guarded::Off => hook_wire::claude::remove_shell_prefix(settings, &prefix),
                 Guarded::Unavailable(_) => Ok(()),
             }),
     };
@@ -77,21 +68,12 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
         Guarded::Unavailable(why) => Some(why.as_str()),
         _ => None,
     };
-    let layers = claude_layers(claude_routes(&settings, &binary), unavailable);
-    if settings == original && before.is_some() {
+    let layers = claude_layers(claude_routes(&edit.value, &binary), unavailable);
+    if !edit.save()? {
         eprintln!("{}: already up to date", file.display());
         eprintln!("{layers}");
         return Ok(0);
     }
-    if let Some(text) = &before {
-        let backup = PathBuf::from(format!("{}.aimon-backup", file.display()));
-        std::fs::write(&backup, text).with_context(|| format!("cannot write {}", backup.display()))?;
-    }
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let text = serde_json::to_string_pretty(&settings)? + "\n";
-    std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
     let done = match (args.remove, args.guard, &guard) {
         (true, true, _) => "the exec guard removed",
         (true, false, _) => "routes removed",
@@ -164,30 +146,6 @@ pub(crate) fn layers(parse: bool, guard: &str) -> String {
     format!("layers: parse-time rules {}; exec-time guard {guard}", if parse { "on" } else { "off" })
 }
 
-/// The daemon's bearer token from `~/.aimon/serve.token`, created (random, mode 0600) if missing.
-fn token(home: &Path) -> anyhow::Result<String> {
-    let path = hook_core::AimonDir::under(home).serve_token();
-    match std::fs::read_to_string(&path) {
-        Ok(text) if !text.trim().is_empty() => return Ok(text.trim().to_owned()),
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => bail!("cannot read {}: {e}", path.display()),
-    }
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("cannot draw a random token: {e}"))?;
-    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut out = options.open(&path).with_context(|| format!("cannot create {}", path.display()))?;
-    writeln!(out, "{token}").with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(token)
-}
-
 /// Routes a client's events to `aimon-hooks <client>` in its settings file (home or project), or
 /// removes the routes; a second run changes nothing, everything else in the file is kept.
 pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArgs) -> anyhow::Result<u8> {
@@ -200,33 +158,15 @@ pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArg
     };
     let file = base.join(relative);
     let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
-    let before = match std::fs::read_to_string(&file) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => bail!("cannot read {}: {e}", file.display()),
-    };
-    let mut settings: Value = match before.as_deref().map(str::trim) {
-        None | Some("") => Value::Object(serde_json::Map::new()),
-        Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
-    };
-    let original = settings.clone();
+    let mut edit = JsonFile::read(&file)?;
     client
-        .edit_settings(&mut settings, &binary.display().to_string(), args.remove)
+        .edit_settings(&mut edit.value, &binary.display().to_string(), args.remove)
         .with_context(|| format!("cannot edit {}", file.display()))?;
-    if settings == original && before.is_some() {
+    if !edit.save()? {
         eprintln!("{}: already up to date", file.display());
         launch(client, &binary, args.launcher.as_deref(), args.remove)?;
         return Ok(0);
     }
-    if let Some(text) = &before {
-        let backup = PathBuf::from(format!("{}.aimon-backup", file.display()));
-        std::fs::write(&backup, text).with_context(|| format!("cannot write {}", backup.display()))?;
-    }
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let text = serde_json::to_string_pretty(&settings)? + "\n";
-    std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
     eprintln!("{}: {}", file.display(), if args.remove { "routes removed" } else { "events routed to aimon-hooks" });
     launch(client, &binary, args.launcher.as_deref(), args.remove)?;
     Ok(0)
@@ -251,26 +191,23 @@ pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
     let config_file = codex_home.join(hook_wire::CODEX_CONFIG);
     let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
     let route = hook_wire::codex::command_route(&binary.display().to_string());
-    let before = read_optional(&file)?;
-    let mut settings: Value = match before.as_deref().map(str::trim) {
-        None | Some("") => Value::Object(serde_json::Map::new()),
-        Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
-    };
+    let mut edit = JsonFile::read(&file)?;
+    let settings = &mut edit.value;
     let config_before = read_optional(&config_file)?.unwrap_or_default();
     let mut config: toml_edit::DocumentMut =
         config_before.parse().with_context(|| format!("{} is not valid TOML", config_file.display()))?;
-    let old = hook_wire::codex::trusted_hashes(&settings, &file, &route);
+    let old = hook_wire::codex::trusted_hashes(settings, &file, &route);
     let edited = if args.remove {
-        hook_wire::claude::remove_routes(&mut settings, &route)
+        hook_wire::claude::remove_routes(settings, &route)
     } else {
-        hook_wire::claude::add_routes(&mut settings, hook_wire::codex::ROUTED_EVENTS, &route)
+        hook_wire::claude::add_routes(settings, hook_wire::codex::ROUTED_EVENTS, &route)
     };
     edited.with_context(|| format!("cannot edit {}", file.display()))?;
     let state = trust_table(&mut config).with_context(|| format!("cannot edit {}", config_file.display()))?;
     for (key, _) in &old {
         state.remove(key);
     }
-    for (key, hash) in hook_wire::codex::trusted_hashes(&settings, &file, &route) {
+    for (key, hash) in hook_wire::codex::trusted_hashes(settings, &file, &route) {
         let mut entry = toml_edit::Table::new();
         entry.insert("trusted_hash", toml_edit::value(hash));
         state.insert(&key, toml_edit::Item::Table(entry));
@@ -287,13 +224,8 @@ pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
             );
         }
     }
-    let hooks_text = serde_json::to_string_pretty(&settings)? + "\n";
     let config_text = config.to_string();
-    let mut changed = false;
-    if before.as_deref().map(|b| serde_json::from_str::<Value>(b).ok()) != Some(Some(settings.clone())) {
-        write_with_backup(&file, before.as_deref(), &hooks_text)?;
-        changed = true;
-    }
+    let mut changed = edit.save()?;
     if config_text != config_before {
         write_with_backup(&config_file, (!config_before.is_empty()).then_some(config_before.as_str()), &config_text)?;
         changed = true;
@@ -385,6 +317,38 @@ fn write_with_backup(file: &Path, before: Option<&str>, text: &str) -> anyhow::R
     std::fs::write(file, text).with_context(|| format!("cannot write {}", file.display()))
 }
 
+/// A client's JSON settings file being edited: its text as read (`None` when it does not exist)
+/// and its value (`{}` for a missing or blank file), saved back only when the edit changed it.
+struct JsonFile<'a> {
+    path: &'a Path,
+    before: Option<String>,
+    original: Value,
+    value: Value,
+}
+
+impl<'a> JsonFile<'a> {
+    fn read(path: &'a Path) -> anyhow::Result<Self> {
+        let before = read_optional(path)?;
+        let value = match before.as_deref().map(str::trim) {
+            None | Some("") => Value::Object(serde_json::Map::new()),
+            Some(text) => {
+                serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", path.display()))?
+            }
+        };
+        Ok(JsonFile { path, before, original: value.clone(), value })
+    }
+
+    /// Writes the value (pretty, one final newline, the old text kept as `<file>.aimon-backup`)
+    /// when the file is missing or the edit changed it; returns whether it wrote.
+    fn save(&self) -> anyhow::Result<bool> {
+        if self.before.is_some() && self.value == self.original {
+            return Ok(false);
+        }
+        write_with_backup(self.path, self.before.as_deref(), &(serde_json::to_string_pretty(&self.value)? + "\n"))?;
+        Ok(true)
+    }
+}
+
 /// Routes Copilot's PascalCase events to `aimon-hooks copilot` in the project's
 /// `.github/hooks/aimon.json`, or removes them; other handlers in the file are kept.
 pub(crate) fn copilot(args: &InitCopilotArgs) -> anyhow::Result<u8> {
@@ -392,18 +356,12 @@ pub(crate) fn copilot(args: &InitCopilotArgs) -> anyhow::Result<u8> {
     let file = std::env::current_dir().context("cannot read the current directory")?.join(hook_wire::COPILOT_HOOKS);
     let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
     let route = hook_wire::copilot::command_route(&binary.display().to_string());
-    let before = read_optional(&file)?;
-    let mut hooks: Value = match before.as_deref().map(str::trim) {
-        None | Some("") => Value::Object(serde_json::Map::new()),
-        Some(text) => serde_json::from_str(text).with_context(|| format!("{} is not valid JSON", file.display()))?,
-    };
-    let original = hooks.clone();
-    hook_wire::copilot::edit_routes(&mut hooks, &route, args.remove)
+    let mut edit = JsonFile::read(&file)?;
+    hook_wire::copilot::edit_routes(&mut edit.value, &route, args.remove)
         .with_context(|| format!("cannot edit {}", file.display()))?;
-    if hooks == original && before.is_some() {
+    if !edit.save()? {
         eprintln!("{}: already up to date", file.display());
     } else {
-        write_with_backup(&file, before.as_deref(), &(serde_json::to_string_pretty(&hooks)? + "\n"))?;
         eprintln!(
             "{}: {}",
             file.display(),
