@@ -5,7 +5,10 @@
 //!   the crate table of `docs/architecture.md`, which is rendered from the same layer table,
 //!   and that every requirement id cited in `crates/` or `xtask/` has a line in
 //!   `docs/behaviour.md`, and that no file but the CLI's allocator switch and the exec guard's
-//!   spawn and relay modules allows unsafe code.
+//!   spawn and relay modules allows unsafe code (and that `docs/architecture.md` names those
+//!   modules), and that no crate's modules import each other in a cycle (`modules`). Drift
+//!   checks: the README's `hook-wire` row names every client and its documentation list every
+//!   page of `docs/`; the about text of `aimon-hooks --help` names every command (`cli_about`).
 //!   The event tables of `docs/config.md` and `docs/cli.md` are rendered from hook-core's events
 //!   table the same way, the README must have a row for every crate, and every library crate's
 //!   public names must equal its snapshot `xtask/snapshots/<crate>.exports`; the rule tables of
@@ -14,11 +17,13 @@
 //!
 //! Every check is also a `#[test]` (see `tests` in each module), so `cargo test` enforces it.
 
+mod cli_about;
 mod docs;
 mod event_tables;
 mod exports;
 mod layers;
 mod literals;
+mod modules;
 mod packs_doc;
 mod public_api;
 mod readme;
@@ -85,6 +90,7 @@ fn check_layers(write_docs: bool) -> Result<Vec<String>> {
     problems.extend(literals::check_event_literals(&root)?);
     problems.extend(requirements::check_cited_ids(&root)?);
     problems.extend(unsafe_code::check_unsafe_code(&root)?);
+    problems.extend(modules::check_module_cycles(&root)?);
 
     problems.extend(generated_docs(&root, &graph, write_docs)?);
     problems.extend(exports::check(&root, write_docs)?);
@@ -128,6 +134,9 @@ fn generated_docs(root: &Path, graph: &layers::Graph, write_docs: bool) -> Resul
     )?);
     let readme = std::fs::read_to_string(root.join("README.md")).context("reading README.md")?;
     problems.extend(readme::check_crates(&readme, graph));
+    problems.extend(readme::check_clients(&readme));
+    problems.extend(readme::check_doc_list(&readme, root));
+    problems.extend(cli_about::check(root)?);
     Ok(problems)
 }
 

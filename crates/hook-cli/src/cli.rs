@@ -9,11 +9,13 @@ use clap::{ArgAction, Args, Parser, Subcommand};
 ///
 /// Hooks live in `.aimon/hooks.json` (Claude Code's format) in the home directory, the project and
 /// the project's local file. `run` runs the hooks of one event for one payload and prints the
-/// verdict; `claude` answers a Claude Code hook call (`init claude` routes Claude Code's events to
-/// it); `serve` keeps one engine for every project and answers over a socket. `trust` lets a
-/// project's own hooks run under `claude`; `validate`, `list`, `explain` and `schema` check and
-/// show the files; `import-claude` converts Claude Code settings; `watch` hot-reloads; `rewake`
-/// shows and cancels deferred re-invocations.
+/// verdict; `claude`, `gemini`, `qwen`, `codex` and `copilot` answer a hook call of their client
+/// (`init` routes a client's events to them); `guard` runs a command under the exec-time guard;
+/// `serve` keeps one engine for every project and answers over a socket. `trust` lets a project's
+/// own hooks run; `validate`, `list`, `explain`, `packs` and `schema` check and show the files;
+/// `test` runs policy tests, `replay` recorded sessions, and `log` reads the decision log;
+/// `import-claude` converts Claude Code settings; `watch` hot-reloads; `rewake` shows and cancels
+/// deferred re-invocations.
 #[derive(Debug, Parser)]
 #[command(name = "aimon-hooks", version, propagate_version = true, max_term_width = 100)]
 pub(crate) struct Cli {

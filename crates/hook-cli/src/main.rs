@@ -21,7 +21,7 @@
 #![allow(rustdoc::invalid_html_tags)]
 
 mod agent;
-#[expect(unsafe_code, reason = "the allocator switch: the one place the workspace allows unsafe code")]
+#[expect(unsafe_code, reason = "the allocator switch: this crate's only unsafe code (hook-guard holds the rest)")]
 mod alloc;
 mod cli;
 mod commands;
