@@ -8,8 +8,10 @@
 //!    read, its settings for `init`), and spell its keys nowhere else.
 //! 2. Add a variant here and one arm to each method below (the compiler lists them).
 //! 3. Add its route (`POST /v1/<name>`, one line in hook-server's router) and its subcommand
-//!    (`aimon-hooks <name>`, one line in hook-cli's command enum): both call the one pipeline
-//!    (hook-host's `answer_call`) with the variant.
+//!    (`aimon-hooks <name>`, one variant of hook-cli's `ClientCommand` and one arm of its
+//!    `client_call`): both call the one pipeline (hook-host's `answer_call`) with the variant. A
+//!    dialect whose payload names no event takes it on the command line
+//!    ([`Client::command_call`], [`Client::command_answer`]).
 //!
 //! Everything else (the project, the engine, trust, dispatch, rewake mail) is the pipeline's and
 //! the events table's, the same for every client.
@@ -83,6 +85,29 @@ impl Client {
         }
     }
 
+    /// The bytes of a command hook's call as [`Client::parse`] reads them: `stdin` as it came,
+    /// or, when the handler names its event on the command line because the payload names none
+    /// (`named`: `aimon-hooks copilot --event preToolUse`, Copilot's camelCase dialect), `stdin`
+    /// wrapped with that event, so that it travels with the payload (to `serve` too) and is found
+    /// even when the payload cannot be read. Only Copilot's handlers name one; other clients'
+    /// bytes are kept as they came.
+    pub fn command_call(self, named: Option<&str>, stdin: &[u8]) -> Vec<u8> {
+        match (self, named) {
+            (Client::Copilot, Some(event)) => crate::copilot::camel_call(event, stdin),
+            _ => stdin.to_vec(),
+        }
+    }
+
+    /// The answer in the form the handler that made the call reads: for a call whose event was
+    /// named on the command line (see [`Client::command_call`]), Copilot's camelCase form
+    /// (top-level keys only); else `answer` as it is.
+    pub fn command_answer(self, named: Option<&str>, answer: Answer) -> Answer {
+        match (self, named) {
+            (Client::Copilot, Some(_)) => crate::copilot::camel_answer(answer),
+            _ => answer,
+        }
+    }
+
     /// The event named in bytes that could not be read (all of them, or the prefix that was read).
     pub fn sniff(self, bytes: &[u8]) -> Option<HookEventType> {
         match self {
@@ -126,6 +151,17 @@ impl Client {
             Client::Gemini => crate::gemini::context(event, payload, project),
             Client::Codex => crate::codex::context(event, payload, project),
             Client::Copilot => crate::copilot::context(event, payload, project),
+        }
+    }
+
+    /// A session file of the client read back as its hook calls (`path`: the file, as the
+    /// payloads name it; `text`: its contents); `None` for a client whose sessions are not read
+    /// (only Claude Code's transcripts and Codex's rollouts are).
+    pub fn read_session(self, path: &str, text: &str) -> Option<crate::Session> {
+        match self {
+            Client::Claude => Some(crate::claude::read_transcript(path, text)),
+            Client::Codex => Some(crate::codex::read_rollout(path, text)),
+            Client::Gemini | Client::Qwen | Client::Copilot => None,
         }
     }
 

@@ -10,9 +10,10 @@
 //! - camelCase, its own (`preToolUse`, `postToolUse`, `userPromptSubmitted`, `sessionStart`,
 //!   `agentStop`, `sessionEnd`, …): a camelCase payload (`sessionId`, `toolName: "bash"`,
 //!   `toolArgs`, `toolResult`) that **names no event**. Its handler therefore runs
-//!   `aimon-hooks copilot --event <camelCase name>`, which wraps the payload with the event
-//!   ([`camel_call`]); `parse` unwraps it into the PascalCase reading (event, keys and tool
-//!   names), and the answer is given at the top level only ([`camel_answer`]:
+//!   `aimon-hooks copilot --event <camelCase name>`, whose call [`crate::Client::command_call`]
+//!   wraps with the event ([`camel_call`]); `parse` unwraps it into the PascalCase reading (event, keys and tool
+//!   names), and [`crate::Client::command_answer`] gives the answer at the top level only
+//!   ([`camel_answer`]:
 //!   `permissionDecision`, `permissionDecisionReason`, `modifiedArgs`, `additionalContext`,
 //!   `decision`/`reason`).
 //!
@@ -98,7 +99,7 @@ fn pascal_event(camel: &str) -> Option<&'static str> {
 /// The bytes of a camelCase call of `event` (its payload names none), wrapped so that the event
 /// travels with them (to `serve` too) and is found even when the payload cannot be read:
 /// `{"hook_event_name": "<event>", "copilot_payload": <the bytes, verbatim>}`.
-pub fn camel_call(event: &str, bytes: &[u8]) -> Vec<u8> {
+pub(crate) fn camel_call(event: &str, bytes: &[u8]) -> Vec<u8> {
     let mut out =
         format!("{{\"{}\":{},\"{CAMEL_PAYLOAD}\":", PayloadKey::HOOK_EVENT_NAME, Value::from(event)).into_bytes();
     out.extend_from_slice(bytes);
@@ -157,7 +158,7 @@ pub(crate) fn sniff(bytes: &[u8]) -> Option<HookEventType> {
 /// The answer of a PascalCase call (`answer`) in the camelCase dialect's form: the decision,
 /// its reason, the rewritten arguments (`modifiedArgs`) and the context at the top level, and
 /// no `hookSpecificOutput`. Exit code and stderr are kept.
-pub fn camel_answer(mut answer: Answer) -> Answer {
+pub(crate) fn camel_answer(mut answer: Answer) -> Answer {
     let Ok(Value::Object(mut out)) = serde_json::from_str::<Value>(&answer.stdout) else { return answer };
     let Some(Value::Object(specific)) = out.remove(Key::HOOK_SPECIFIC_OUTPUT) else { return answer };
     for (key, value) in specific {

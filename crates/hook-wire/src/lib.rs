@@ -21,6 +21,9 @@
 //!   that are not UTF-8), [`project_dir`] (which project a call belongs to) and the reading of a
 //!   client's tool call in the matcher vocabulary (each client's module has one table of its
 //!   tools and of the arguments the matchers read under another key);
+//! - [`Session`]: a client's recorded session (Claude Code's transcripts, Codex's rollouts) read
+//!   back as the hook calls it made, each with the payload the client sends
+//!   ([`Client::read_session`]), for `replay` to run through [`Client::context`] as a live call;
 //! - [`routing_files`]: every client settings file that routes hooks (what `init` writes and what
 //!   self-protection keeps out of the agent's reach), with the paths `init` writes named once.
 //!
@@ -75,6 +78,7 @@ mod project;
 mod qwen;
 mod read;
 mod routing;
+mod session;
 mod tool_args;
 
 pub use crate::{
@@ -87,4 +91,5 @@ pub use crate::{
         CLAUDE_LOCAL_SETTINGS, CLAUDE_SETTINGS, CODEX_CONFIG, CODEX_DIR, CODEX_HOOKS, COPILOT_HOOKS, codex_home,
         routing_files,
     },
+    session::{Happened, RecordedCall, Session},
 };

@@ -1,17 +1,17 @@
 //! `aimon-hooks replay`: recorded sessions through the current policy, without running a tool.
 //!
-//! A reader per client (`claude`, `codex`) turns a session file into [`Recorded`] calls in
-//! order: prompts, tool calls (PreToolUse, and PermissionRequest where hooks listen for it),
-//! their results (PostToolUse with the recorded response) and turn ends (Stop). Each runs
+//! The client's reader in hook-wire ([`hook_wire::Client::read_session`]: Claude Code
+//! transcripts, Codex rollouts) turns a session file into its hook calls in order, each with the
+//! payload the client sends: prompts, tool calls (PreToolUse, and PermissionRequest where hooks
+//! listen for it), their results (PostToolUse with the recorded response) and turn ends (Stop).
+//! Each goes through the client's [`hook_wire::Client::context`], as a live call of
+//! `aimon-hooks <client>` does (a Codex patch is read as `aimon-hooks codex` reads it), and runs
 //! through the effective hooks; `command`, `http` and `mcp` handlers run only with
 //! `--run-handlers` (the report names those it skipped). A call the policy would decide
 //! differently from what happened is reported with its tool, input, hook (id and file:line)
 //! and reason; a line that cannot be read is reported and skipped. The report also counts the tool
 //! calls the pack `aimon/read-only` would have allowed without a prompt (where the policy lets
 //! them proceed), whether the pack is on or not: what turning it on would buy.
-
-mod claude;
-mod codex;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -30,34 +30,18 @@ use crate::cli::{ReplayArgs, ReplayClient, absolute};
 use crate::load::{self, Scope};
 use crate::trust::Trust;
 use hook_wire::claude::PayloadKey;
+use hook_wire::{Client, Happened, RecordedCall};
 
-/// One call of a recorded session.
+/// One call of a recorded session, and the file it was recorded in.
 #[derive(Debug)]
-pub(crate) struct Recorded {
+struct Recorded {
     file: PathBuf,
-    line: usize,
-    /// The line's timestamp (RFC 3339).
-    time: Option<String>,
-    event: HookEventType,
-    /// The hook payload the client would have sent (Claude Code's keys).
-    payload: Map<String, Value>,
-    happened: Happened,
-}
-
-/// What became of a call in the recorded session.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Happened {
-    /// It went on (the tool ran, the prompt was taken, the turn ended).
-    Ran,
-    /// The call was refused (by a hook or a person), with the text the model was shown.
-    Denied(String),
-    /// No result was recorded (the session ended first).
-    Unknown,
+    call: RecordedCall,
 }
 
 /// A line that could not be read.
 #[derive(Debug)]
-pub(crate) struct Unreadable {
+struct Unreadable {
     file: PathBuf,
     line: usize,
     error: String,
@@ -76,9 +60,13 @@ pub(crate) async fn command(args: &ReplayArgs) -> anyhow::Result<u8> {
     let started = Instant::now();
     let project = args.tiers.project_dir()?;
     let home = args.tiers.home_dir();
-    let client = args.client.unwrap_or(ReplayClient::Claude);
+    let replayed = args.client.unwrap_or(ReplayClient::Claude);
+    let client = match replayed {
+        ReplayClient::Claude => Client::Claude,
+        ReplayClient::Codex => Client::Codex,
+    };
     let since = args.since.as_deref().map(since).transpose()?;
-    let files = session_files(args, client, &project, home.as_deref())?;
+    let files = session_files(args, replayed, &project, home.as_deref())?;
     let loaded = load::load(&args.tiers, &[], false, Scope::All, Trust::Explicit)?;
     // Without --run-handlers only the hooks that run no code of their own (`deny`) are registered.
     let registry = Arc::new(HookRegistry::new());
@@ -107,23 +95,20 @@ pub(crate) async fn command(args: &ReplayArgs) -> anyhow::Result<u8> {
                 continue;
             }
         };
-        let read = match client {
-            ReplayClient::Claude => claude::read(file, &text, &mut bad),
-            ReplayClient::Codex => codex::read(file, &text, &mut bad),
-        };
-        calls.extend(read.into_iter().filter(|c| since.as_ref().is_none_or(|s| after(c, s))));
+        let session = client.read_session(&file.display().to_string(), &text).unwrap_or_default();
+        bad.extend(session.unreadable.into_iter().map(|(line, error)| Unreadable { file: file.clone(), line, error }));
+        let kept = session.calls.into_iter().filter(|c| since.as_ref().is_none_or(|s| after(c, s)));
+        calls.extend(kept.map(|call| Recorded { file: file.clone(), call }));
     }
     if let (true, Some(permission_event)) = (listens_for_permission, permission_event) {
         let permission: Vec<Recorded> = calls
             .iter()
-            .filter(|c| c.event.spec().answer == AnswerChannel::PermissionDecision && c.event.spec().updates_input)
+            .filter(|c| {
+                c.call.event.spec().answer == AnswerChannel::PermissionDecision && c.call.event.spec().updates_input
+            })
             .map(|c| Recorded {
                 file: c.file.clone(),
-                line: c.line,
-                time: c.time.clone(),
-                event: permission_event,
-                payload: c.payload.clone(),
-                happened: c.happened.clone(),
+                call: RecordedCall { event: permission_event, ..c.call.clone() },
             })
             .collect();
         calls.extend(permission);
@@ -137,11 +122,12 @@ pub(crate) async fn command(args: &ReplayArgs) -> anyhow::Result<u8> {
     // event → (calls, decided differently)
     let mut summary: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
     let cancel = CancellationToken::new();
-    for call in &calls {
-        let ctx = match hook_wire::Client::Claude.context(call.event, call.payload.clone(), &project) {
+    for recorded in &calls {
+        let call = &recorded.call;
+        let ctx = match client.context(call.event, call.payload.clone(), &project) {
             Ok(ctx) => ctx,
             Err(e) => {
-                bad.push(Unreadable { file: call.file.clone(), line: call.line, error: e.to_string() });
+                bad.push(Unreadable { file: recorded.file.clone(), line: call.line, error: e.to_string() });
                 continue;
             }
         };
@@ -198,7 +184,7 @@ pub(crate) async fn command(args: &ReplayArgs) -> anyhow::Result<u8> {
                 _ => None,
             })
             .unwrap_or_default();
-        differences.push(Difference { call, would, hooks, reason });
+        differences.push(Difference { call: recorded, would, hooks, reason });
     }
     let elapsed = started.elapsed();
     if args.json {
@@ -253,7 +239,7 @@ fn session_files(
     let roots: Vec<PathBuf> = if args.paths.is_empty() {
         let home = home.context("no home directory: pass --home or set HOME, or name the session files")?;
         vec![match client {
-            ReplayClient::Claude => claude::default_dir(home, project),
+            ReplayClient::Claude => hook_wire::claude::transcript_dir(home, project),
             ReplayClient::Codex => home.join(".codex").join("sessions"),
         }]
     } else {
@@ -298,11 +284,7 @@ fn jsonl_under(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
 /// Whether the Codex rollout `file` was recorded in `project` (its `session_meta` cwd).
 fn codex_session_in(file: &Path, project: &Path) -> bool {
     let Ok(text) = std::fs::read_to_string(file) else { return true };
-    let meta = text.lines().find_map(|l| {
-        let v: Value = serde_json::from_str(l).ok()?;
-        (v.get("type")? == "session_meta").then(|| v["payload"]["cwd"].as_str().map(PathBuf::from))?
-    });
-    meta.is_none_or(|cwd| cwd.starts_with(project))
+    hook_wire::codex::rollout_cwd(&text).is_none_or(|cwd| cwd.starts_with(project))
 }
 
 /// `--since`: an RFC 3339 time, or a duration before now (`2h`, `3days`).
@@ -317,7 +299,7 @@ fn since(text: &str) -> anyhow::Result<chrono::DateTime<chrono::Utc>> {
 }
 
 /// Whether `call` happened at or after `since` (a call without a time is kept).
-fn after(call: &Recorded, since: &chrono::DateTime<chrono::Utc>) -> bool {
+fn after(call: &RecordedCall, since: &chrono::DateTime<chrono::Utc>) -> bool {
     call.time
         .as_deref()
         .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
@@ -333,7 +315,7 @@ fn happened_word(h: &Happened) -> &'static str {
 }
 
 /// The input of a call, shortened for a line of text.
-fn input_text(call: &Recorded, limit: usize) -> String {
+fn input_text(call: &RecordedCall, limit: usize) -> String {
     let input = call
         .payload
         .get(PayloadKey::TOOL_INPUT)
@@ -353,14 +335,14 @@ fn print_text(
     elapsed: std::time::Duration,
 ) {
     for d in differences {
-        let tool = d.call.payload.get(PayloadKey::TOOL_NAME).and_then(Value::as_str).unwrap_or("-");
+        let tool = d.call.call.payload.get(PayloadKey::TOOL_NAME).and_then(Value::as_str).unwrap_or("-");
         println!(
             "{}:{}: {} {tool} {}: {}, would {}",
             d.call.file.display(),
-            d.call.line,
-            d.call.event,
-            input_text(d.call, 120),
-            happened_word(&d.call.happened),
+            d.call.call.line,
+            d.call.call.event,
+            input_text(&d.call.call, 120),
+            happened_word(&d.call.call.happened),
             d.would
         );
         if !d.hooks.is_empty() {
@@ -376,7 +358,7 @@ fn print_text(
         .iter()
         .map(|(event, (n, diff))| [(*event).to_owned(), n.to_string(), (n - diff).to_string(), diff.to_string()])
         .collect();
-    crate::commands::print_table(&header, &rows);
+    crate::table::print_table(&header, &rows);
     println!(
         "{} call(s) from {} session file(s) in {:.0} ms: {} decided differently",
         calls.len(),
@@ -409,13 +391,13 @@ fn report_json(
         .map(|d| {
             json!({
                 "file": d.call.file.display().to_string(),
-                "line": d.call.line,
-                "time": d.call.time,
-                "session": d.call.payload.get(PayloadKey::SESSION_ID),
-                "event": d.call.event.name(),
-                "tool": d.call.payload.get(PayloadKey::TOOL_NAME),
-                "input": d.call.payload.get(PayloadKey::TOOL_INPUT).or_else(|| d.call.payload.get("prompt")),
-                "happened": happened_word(&d.call.happened),
+                "line": d.call.call.line,
+                "time": d.call.call.time,
+                "session": d.call.call.payload.get(PayloadKey::SESSION_ID),
+                "event": d.call.call.event.name(),
+                "tool": d.call.call.payload.get(PayloadKey::TOOL_NAME),
+                "input": d.call.call.payload.get(PayloadKey::TOOL_INPUT).or_else(|| d.call.call.payload.get("prompt")),
+                "happened": happened_word(&d.call.call.happened),
                 "would": d.would,
                 "hooks": d.hooks,
                 "reason": d.reason,

@@ -139,7 +139,7 @@ fn a_payload_survives_context_and_the_hooks_stdin_unchanged() {
         let resolved = hook_core::HookEventType::resolve(event).expect("known event");
         let context = |text: &str| {
             let map = hook_wire::parse_payload(text, "payload").expect("an object");
-            hook_wire::claude::payload_context(resolved, map, &sandbox.project()).expect("a valid payload")
+            hook_wire::Client::Claude.context(resolved, map, &sandbox.project()).expect("a valid payload")
         };
         let before = context(&original.to_string());
         let mut after = context(&written);

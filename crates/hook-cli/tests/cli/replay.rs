@@ -145,3 +145,62 @@ fn replay_counts_the_tool_calls_the_read_only_pack_would_have_allowed() {
     let json = Outcome::of(sandbox.cmd().args(["replay", "--json"]).arg(sandbox.root().join("sessions"))).json();
     assert_eq!(json["read_only"], serde_json::json!({"tool_calls": 4, "would_allow": 2}));
 }
+
+/// Issue #42: `replay` reads a recorded patch as `aimon-hooks codex` reads a live one. Every
+/// patch of hook-wire's patch table (`tests/fixtures/codex/patches.json`: several files, `Move
+/// to:`, unreadable patches) goes once through `replay --client codex` on a rollout holding it,
+/// and once through `aimon-hooks codex` as its PreToolUse call, under a policy that denies Edit on
+/// some paths: both decide alike, and the table holds denies and allows both.
+#[test]
+fn replay_and_codex_decide_every_patch_of_the_table_alike() {
+    let table = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../hook-wire/tests/fixtures/codex/patches.json");
+    let table: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&table).expect("the patch table")).expect("JSON");
+    let sandbox = Sandbox::new();
+    let deny = |path: &str| serde_json::json!({"matcher": format!("Edit({path})"), "hooks": [{"type": "deny", "reason": format!("{path} is kept")}]});
+    sandbox
+        .project_hooks(&serde_json::json!({"hooks": {"PreToolUse": [deny(".env"), deny("secrets/**"), deny("b.rs")]}}));
+    let project = sandbox.project().display().to_string();
+    let mut decided = Vec::new();
+    for (i, row) in table.iter().enumerate() {
+        let (name, patch) = (row["name"].as_str().expect("a name"), row["patch"].as_str().expect("a patch"));
+        let payload = serde_json::json!({
+            "session_id": "s-patch", "transcript_path": "/tmp/r.jsonl", "cwd": project, "permission_mode": "default",
+            "hook_event_name": "PreToolUse", "turn_id": "t", "model": "m",
+            "tool_name": "apply_patch", "tool_input": {"command": patch}, "tool_use_id": "c1"
+        });
+        let live = Outcome::of(sandbox.cmd().args(["codex", "--no-serve"]).write_stdin(payload.to_string()));
+        let answer: serde_json::Value = serde_json::from_str(&live.stdout).unwrap_or(serde_json::Value::Null);
+        let live_denies = live.code == 2 || answer["hookSpecificOutput"]["permissionDecision"] == "deny";
+        assert!(live.code == 0 || live.code == 2, "{name}: codex exit {}: {}", live.code, live.stderr);
+
+        let rollout = [
+            serde_json::json!({"timestamp": "2026-12-01T10:00:00.000Z", "type": "session_meta",
+                "payload": {"id": "s-patch", "cwd": project}}),
+            serde_json::json!({"timestamp": "2026-12-01T10:00:01.000Z", "type": "response_item",
+                "payload": {"type": "custom_tool_call", "name": "apply_patch", "input": patch, "call_id": "c1"}}),
+            serde_json::json!({"timestamp": "2026-12-01T10:00:02.000Z", "type": "response_item",
+                "payload": {"type": "custom_tool_call_output", "call_id": "c1", "output": "Success"}}),
+        ]
+        .map(|line| line.to_string())
+        .join("\n");
+        let file = sandbox.write(&format!("rollouts/rollout-{i}.jsonl"), &rollout);
+        let replayed = Outcome::of(sandbox.cmd().args(["replay", "--client", "codex", "--json"]).arg(&file));
+        assert_eq!(replayed.code, 0, "{name}: {}", replayed.stderr);
+        let report = replayed.json();
+        assert_eq!(report["summary"]["preTool"]["calls"], 1, "{name}: the patch was replayed: {report}");
+        assert_eq!(report["unreadable"], serde_json::json!([]), "{name}: {report}");
+        let replay_denies = report["differences"]
+            .as_array()
+            .expect("differences")
+            .iter()
+            .any(|d| d["event"] == "preTool" && d["would"] == "deny");
+        assert_eq!(replay_denies, live_denies, "{name}: replay and codex disagree on\n{patch}\ncodex: {}", live.stdout);
+        decided.push((name.to_owned(), live_denies));
+    }
+    let denied: Vec<&str> = decided.iter().filter(|(_, d)| *d).map(|(n, _)| n.as_str()).collect();
+    for must in ["a move into a denied path", "several files, the denied one last", "a move names both paths"] {
+        assert!(denied.contains(&must), "{must} is denied: {decided:?}");
+    }
+    assert!(decided.iter().any(|(n, d)| n == "several files, none denied" && !d), "{decided:?}");
+}

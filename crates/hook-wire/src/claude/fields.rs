@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use hook_core::{HookContext, HookEventType, MatchSubject, ToolCall};
 use serde_json::{Map, Value};
 
+use super::keys::key_table;
 use crate::error::Error;
 use crate::read::kind;
 
@@ -14,56 +15,40 @@ use crate::read::kind;
 #[derive(Debug)]
 pub enum PayloadKey {}
 
-impl PayloadKey {
-    /// The Claude Code name of the event.
-    pub const HOOK_EVENT_NAME: &str = "hook_event_name";
-    /// The session.
-    pub const SESSION_ID: &str = "session_id";
-    /// The session's transcript file.
-    pub const TRANSCRIPT_PATH: &str = "transcript_path";
-    /// The client's working directory.
-    pub const CWD: &str = "cwd";
-    /// The client's permission mode.
-    pub const PERMISSION_MODE: &str = "permission_mode";
-    /// AIMON: the context of the call.
-    pub const CONTEXT_ID: &str = "context_id";
-    /// AIMON: who invoked the hook.
-    pub const INVOKER_NAME: &str = "invoker_name";
-    /// AIMON: what kind of invoker.
-    pub const INVOKER_TYPE: &str = "invoker_type";
-    /// AIMON: the loop's iteration.
-    pub const ITERATION: &str = "iteration";
-    /// The tool's name.
-    pub const TOOL_NAME: &str = "tool_name";
-    /// The tool's input.
-    pub const TOOL_INPUT: &str = "tool_input";
-    /// The tool call's id.
-    pub const TOOL_USE_ID: &str = "tool_use_id";
-    /// The tool's response (after the call).
-    pub const TOOL_RESPONSE: &str = "tool_response";
-    /// How the tool call ended.
-    pub const TOOL_RESULT_STATUS: &str = "tool_result_status";
-    /// Present when the call comes from inside a subagent (its mail is the main agent's).
-    pub const AGENT_ID: &str = "agent_id";
-
-    /// Every key above (`cargo xtask check-layers` holds them to this module).
-    pub const ALL: &[&str] = &[
-        PayloadKey::HOOK_EVENT_NAME,
-        PayloadKey::SESSION_ID,
-        PayloadKey::TRANSCRIPT_PATH,
-        PayloadKey::CWD,
-        PayloadKey::PERMISSION_MODE,
-        PayloadKey::CONTEXT_ID,
-        PayloadKey::INVOKER_NAME,
-        PayloadKey::INVOKER_TYPE,
-        PayloadKey::ITERATION,
-        PayloadKey::TOOL_NAME,
-        PayloadKey::TOOL_INPUT,
-        PayloadKey::TOOL_USE_ID,
-        PayloadKey::TOOL_RESPONSE,
-        PayloadKey::TOOL_RESULT_STATUS,
-        PayloadKey::AGENT_ID,
-    ];
+key_table! {
+    /// Every key of the table (`cargo xtask check-layers` holds them to this module).
+    PayloadKey {
+        /// The Claude Code name of the event.
+        HOOK_EVENT_NAME = "hook_event_name",
+        /// The session.
+        SESSION_ID = "session_id",
+        /// The session's transcript file.
+        TRANSCRIPT_PATH = "transcript_path",
+        /// The client's working directory.
+        CWD = "cwd",
+        /// The client's permission mode.
+        PERMISSION_MODE = "permission_mode",
+        /// AIMON: the context of the call.
+        CONTEXT_ID = "context_id",
+        /// AIMON: who invoked the hook.
+        INVOKER_NAME = "invoker_name",
+        /// AIMON: what kind of invoker.
+        INVOKER_TYPE = "invoker_type",
+        /// AIMON: the loop's iteration.
+        ITERATION = "iteration",
+        /// The tool's name.
+        TOOL_NAME = "tool_name",
+        /// The tool's input.
+        TOOL_INPUT = "tool_input",
+        /// The tool call's id.
+        TOOL_USE_ID = "tool_use_id",
+        /// The tool's response (after the call).
+        TOOL_RESPONSE = "tool_response",
+        /// How the tool call ended.
+        TOOL_RESULT_STATUS = "tool_result_status",
+        /// Present when the call comes from inside a subagent (its mail is the main agent's).
+        AGENT_ID = "agent_id",
+    }
 }
 
 /// One scalar of the context and its payload key.
@@ -192,8 +177,9 @@ const SCALARS: &[Scalar] = &[
 /// Tool events (preTool, postTool, permissionRequest, permissionDenied) need a string
 /// `tool_name`; `tool_input` defaults to `{}`. `hook_event_name` is dropped (the event is given
 /// separately); every key the table does not model lands in [`HookContext::fields`] under its own
-/// name (`trigger`, `source`, `reason`, `agent_type`, …).
-pub fn payload_context(
+/// name (`trigger`, `source`, `reason`, `agent_type`, …). The one way in from outside is
+/// [`crate::Client::context`], which adds what the client implies by firing the event.
+pub(crate) fn payload_context(
     event: HookEventType,
     mut payload: Map<String, Value>,
     project: &Path,

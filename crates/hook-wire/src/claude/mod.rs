@@ -1,8 +1,9 @@
 //! Claude Code's hook wire, all of it: the payload a hook call carries (its keys, the event it
 //! names, the context it gives), the answer Claude Code reads (JSON on stdout, an exit code with
 //! stderr, an `http` hook's response body), where rewake mail and the trust notice go in it, the
-//! settings `init claude` edits, and the keys a command or http hook answers with (read by
-//! hook-actions through [`Key`] and [`Word`]).
+//! settings `init claude` edits, the keys a command or http hook answers with (read by
+//! hook-actions through [`Key`] and [`Word`]), and its transcripts read back as hook calls
+//! (`transcript`, for `replay`).
 //!
 //! [`crate::Client::Claude`] calls into it; nothing outside this module spells a Claude Code key.
 
@@ -13,6 +14,7 @@ mod keys;
 mod mail;
 mod reply;
 mod settings;
+mod transcript;
 
 use std::path::Path;
 
@@ -21,12 +23,13 @@ use serde_json::{Map, Value};
 
 use self::reply::Reply;
 pub use self::{
-    fields::{PayloadKey, TOOL_INPUT_PREFIX, context_scalars, context_structure, payload_context, template_scalar},
+    fields::{PayloadKey, TOOL_INPUT_PREFIX, context_scalars, context_structure, template_scalar},
     keys::{Key, Word},
     settings::{
-        add_routes, command_route, guard_prefix, http_route, is_route, remove_routes, remove_shell_prefix,
-        routed_events, set_shell_prefix,
+        ALLOWED_ENV_VARS, add_routes, command_route, guard_prefix, http_route, is_route, remove_routes,
+        remove_shell_prefix, routed_events, set_shell_prefix,
     },
+    transcript::transcript_dir,
 };
 use crate::answer::{Answer, Extras, trust_notice};
 use crate::error::Error;
@@ -35,7 +38,9 @@ use crate::error::Error;
 pub(crate) const PROJECT_DIR_ENV: &str = "CLAUDE_PROJECT_DIR";
 
 pub(crate) use self::event::{sniff_event as sniff, sniff_name};
+pub(crate) use self::fields::payload_context;
 pub(crate) use self::settings::command_route_for;
+pub(crate) use self::transcript::read as read_transcript;
 
 /// The event `payload` names; `Err` is the refusal of a payload that names none.
 pub(crate) fn event(payload: &Map<String, Value>) -> Result<Option<HookEventType>, Answer> {

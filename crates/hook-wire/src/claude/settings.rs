@@ -4,6 +4,7 @@
 use hook_core::{HandlerKind, HookEventType};
 use serde_json::{Map, Value, json};
 
+use super::PROJECT_DIR_ENV;
 use crate::error::Error;
 
 /// The Claude Code events `init claude` routes: every one the events table routes on init
@@ -29,13 +30,18 @@ pub(crate) fn command_route_for(binary: &str, subcommand: &str) -> Value {
     json!({"type": HandlerKind::Command.config_name(), "command": format!("{} {subcommand}", quoted(binary))})
 }
 
+/// The key of an `http` handler listing the environment variables its headers may use (Claude
+/// Code's `allowedEnvVars`): read by hook-config, rendered by hook-actions, written by
+/// [`http_route`], spelled here only.
+pub const ALLOWED_ENV_VARS: &str = "allowedEnvVars";
+
 /// The `http` handler that posts to `url` with the daemon's bearer `token` and the project.
 pub fn http_route(url: &str, token: &str) -> Value {
     json!({
         "type": HandlerKind::Http.config_name(),
         "url": url,
         "headers": {"Authorization": format!("Bearer {token}"), "X-Claude-Project-Dir": "$CLAUDE_PROJECT_DIR"},
-        "allowedEnvVars": ["CLAUDE_PROJECT_DIR"],
+        ALLOWED_ENV_VARS: [PROJECT_DIR_ENV],
     })
 }
 

@@ -9,7 +9,8 @@
 //!   (running the original input would ignore the hook, running the rewritten one was not
 //!   allowed); a stop → deny with the stop reason; every deny carries a non-empty reason;
 //! - its file edits: the `apply_patch` tool is the matchers' `Edit` (or `Write` when the patch
-//!   adds a file) of the paths the patch names (its `patch` module);
+//!   adds a file) of the paths the patch names (its `patch` module), in the context of a live
+//!   call and of one read back from a rollout (its `rollout` module) alike;
 //! - no project-directory variable (Codex sets none): the payload's `cwd` names the project;
 //! - its settings: `hooks.json` (Claude Code's shape) and the trusted hashes in `config.toml`
 //!   without which Codex runs no non-managed hook (its `settings` module).
@@ -17,6 +18,7 @@
 //! [`crate::Client::Codex`] calls into it.
 
 mod patch;
+mod rollout;
 mod settings;
 
 use std::path::Path;
@@ -24,15 +26,17 @@ use std::path::Path;
 use hook_core::{BLOCKED_REASON, EventVerdict, HookContext, HookEventType, Verdict};
 use serde_json::{Map, Value};
 
-pub use self::settings::{ROUTED_EVENTS, command_route, trust_hash, trust_key, trusted_hashes};
+pub(crate) use self::rollout::read as read_rollout;
+pub use self::{
+    rollout::rollout_cwd,
+    settings::{ROUTED_EVENTS, command_route, trust_hash, trust_key, trusted_hashes},
+};
 use crate::answer::{Answer, Extras};
 use crate::error::Error;
 
-/// Reads a payload; an `apply_patch` call becomes the file tool it is (see the `patch` module).
+/// Reads a payload (Claude Code's reading).
 pub(crate) fn parse(bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {
-    let mut payload = crate::read::parse_payload(bytes, source)?;
-    patch::rename_tool(&mut payload);
-    Ok(payload)
+    crate::read::parse_payload(bytes, source)
 }
 
 /// The event `payload` names (Codex's names are Claude Code's).
@@ -45,9 +49,15 @@ pub(crate) fn cwd(payload: &Map<String, Value>) -> Option<&Path> {
     crate::claude::cwd(payload)
 }
 
-/// The context of a call (Codex's tool names for the shell are already `Bash`; `apply_patch` is
-/// renamed by [`parse`]).
-pub(crate) fn context(event: HookEventType, payload: Map<String, Value>, project: &Path) -> Result<HookContext, Error> {
+/// The context of a call: Codex's tool names for the shell are already `Bash`, and an
+/// `apply_patch` call becomes the file tool it is (see the `patch` module), for a live call and a
+/// recorded one (`rollout`) alike.
+pub(crate) fn context(
+    event: HookEventType,
+    mut payload: Map<String, Value>,
+    project: &Path,
+) -> Result<HookContext, Error> {
+    patch::rename_tool(&mut payload);
     crate::claude::context(event, payload, project)
 }
 

@@ -22,7 +22,7 @@ use crate::claude::PayloadKey;
 use crate::tool_args::{FILE_PATH, FILE_PATHS};
 
 /// Codex's name of its patch tool.
-const APPLY_PATCH: &str = "apply_patch";
+pub(crate) const APPLY_PATCH: &str = "apply_patch";
 
 /// The input keys the patch text may come under (Codex sends `command`; its function-tool form
 /// takes `input`).
@@ -98,32 +98,22 @@ mod tests {
 
     use super::*;
 
+    /// The table of patches (`tests/fixtures/codex/patches.json`): each patch, the paths it
+    /// touches and whether it adds a file (`paths: null`: unreadable). hook-cli's
+    /// `replay_and_codex_decide_every_patch_of_the_table_alike` runs the same table through both.
+    const TABLE: &str = include_str!("../../tests/fixtures/codex/patches.json");
+
     #[test]
     fn each_header_names_a_path_and_an_added_file_makes_it_a_write() {
-        // (patch, the paths it touches and whether it adds a file; None: unreadable)
-        type Touched = Option<(&'static [&'static str], bool)>;
-        let cases: [(&str, Touched); 9] = [
-            ("*** Begin Patch\n*** Update File: .env\n@@\n-A=1\n+A=2\n*** End Patch\n", Some((&[".env"], false))),
-            ("*** Begin Patch\n*** Add File: new.txt\n+hello\n*** End Patch", Some((&["new.txt"], true))),
-            ("*** Begin Patch\n*** Delete File: old.txt\n*** End Patch", Some((&["old.txt"], false))),
-            (
-                "*** Begin Patch\n*** Update File: a.rs\n*** Move to: b.rs\n@@\n-x\n+y\n*** End Patch",
-                Some((&["a.rs", "b.rs"], false)),
-            ),
-            (
-                "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-x\n+y\n*** Add File: .env\n+K=v\n*** Update File: src/lib.rs\n@@\n-y\n+z\n*** End Patch",
-                Some((&["src/lib.rs", ".env"], true)),
-            ),
-            // Codex's heredoc form and stray indentation are still read.
-            ("<<'EOF'\n  *** Begin Patch\n  *** Update File: .env\n  *** End Patch\nEOF", Some((&[".env"], false))),
-            ("*** Update File: .env\n@@\n-A\n+B\n", None),
-            ("*** Begin Patch\n*** End Patch", None),
-            ("*** Begin Patch\n*** Update File:   \n*** End Patch", None),
-        ];
-        for (patch, want) in cases {
-            let got = touched(patch);
-            let want = want.map(|(paths, adds)| (paths.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>(), adds));
-            assert_eq!(got, want, "{patch}");
+        let table: Vec<Value> = serde_json::from_str(TABLE).expect("the patch table is JSON");
+        assert!(table.len() >= 10, "the table has its rows");
+        for row in &table {
+            let (name, patch) = (&row["name"], row["patch"].as_str().expect("a patch"));
+            let want = row["paths"].as_array().map(|paths| {
+                let paths: Vec<String> = paths.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+                (paths, row["adds"] == true)
+            });
+            assert_eq!(touched(patch), want, "{name}");
         }
     }
 
