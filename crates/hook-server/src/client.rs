@@ -58,6 +58,9 @@ pub struct ForwardHints<'a> {
     /// The person's home directory: the daemon must serve its policy and prove it holds its
     /// token (`~/.aimon/serve.token`).
     pub home: &'a Path,
+    /// Whether this process audits every hook (`AIMON_AUDIT=1` as the caller read it): only
+    /// then may a daemon in audit mode answer.
+    pub audit: bool,
 }
 
 /// [`forward`] on a runtime of its own (current thread, I/O and timers only), for a caller that
@@ -150,7 +153,11 @@ pub(crate) enum Refused {
 /// this user, answers the hello with the MAC of a fresh nonce and its stance under the token of
 /// `home`, is the very process the stance names, serves `home`'s policy and audits nothing this
 /// process would enforce. Bounded by [`PROOF_TIMEOUT`] as a whole.
-pub(crate) async fn proven(socket: &Path, home: &Path) -> Result<(SendRequest<Full<Bytes>>, Driver), Refused> {
+pub(crate) async fn proven(
+    socket: &Path,
+    home: &Path,
+    audit: bool,
+) -> Result<(SendRequest<Full<Bytes>>, Driver), Refused> {
     let unproven = |why: String| Refused::Unproven(why);
     let prove = async {
         let Ok(Ok(stream)) = tokio::time::timeout(CONNECT_TIMEOUT, UnixStream::connect(socket)).await else {
@@ -189,7 +196,7 @@ pub(crate) async fn proven(socket: &Path, home: &Path) -> Result<(SendRequest<Fu
         if i32::try_from(stance.pid).ok() != peer.pid() {
             return Err(unproven(format!("the proof is process {}'s, not its own", stance.pid)));
         }
-        if let Some(why) = stance.short_of(&Stance::of_this_process(home)) {
+        if let Some(why) = stance.short_of(&Stance::of_this_process(home, audit)) {
             return Err(unproven(why));
         }
         sender.ready().await.map_err(|e| unproven(format!("the connection closed after the hello: {e}")))?;
@@ -224,7 +231,7 @@ const TOKEN_LIMIT: u64 = 4096;
 /// Sends a call of `client` (its payload's bytes, as read) to the daemon on `socket`, once it is
 /// proven to be the person's own.
 pub async fn forward(socket: &Path, client: Client, hints: ForwardHints<'_>, body: Vec<u8>) -> Forwarded {
-    let (mut sender, driver) = match proven(socket, hints.home).await {
+    let (mut sender, driver) = match proven(socket, hints.home, hints.audit).await {
         Ok(connection) => connection,
         Err(Refused::Absent) => return Forwarded::NotRunning,
         Err(Refused::Unproven(why)) => return Forwarded::Unproven(why),

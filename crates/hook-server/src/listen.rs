@@ -76,11 +76,11 @@ pub fn default_socket(home: &Path) -> PathBuf {
 
 /// Binds the socket at `path` (mode 0600), replacing a stale file; refuses when something
 /// answers there: another daemon of `home`, or what cannot prove it is one (said as such).
-async fn bind_socket(path: &Path, home: Option<&Path>) -> Result<UnixListener, Error> {
+async fn bind_socket(path: &Path, home: Option<&Path>, audit: bool) -> Result<UnixListener, Error> {
     let io = |what, source| Error::Io { what, path: path.to_owned(), source };
     if path.exists() {
         if tokio::net::UnixStream::connect(path).await.is_ok() {
-            return Err(match home.map(|home| crate::client::proven(path, home)) {
+            return Err(match home.map(|home| crate::client::proven(path, home, audit)) {
                 Some(proving) => match proving.await {
                     Err(Refused::Unproven(why)) => Error::Unproven { path: path.to_owned(), why },
                     Ok(_) | Err(Refused::Absent) => Error::AlreadyRunning(path.to_owned()),
@@ -141,7 +141,8 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
     let service = HookService::new(options.service.clone());
     // The token keys the hello's proof on the socket as well as TCP's bearer check.
     let token = options.service.home.as_deref().map(ensure_token).transpose()?;
-    let unix = bind_socket(&options.socket, options.service.home.as_deref()).await?;
+    let unix =
+        bind_socket(&options.socket, options.service.home.as_deref(), options.service.recording.audits_all()).await?;
     let tcp = match options.listen {
         Some(addr) => {
             let token = token.as_deref().ok_or(Error::NoHome)?;
@@ -159,7 +160,9 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
     let location = hook_host::StoreLocation::select(url.as_deref(), options.service.home.as_deref())?;
     let waiting_for_store = crate::store::start_rewake(&service, location, REWAKE_POLL).await?;
     let local = match (&token, &options.service.home) {
-        (Some(token), Some(home)) => service.router().route(HELLO_PATH, get(hello(token, home))),
+        (Some(token), Some(home)) => {
+            service.router().route(HELLO_PATH, get(hello(token, home, options.service.recording.audits_all())))
+        }
         _ => {
             tracing::warn!("hooks: no home directory, so no token: forwarding clients cannot prove this daemon");
             service.router()
@@ -216,9 +219,10 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
 fn hello(
     token: &str,
     home: &Path,
+    audit: bool,
 ) -> impl Fn(HeaderMap) -> std::future::Ready<Response<Body>> + Clone + Send + Sync + 'static {
     let key: Arc<[u8]> = token.as_bytes().into();
-    let stance: Arc<[u8]> = Stance::of_this_process(home).encode().into();
+    let stance: Arc<[u8]> = Stance::of_this_process(home, audit).encode().into();
     move |headers: HeaderMap| {
         let response = match headers.get(NONCE_HEADER).map(HeaderValue::as_bytes).filter(|n| proof::is_nonce(n)) {
             Some(nonce) => {
