@@ -6,12 +6,15 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hook_core::{CancellationToken, EventVerdict, HookContext, HookEngine, HookEventType, HookRegistry};
+use hook_config::Recording;
+use hook_core::{CancellationToken, EventVerdict, HookContext, HookEventType, HookRegistry};
 use hook_host::{CallHints, Host, STORE_ENV, StoreLocation};
 use hook_rewake::RewakeStore;
 use hook_server::{ForwardHints, Forwarded};
 use hook_wire::{Answer, Client, Extras};
 
+use crate::cli::CallArgs;
+use crate::env::Env;
 use crate::load::{self, Loaded, Scope};
 use crate::trust::Trust;
 
@@ -19,8 +22,9 @@ use crate::trust::Trust;
 #[derive(Debug)]
 pub(crate) struct OneShot {
     home: Option<PathBuf>,
-    /// The client the call came from, as the decision log names it.
-    client: Client,
+    /// What the call's hooks record to: the decision log (written once the answer is out, when
+    /// the host and the loaded project let go of it) and the audit switch.
+    recording: Recording,
 }
 
 impl Host for OneShot {
@@ -32,7 +36,8 @@ impl Host for OneShot {
 
     fn open(&self, dir: &Path, event: HookEventType) -> Result<Loaded, String> {
         let tiers = crate::cli::TierArgs { project: Some(dir.to_owned()), home: None };
-        load::load(&tiers, &[], false, Scope::Event(event), Trust::Store).map_err(|e| format!("{e:#}"))
+        load::load_recording(&tiers, &[], false, Scope::Event(event), Trust::Store, self.recording.clone())
+            .map_err(|e| format!("{e:#}"))
     }
 
     fn registry<'a>(&'a self, project: &'a Loaded) -> &'a Arc<HookRegistry> {
@@ -48,11 +53,8 @@ impl Host for OneShot {
     }
 
     async fn dispatch(&self, project: &Loaded, ctx: &HookContext) -> EventVerdict {
-        let engine = crate::rewake::enqueueing(HookEngine::new(project.registry.clone()));
-        hook_config::DecisionLog::install_from_env(project.paths.home.as_deref());
-        let (verdict, _) =
-            hook_config::scoped(self.client.name(), engine.run_event(ctx, &CancellationToken::new())).await;
-        verdict
+        let engine = crate::rewake::enqueueing(Env::get().engine(project.registry.clone()));
+        engine.run_event(ctx, &CancellationToken::new()).await
     }
 
     fn mailbox(&self) -> Result<Option<Arc<dyn RewakeStore>>, hook_host::Error> {
@@ -65,25 +67,19 @@ impl Host for OneShot {
 /// the client's terms; once sent to a proven `serve`, the call is never re-run here, and nothing
 /// is sent to a peer of the socket that is not proven (it is answered here, with a WARN). `named`: the event
 /// the handler was routed for, given on the command line because the payload names none
-/// (Copilot's camelCase dialect, the only one today): the payload travels wrapped with it, and
-/// the answer is given in that dialect's form.
+/// (Copilot's camelCase dialect): the client's wire wraps the payload with it and gives the
+/// answer in that dialect's form ([`Client::command_call`], [`Client::command_answer`]).
 ///
 /// Called before anything else is built (PERF-SRV-2): the forwarding path needs only the
 /// payload's bytes and one request over the socket, on a runtime of its own with no signal
 /// handlers (no hook runs in this process then); the daemon reads the payload. Logging, the
 /// signal handlers and the runtime of an in-process call are set up only when no daemon answers.
-pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, named: Option<&str>, verbose: u8) -> u8 {
-    let shape = |answer: Answer| match named {
-        Some(_) => hook_wire::copilot::camel_answer(answer),
-        None => answer,
-    };
+pub(crate) fn answer(client: Client, args: &CallArgs, named: Option<&str>, verbose: u8) -> u8 {
+    let shape = |answer: Answer| client.command_answer(named, answer);
     let (bytes, source) = match crate::payload::bytes(None) {
-        Ok((bytes, source)) => match named {
-            Some(event) => (hook_wire::copilot::camel_call(event, &bytes), source),
-            None => (bytes, source),
-        },
+        Ok((bytes, source)) => (client.command_call(named, &bytes), source),
         Err(e) => {
-            let event = named.and_then(|event| client.sniff(&hook_wire::copilot::camel_call(event, b"")));
+            let event = named.and_then(|_| client.sniff(&client.command_call(named, b"")));
             return emit(&shape(client.unreadable(event, &format!("{e:#}"))));
         }
     };
@@ -100,11 +96,16 @@ pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, na
     };
     let client_project_dir = client.project_dir_env().and_then(std::env::var_os).map(PathBuf::from);
     let home = crate::cli::TierArgs::default().home_dir();
-    let no_serve = no_serve || std::env::var_os("AIMON_NO_SERVE").is_some_and(|v| !v.is_empty() && v != "0");
-    let socket = socket.or_else(|| home.as_deref().map(hook_server::default_socket));
+    let no_serve = args.no_serve || std::env::var_os("AIMON_NO_SERVE").is_some_and(|v| !v.is_empty() && v != "0");
+    let socket = args.socket.clone().or_else(|| home.as_deref().map(hook_server::default_socket));
     let mut unproven = None;
     if let (false, Some(socket), Some(home)) = (no_serve, socket, home.as_deref()) {
-        let hints = ForwardHints { client_project_dir: client_project_dir.as_deref(), base: &base, home };
+        let hints = ForwardHints {
+            client_project_dir: client_project_dir.as_deref(),
+            base: &base,
+            home,
+            audit: Env::get().audit,
+        };
         match hook_server::forward_blocking(&socket, client, hints, bytes.clone()) {
             Forwarded::Answered(answer) => return emit(&shape(answer)),
             Forwarded::AnsweredWithMail(answer, receipt) => {
@@ -131,7 +132,8 @@ pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, na
         Ok(runtime) => runtime,
         Err(e) => return emit(&failed(&format!("cannot start the async runtime: {e}"))),
     };
-    let host = OneShot { home, client };
+    // The decision log's line is written when `host` is dropped, after the answer went out.
+    let host = OneShot { recording: Env::get().one_shot(home.as_deref()), home };
     let hints = CallHints { explicit: None, client_project_dir: client_project_dir.as_deref(), base: &base };
     let answered = runtime.block_on(crate::signals::or_terminated(async {
         let answered = hook_host::answer_call(&host, client, &bytes, &source, hints).await;
@@ -145,7 +147,6 @@ pub(crate) fn answer(client: Client, no_serve: bool, socket: Option<PathBuf>, na
         }
         Ok(answered.answer.exit)
     }));
-    hook_config::flush_installed();
     answered.unwrap_or_else(|e| emit(&failed(&format!("{e:#}"))))
 }
 

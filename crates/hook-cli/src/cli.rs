@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use clap::{ArgAction, Args, Parser, Subcommand};
+use hook_wire::Client;
 
 /// Claude-Code-compatible hooks for any agent runtime, from the command line.
 ///
@@ -37,35 +38,10 @@ pub(crate) enum Command {
     /// Exit 0 when the outcome is proceed or ask, 2 when blocked or denied, 1 on a configuration
     /// or usage error.
     Run(RunArgs),
-    /// Answer a Claude Code hook call: payload on stdin, Claude Code's JSON on stdout.
-    ///
-    /// Route every Claude Code event through it with one settings entry per event, e.g.
-    /// {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"aimon-hooks claude"}]}]}}.
-    /// When `aimon-hooks serve` runs, the call is answered by it over its socket (same output).
-    /// A project's own hooks run their command, http, mcp, prompt and agent handlers only once
-    /// trusted with `aimon-hooks trust`; until then only their deny handlers apply.
-    Claude(ClaudeArgs),
-    /// Answer a Google Gemini CLI hook call: payload on stdin, Gemini's answer on stdout.
-    ///
-    /// `init gemini` routes Gemini's events here; same policy, trust and daemon as `claude`.
-    Gemini(ClaudeArgs),
-    /// Answer a Qwen Code hook call: payload on stdin, Qwen's answer on stdout.
-    ///
-    /// `init qwen` routes Qwen's events here; same policy, trust and daemon as `claude`.
-    Qwen(ClaudeArgs),
-    /// Answer an OpenAI Codex CLI hook call: payload on stdin, Codex's answer on stdout.
-    ///
-    /// `init codex` routes Codex's events to it and writes the trusted hashes Codex runs hooks by.
-    /// Answers Codex cannot take (ask, a rewritten input without an allow) are given as a deny
-    /// with a reason.
-    Codex(ClaudeArgs),
-    /// Answer a GitHub Copilot CLI hook call: payload on stdin, the answer on stdout.
-    ///
-    /// A handler on a PascalCase event (`PreToolUse`, what `init copilot` writes) runs it as it is
-    /// and gets Claude Code's form with the decision also at the top level. A handler on a
-    /// camelCase event (`preToolUse`), whose payload names no event, runs it with
-    /// `--event preToolUse` and gets the camelCase form (top-level keys only).
-    Copilot(CopilotArgs),
+    // A client's hook call (`claude`, `gemini`, `qwen`, `codex`, `copilot`): answered before
+    // logging or a runtime is built, through `ClientCommand::client_call`.
+    #[command(flatten)]
+    Client(ClientCommand),
     /// Check hooks.json files: every error and warning with file:line:col; exit 1 on errors.
     Validate(ValidateArgs),
     /// List the effective hooks: tier, event, matcher, handler, id.
@@ -128,6 +104,56 @@ pub(crate) enum Command {
     /// command's code (128 + N after signal N); 126 without running anything where the kernel
     /// refuses ptrace or seccomp notifications (x86_64 Linux only).
     Guard(GuardArgs),
+}
+
+/// The clients' commands: one variant per [`Client`], each answering one hook call (payload on
+/// stdin, the client's answer on stdout) through `agent::answer`.
+#[derive(Debug, Subcommand)]
+#[command(defer = true)]
+pub(crate) enum ClientCommand {
+    /// Answer a Claude Code hook call: payload on stdin, Claude Code's JSON on stdout.
+    ///
+    /// Route every Claude Code event through it with one settings entry per event, e.g.
+    /// {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"aimon-hooks claude"}]}]}}.
+    /// When `aimon-hooks serve` runs, the call is answered by it over its socket (same output).
+    /// A project's own hooks run their command, http, mcp, prompt and agent handlers only once
+    /// trusted with `aimon-hooks trust`; until then only their deny handlers apply.
+    Claude(CallArgs),
+    /// Answer a Google Gemini CLI hook call: payload on stdin, Gemini's answer on stdout.
+    ///
+    /// `init gemini` routes Gemini's events here; same policy, trust and daemon as `claude`.
+    Gemini(CallArgs),
+    /// Answer a Qwen Code hook call: payload on stdin, Qwen's answer on stdout.
+    ///
+    /// `init qwen` routes Qwen's events here; same policy, trust and daemon as `claude`.
+    Qwen(CallArgs),
+    /// Answer an OpenAI Codex CLI hook call: payload on stdin, Codex's answer on stdout.
+    ///
+    /// `init codex` routes Codex's events to it and writes the trusted hashes Codex runs hooks by.
+    /// Answers Codex cannot take (ask, a rewritten input without an allow) are given as a deny
+    /// with a reason.
+    Codex(CallArgs),
+    /// Answer a GitHub Copilot CLI hook call: payload on stdin, the answer on stdout.
+    ///
+    /// A handler on a PascalCase event (`PreToolUse`, what `init copilot` writes) runs it as it is
+    /// and gets Claude Code's form with the decision also at the top level. A handler on a
+    /// camelCase event (`preToolUse`), whose payload names no event, runs it with
+    /// `--event preToolUse` and gets the camelCase form (top-level keys only).
+    Copilot(CopilotArgs),
+}
+
+impl ClientCommand {
+    /// The one path from the command line to a client: which client, its arguments, and the
+    /// event its command line names (Copilot's camelCase handlers, whose payloads name none).
+    pub(crate) fn client_call(&self) -> (Client, &CallArgs, Option<&str>) {
+        match self {
+            ClientCommand::Claude(args) => (Client::Claude, args, None),
+            ClientCommand::Gemini(args) => (Client::Gemini, args, None),
+            ClientCommand::Qwen(args) => (Client::Qwen, args, None),
+            ClientCommand::Codex(args) => (Client::Codex, args, None),
+            ClientCommand::Copilot(args) => (Client::Copilot, &args.call, args.event.as_deref()),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -492,7 +518,7 @@ pub(crate) struct WatchArgs {
 #[derive(Debug, Args)]
 pub(crate) struct CopilotArgs {
     #[command(flatten)]
-    pub(crate) call: ClaudeArgs,
+    pub(crate) call: CallArgs,
     /// The camelCase event this handler is routed for (`preToolUse`, `postToolUse`,
     /// `userPromptSubmitted`, `sessionStart`, `agentStop`, `sessionEnd`, …): Copilot's camelCase
     /// payloads name none.
@@ -500,8 +526,9 @@ pub(crate) struct CopilotArgs {
     pub(crate) event: Option<String>,
 }
 
-#[derive(Debug, Args)]
-pub(crate) struct ClaudeArgs {
+// Every client command's arguments.
+#[derive(Debug, Default, Args)]
+pub(crate) struct CallArgs {
     /// Evaluate in this process even when `aimon-hooks serve` runs (also AIMON_NO_SERVE=1).
     #[arg(long)]
     pub(crate) no_serve: bool,
@@ -513,11 +540,11 @@ pub(crate) struct ClaudeArgs {
 /// The arguments of `claude` when the command line is `claude [--no-serve] [--socket PATH]` and
 /// nothing else, read without clap (the hook call's fast path); `None` sends it through clap,
 /// which also answers `--help`, `-v` and every mistake.
-pub(crate) fn plain_claude(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<ClaudeArgs> {
+pub(crate) fn plain_claude(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<CallArgs> {
     if args.next()? != "claude" {
         return None;
     }
-    let mut claude = ClaudeArgs { no_serve: false, socket: None };
+    let mut claude = CallArgs::default();
     while let Some(arg) = args.next() {
         if arg == "--no-serve" {
             claude.no_serve = true;

@@ -5,12 +5,10 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use hook_config::{BuildEnv, HookHotReloadBootstrap, Severity, Tier, check_config};
-use hook_core::{CancellationToken, ExecutionHook, FnHook, HookContext, HookEngine, HookEventType, HookResult};
+use hook_core::{CancellationToken, ExecutionHook, FnHook, HookContext, HookEventType, HookResult};
 use serde_json::{Value, json};
 
-use crate::cli::{
-    ClaudeArgs, ExplainArgs, ImportArgs, ListArgs, RunArgs, ServeArgs, ValidateArgs, WatchArgs, absolute,
-};
+use crate::cli::{ExplainArgs, ImportArgs, ListArgs, RunArgs, ServeArgs, ValidateArgs, WatchArgs, absolute};
 use crate::import::Conversion;
 use crate::load::{self, Scope};
 use crate::payload;
@@ -26,44 +24,63 @@ fn event(name: &str) -> anyhow::Result<HookEventType> {
     })
 }
 
-/// `run <EVENT>` (R-CLI-1).
+/// `run <EVENT>` (R-CLI-1): hook-host's `run` pipeline ([`hook_host::answer_run`], as
+/// `POST /v1/run/{event}`), with [`RunOnce`] as its host.
 pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
-    // A payload that cannot be read is denied where the event can veto (never an exit 1).
-    let refuse = |e: anyhow::Error| match hook_host::unreadable_verdict(event, &format!("{e:#}")) {
-        Some(verdict) => {
-            println!("{}", serde_json::to_string(&RunOutput::new(&verdict))?);
-            Ok(exit_code(verdict.outcome))
-        }
-        None => Err(e),
+    let print = |verdict: &hook_core::EventVerdict| -> anyhow::Result<u8> {
+        println!("{}", serde_json::to_string(&RunOutput::new(verdict))?);
+        Ok(exit_code(verdict.outcome))
     };
-    let payload = match payload::read(args.input.payload.as_deref()) {
-        Ok(payload) => payload,
-        Err(e) => return refuse(e),
+    let (bytes, source) = match payload::bytes(args.input.payload.as_deref()) {
+        Ok(read) => read,
+        // A payload that cannot be read is denied where the event can veto (never an exit 1).
+        Err(e) => match hook_host::unreadable_verdict(event, &format!("{e:#}")) {
+            Some(verdict) => return print(&verdict),
+            None => return Err(e),
+        },
     };
-    let loaded =
-        load::load(&args.input.tiers, &args.input.skills, args.fail_closed, Scope::Event(event), Trust::Explicit)?;
-    let ctx = match hook_wire::claude::payload_context(event, payload, &loaded.paths.project) {
-        Ok(ctx) => ctx,
-        Err(e) => return refuse(e.into()),
-    };
+    let project = args.input.tiers.project_dir()?;
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let hints = hook_host::CallHints { explicit: Some(&project), client_project_dir: None, base: &cwd };
     let policy = hook_host::run_policy(args.stop_on_blocked, args.fail_closed, args.parallel);
-    let engine = crate::rewake::enqueueing(HookEngine::new(loaded.registry.clone()).with_policy(policy));
-    hook_config::DecisionLog::install_from_env(args.input.tiers.home_dir().as_deref());
-    let (verdict, _) = hook_config::scoped("aimon", engine.run_event(&ctx, &CancellationToken::new())).await;
-    println!("{}", serde_json::to_string(&RunOutput::new(&verdict))?);
-    hook_config::flush_installed();
-    Ok(exit_code(verdict.outcome))
+    // The decision log's line is written when `host` is dropped, after the verdict is printed.
+    let recording = crate::env::Env::get().one_shot(args.input.tiers.home_dir().as_deref());
+    let host = RunOnce { args: &args, recording };
+    let verdict = hook_host::answer_run(&host, event, &bytes, &source, hints, policy).await?;
+    print(&verdict)
 }
 
-/// `claude` (R-CLI-2): Claude Code's call, answered by [`crate::agent::answer`].
-pub(crate) fn claude(args: &ClaudeArgs, verbose: u8) -> u8 {
-    agent(Client::Claude, args, verbose)
+/// `run`'s host: the tiers (and `--skill`s) of `--project` and `--home`, loaded for the call.
+struct RunOnce<'a> {
+    args: &'a RunArgs,
+    /// The decision log (`aimon` is the client of its lines) and the audit switch.
+    recording: hook_config::Recording,
 }
 
-/// `codex` and every other client's call, answered by [`crate::agent::answer`].
-pub(crate) fn agent(client: Client, args: &ClaudeArgs, verbose: u8) -> u8 {
-    crate::agent::answer(client, args.no_serve, args.socket.clone(), None, verbose)
+impl hook_host::RunHost for RunOnce<'_> {
+    type Project = load::Loaded;
+
+    fn home(&self) -> Option<&Path> {
+        None
+    }
+
+    fn open(&self, dir: &Path, event: HookEventType) -> Result<load::Loaded, String> {
+        let tiers = crate::cli::TierArgs { project: Some(dir.to_owned()), home: self.args.input.tiers.home.clone() };
+        let (skills, fail_closed) = (&self.args.input.skills, self.args.fail_closed);
+        load::load_recording(&tiers, skills, fail_closed, Scope::Event(event), Trust::Explicit, self.recording.clone())
+            .map_err(|e| format!("{e:#}"))
+    }
+
+    async fn dispatch(
+        &self,
+        project: &load::Loaded,
+        ctx: &HookContext,
+        policy: hook_core::HookExecutionPolicy,
+    ) -> hook_core::EventVerdict {
+        let engine = crate::env::Env::get().engine(project.registry.clone()).with_policy(policy);
+        crate::rewake::enqueueing(engine).run_event(ctx, &CancellationToken::new()).await
+    }
 }
 
 /// `validate [FILE...]` (R-CLI-3): files given, or the tier files that exist (the managed tier's
@@ -163,26 +180,8 @@ pub(crate) fn list(args: &ListArgs) -> anyhow::Result<u8> {
         println!("no hooks configured (looked at {})", files.join(", "));
         return Ok(0);
     }
-    print_table(&header, &rows);
+    crate::table::print_table(&header, &rows);
     Ok(0)
-}
-
-pub(crate) fn print_table<const N: usize>(header: &[String; N], rows: &[[String; N]]) {
-    let mut widths = header.each_ref().map(|h| h.chars().count());
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    for row in std::iter::once(header).chain(rows) {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .enumerate()
-            .map(|(i, (cell, w))| if i + 1 == N { cell.clone() } else { format!("{cell:<w$}") })
-            .collect();
-        println!("{}", cells.join("  "));
-    }
 }
 
 /// `explain <EVENT>` (R-CLI-9): every configured hook, and whether it would run for the payload.
@@ -190,7 +189,7 @@ pub(crate) fn explain(args: &ExplainArgs) -> anyhow::Result<u8> {
     let event = event(&args.input.event)?;
     let payload = payload::read(args.input.payload.as_deref())?;
     let loaded = load::load(&args.input.tiers, &args.input.skills, false, Scope::All, Trust::Store)?;
-    let ctx = hook_wire::claude::payload_context(event, payload, &loaded.paths.project)?;
+    let ctx = Client::Claude.context(event, payload, &loaded.paths.project)?;
     let rows: Vec<(serde_json::Map<String, Value>, Option<String>)> =
         loaded.hooks.iter().map(|(_, h)| (hook_server::hook_row(h), h.explain(&ctx))).collect();
     if args.json {
@@ -359,12 +358,15 @@ pub(crate) async fn serve(args: ServeArgs) -> anyhow::Result<u8> {
     let home = tiers.home_dir().context("no home directory: pass --home or set HOME")?;
     let socket = args.socket.map_or_else(|| hook_server::default_socket(&home), |s| absolute(&cwd, &s));
     let mut signals = hook_server::ShutdownSignals::new().context("cannot listen for signals")?;
-    hook_config::DecisionLog::install_from_env(Some(&home));
-    if args.audit {
-        hook_config::audit_everything();
-    }
+    let env = crate::env::Env::get();
+    let recording = env.daemon(&home, args.audit);
+    let log = recording.log().cloned();
+    let mut service = hook_server::ServiceOptions::new(Some(home), cwd);
+    service.recording = recording;
+    service.trust_project_hooks = env.trust_project_hooks;
+    service.continuation_cap = env.continuation_cap;
     let options = hook_server::ServeOptions {
-        service: hook_server::ServiceOptions::new(Some(home), cwd),
+        service,
         socket,
         listen: args.listen,
         store: args.store,
@@ -372,6 +374,9 @@ pub(crate) async fn serve(args: ServeArgs) -> anyhow::Result<u8> {
     };
     let caught = std::cell::Cell::new(0);
     hook_server::serve(options, async { caught.set(signals.recv().await) }).await?;
-    hook_config::flush_installed();
+    // What the stopped service still holds of the log is written before the process exits.
+    if let Some(log) = log {
+        log.flush(crate::env::LOG_FLUSH);
+    }
     Ok(u8::try_from(128 + caught.get()).unwrap_or(1))
 }

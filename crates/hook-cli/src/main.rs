@@ -25,6 +25,7 @@ mod agent;
 mod alloc;
 mod cli;
 mod commands;
+mod env;
 mod guard;
 mod import;
 mod init;
@@ -37,6 +38,7 @@ mod policy_test;
 mod replay;
 mod rewake;
 mod signals;
+mod table;
 mod trust;
 
 use std::process::ExitCode;
@@ -46,7 +48,7 @@ use clap::error::ErrorKind;
 
 use hook_wire::Client;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, InitTarget};
 
 /// jemalloc for `serve`, the system's allocator for every one-shot command (`alloc`).
 #[global_allocator]
@@ -56,11 +58,11 @@ fn main() -> ExitCode {
     // `claude` runs on every Claude Code hook call: it forwards to `serve` before clap, logging
     // or a runtime is built (PERF-SRV-2). Anything else on its command line goes through clap.
     if let Some(args) = cli::plain_claude(std::env::args_os().skip(1)) {
-        return ExitCode::from(commands::claude(&args, 0));
+        return ExitCode::from(agent::answer(Client::Claude, &args, None, 0));
     }
     // Claude Code runs its own hook route through its shell prefix too: that is `claude`.
     if guard::wraps_own_route(std::env::args_os().skip(1)) {
-        return ExitCode::from(commands::claude(&cli::ClaudeArgs { no_serve: false, socket: None }, 0));
+        return ExitCode::from(agent::answer(Client::Claude, &cli::CallArgs::default(), None, 0));
     }
     // Claude Code's shell prefix (`init claude` writes it): `aimon-hooks --guard '<snippet>'`; and
     // `guard` in its plain forms, read before clap (it stands before every guarded command).
@@ -80,29 +82,37 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    if let Command::Claude(args) = &cli.command {
-        return ExitCode::from(commands::claude(args, cli.verbose));
-    }
-    if let Command::Guard(args) = &cli.command {
-        // Before a runtime or logging: the guard is a tracer, and its child replaces itself.
-        return ExitCode::from(guard::run(args));
-    }
-    if let Command::Gemini(args) | Command::Qwen(args) = &cli.command {
-        let client = if matches!(cli.command, Command::Gemini(_)) { Client::Gemini } else { Client::Qwen };
-        return ExitCode::from(agent::answer(client, args.no_serve, args.socket.clone(), None, cli.verbose));
-    }
-    if let Command::Codex(args) = &cli.command {
-        return ExitCode::from(commands::agent(hook_wire::Client::Codex, args, cli.verbose));
-    }
-    if let Command::Copilot(args) = &cli.command {
-        let named = args.event.as_deref();
-        let (no_serve, socket) = (args.call.no_serve, args.call.socket.clone());
-        return ExitCode::from(agent::answer(hook_wire::Client::Copilot, no_serve, socket, named, cli.verbose));
-    }
+    let multi_thread = matches!(cli.command, Command::Serve(_));
+    // Each command once: a client's call and `guard` are answered here, before logging or a
+    // runtime is built; every other command is work for the runtime below.
+    let work: Work = match cli.command {
+        Command::Client(call) => {
+            let (client, args, event) = call.client_call();
+            return ExitCode::from(agent::answer(client, args, event, cli.verbose));
+        }
+        // The guard is a tracer, and its child replaces itself.
+        Command::Guard(args) => return ExitCode::from(guard::run(&args)),
+        Command::Run(args) => Box::pin(signals::or_terminated(commands::run(args))),
+        Command::Validate(args) => Box::pin(async move { commands::validate(&args) }),
+        Command::List(args) => Box::pin(async move { commands::list(&args) }),
+        Command::Packs(args) => Box::pin(async move { packs_cmd::command(&args) }),
+        Command::Explain(args) => Box::pin(async move { commands::explain(&args) }),
+        Command::ImportClaude(args) => Box::pin(async move { commands::import_claude(&args) }),
+        Command::Schema => Box::pin(async { commands::schema() }),
+        Command::Watch(args) => Box::pin(async move { signals::or_terminated(commands::watch(&args)).await }),
+        Command::Trust(args) => Box::pin(async move { trust::command(&args) }),
+        Command::Serve(args) => Box::pin(commands::serve(args)),
+        Command::Init(target) => Box::pin(async move { init(target) }),
+        Command::Rewake(command) => Box::pin(async move { rewake::command(command) }),
+        Command::Test(args) => Box::pin(async move { policy_test::command(&args).await }),
+        Command::Replay(args) => Box::pin(async move { replay::command(&args).await }),
+        Command::Log(args) => Box::pin(async move { log_cmd::command(&args).await }),
+    };
     logging::init(cli.verbose);
-    let mut builder = match cli.command {
-        Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
-        _ => tokio::runtime::Builder::new_current_thread(),
+    let mut builder = if multi_thread {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
     };
     let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
@@ -111,7 +121,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(dispatch(cli.command)) {
+    match runtime.block_on(work) {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
             eprintln!("error: {err:#}");
@@ -120,30 +130,16 @@ fn main() -> ExitCode {
     }
 }
 
-async fn dispatch(command: Command) -> anyhow::Result<u8> {
-    match command {
-        Command::Run(args) => signals::or_terminated(commands::run(args)).await,
-        Command::Claude(_) | Command::Gemini(_) | Command::Qwen(_) | Command::Codex(_) | Command::Copilot(_) => {
-            unreachable!("a client's call is answered before the runtime is built")
-        }
-        Command::Validate(args) => commands::validate(&args),
-        Command::List(args) => commands::list(&args),
-        Command::Packs(args) => packs_cmd::command(&args),
-        Command::Explain(args) => commands::explain(&args),
-        Command::ImportClaude(args) => commands::import_claude(&args),
-        Command::Schema => commands::schema(),
-        Command::Watch(args) => signals::or_terminated(commands::watch(&args)).await,
-        Command::Trust(args) => trust::command(&args),
-        Command::Serve(args) => commands::serve(args).await,
-        Command::Init(crate::cli::InitTarget::Claude(args)) => init::claude(&args),
-        Command::Init(crate::cli::InitTarget::Gemini(args)) => init::client(Client::Gemini, &args),
-        Command::Init(crate::cli::InitTarget::Qwen(args)) => init::client(Client::Qwen, &args),
-        Command::Init(crate::cli::InitTarget::Codex(args)) => init::codex(&args),
-        Command::Init(crate::cli::InitTarget::Copilot(args)) => init::copilot(&args),
-        Command::Rewake(command) => rewake::command(command),
-        Command::Test(args) => policy_test::command(&args).await,
-        Command::Replay(args) => replay::command(&args).await,
-        Command::Log(args) => log_cmd::command(&args).await,
-        Command::Guard(_) => unreachable!("guard runs before the runtime is built"),
+/// A command's work on the runtime: its exit code, or the error printed as `error: …` (exit 1).
+type Work = std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<u8>>>>;
+
+/// `init <client>`.
+fn init(target: InitTarget) -> anyhow::Result<u8> {
+    match target {
+        InitTarget::Claude(args) => init::claude(&args),
+        InitTarget::Gemini(args) => init::client(Client::Gemini, &args),
+        InitTarget::Qwen(args) => init::client(Client::Qwen, &args),
+        InitTarget::Codex(args) => init::codex(&args),
+        InitTarget::Copilot(args) => init::copilot(&args),
     }
 }

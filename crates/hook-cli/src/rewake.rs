@@ -78,7 +78,7 @@ fn list(location: &StoreLocation, as_json: bool) -> anyhow::Result<u8> {
             ]
         })
         .collect();
-    crate::commands::print_table(&header, &table);
+    crate::table::print_table(&header, &table);
     Ok(0)
 }
 

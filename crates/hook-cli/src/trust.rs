@@ -27,7 +27,9 @@ pub(crate) enum Trust {
 pub(crate) fn gate(paths: &TierPaths, trust: Trust) -> TrustGate {
     match trust {
         Trust::Explicit => TrustGate::everything(),
-        Trust::Store => TrustGate::for_agent(paths.home.as_deref(), &paths.project),
+        Trust::Store => {
+            TrustGate::for_agent(paths.home.as_deref(), &paths.project, crate::env::Env::get().trust_project_hooks)
+        }
     }
 }
 
@@ -124,6 +126,6 @@ fn list(store: &TrustStore, only: Option<&Path>, as_json: bool) -> anyhow::Resul
     let header = ["STATE", "TRUSTED AT", "FILE"].map(str::to_owned);
     let cells: Vec<[String; 3]> =
         rows.iter().map(|r| [text(r, "state"), text(r, "trustedAt"), text(r, "file")]).collect();
-    crate::commands::print_table(&header, &cells);
+    crate::table::print_table(&header, &cells);
     Ok(0)
 }

@@ -26,6 +26,13 @@ pub enum Error {
         /// Why.
         source: hook_rewake::Error,
     },
+    /// `run`'s payload cannot be read, on an event that cannot veto (where it can, the payload is
+    /// denied instead); the text says why.
+    #[error("{0}")]
+    Payload(String),
+    /// The configuration of `run`'s project cannot run its hooks; the text says why.
+    #[error("{0}")]
+    Config(String),
     /// An open store failed a call (taking a session's mail, say): hook-rewake's error, passed on unchanged.
     #[error(transparent)]
     Rewake(#[from] hook_rewake::Error),

@@ -8,8 +8,12 @@
 //!   in (which events carry them is the events table's), the client's wire writes the answer.
 //!   [`Host`] is all that differs between a one-shot command (tiers loaded per call) and the
 //!   daemon (cached per-project engines, slots, receipts for mail);
+//! - [`answer_run`]: `run`'s pipeline, payload bytes → verdict, the same from the command and
+//!   from `POST /v1/run/{event}` ([`RunHost`] is where each gets its engine): the payload is read
+//!   as `aimon-hooks claude` reads it ([`hook_wire::Client::Claude`]), so `run` decides on the
+//!   context `claude` builds;
 //! - [`RunOutput`], [`run_policy`], [`exit_code`], [`unreadable_verdict`]: `run`'s answer, the
-//!   same from the command and from `POST /v1/run/{event}`;
+//!   same from both;
 //! - [`StoreLocation`]: which store a process uses: the URL in `AIMON_REWAKE_STORE`
 //!   (`sqlite:PATH`, `postgres://…`), else `~/.aimon/rewake.db` (R-RW-11b). PostgreSQL stores
 //!   open with the cargo feature `postgres` (hook-rewake-postgres); without it such a URL is an
@@ -59,6 +63,6 @@ pub use crate::{
     fire_host::{FireEvent, FireHost, ProjectRegistries},
     mail::{MAIL_CLAIM, TakenMail, take_mail},
     pipeline::{Answered, CallHints, Host, answer_call, call_project, registry_withholds, unreadable_call},
-    run::{RunOutput, exit_code, run_policy, unreadable_verdict},
+    run::{RunHost, RunOutput, answer_run, exit_code, run_policy, unreadable_verdict},
     store::{STORE_ENV, StoreLocation},
 };
