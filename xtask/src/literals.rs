@@ -65,10 +65,11 @@ pub(crate) fn files_with_literals(files: &[(PathBuf, String)], root: &Path) -> V
 
 /// The Claude Code keys no file outside the wire module may spell: those that cannot be mistaken
 /// for a plain word (`cwd` is also a `/proc` entry): answer keys with a capital letter, payload
-/// keys with an underscore.
+/// keys with an underscore, and the http handler's `allowedEnvVars`.
 fn claude_keys() -> Vec<&'static str> {
     let answer = Key::ALL.iter().copied().filter(|k| k.chars().any(char::is_uppercase));
-    answer.chain(PayloadKey::ALL.iter().copied().filter(|k| k.contains('_'))).collect()
+    let payload = PayloadKey::ALL.iter().copied().filter(|k| k.contains('_'));
+    answer.chain(payload).chain([hook_wire::claude::ALLOWED_ENV_VARS]).collect()
 }
 
 /// Files (relative to `root`) that contain a Claude Code key as a literal.
@@ -113,7 +114,7 @@ fn key_sentences(hits: &[String]) -> Vec<String> {
     let mut problems: Vec<String> = hits
         .iter()
         .filter(|h| !h.starts_with(WIRE))
-        .map(|h| format!("{h} spells a Claude Code key as a string literal; use hook_wire::claude::Key or PayloadKey"))
+        .map(|h| format!("{h} spells a Claude Code key as a string literal; use hook_wire::claude::Key, PayloadKey or ALLOWED_ENV_VARS"))
         .collect();
     for table in TABLES.iter().filter(|t| !hits.iter().any(|h| h == *t)) {
         problems.push(format!("{table} no longer holds Claude Code key literals"));
@@ -168,6 +169,7 @@ mod tests {
             (PathBuf::from("/w/crates/hook-actions/src/x.rs"), "obj.get(\"permissionDecision\")".to_owned()),
             (PathBuf::from("/w/crates/hook-actions/src/p.rs"), "json.insert(\"tool_input\", v)".to_owned()),
             (PathBuf::from("/w/crates/hook-config/src/y.rs"), "required(\"reason\")".to_owned()),
+            (PathBuf::from("/w/crates/hook-cli/src/i.rs"), "(\"url\" | \"allowedEnvVars\", kind)".to_owned()),
             (
                 PathBuf::from("/w/crates/hook-server/src/z.rs"),
                 production_part("// \"systemMessage\" in a comment\n#[cfg(test)]\nmod tests { \"stopReason\" }"),
@@ -177,8 +179,9 @@ mod tests {
         assert_eq!(
             problems,
             [
-                "crates/hook-actions/src/p.rs spells a Claude Code key as a string literal; use hook_wire::claude::Key or PayloadKey",
-                "crates/hook-actions/src/x.rs spells a Claude Code key as a string literal; use hook_wire::claude::Key or PayloadKey",
+                "crates/hook-actions/src/p.rs spells a Claude Code key as a string literal; use hook_wire::claude::Key, PayloadKey or ALLOWED_ENV_VARS",
+                "crates/hook-actions/src/x.rs spells a Claude Code key as a string literal; use hook_wire::claude::Key, PayloadKey or ALLOWED_ENV_VARS",
+                "crates/hook-cli/src/i.rs spells a Claude Code key as a string literal; use hook_wire::claude::Key, PayloadKey or ALLOWED_ENV_VARS",
             ]
         );
     }

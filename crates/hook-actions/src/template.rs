@@ -117,7 +117,8 @@ fn env(name: &str, allowed_env: &[String]) -> String {
     if allowed_env.iter().any(|a| a == name) {
         std::env::var(name).unwrap_or_default()
     } else {
-        tracing::warn!("hooks: env var '{name}' is not in allowedEnvVars; rendered as an empty string");
+        let key = hook_wire::claude::ALLOWED_ENV_VARS;
+        tracing::warn!("hooks: env var '{name}' is not in {key}; rendered as an empty string");
         String::new()
     }
 }

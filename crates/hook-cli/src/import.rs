@@ -183,7 +183,7 @@ impl Conversion {
             match (key.as_str(), kind) {
                 ("type", _) => {}
                 ("command", HandlerKind::Command)
-                | ("url" | "allowedEnvVars", HandlerKind::Http)
+                | ("url" | hook_wire::claude::ALLOWED_ENV_VARS, HandlerKind::Http)
                 | ("server" | "tool", HandlerKind::Mcp)
                 | ("prompt" | "model", HandlerKind::Prompt | HandlerKind::Agent)
                 | ("continueOnBlock", HandlerKind::Prompt)

@@ -499,7 +499,7 @@ impl HandlerSpec {
                     }
                 }
                 if !spec.allowed_env_vars.is_empty() {
-                    s.write_str(" allowedEnvVars=[")?;
+                    write!(s, " {}=[", hook_wire::claude::ALLOWED_ENV_VARS)?;
                     for (i, name) in spec.allowed_env_vars.iter().enumerate() {
                         if i > 0 {
                             s.write_str(",")?;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use hook_actions::{AgentSpec, DenySpec, HttpBody, HttpSpec, McpSpec, PromptSpec, ShellSpec};
 use hook_core::{HandlerKind, HookEventType};
+use hook_wire::claude::ALLOWED_ENV_VARS;
 
 use super::{At, Failed, Parser, Site};
 use crate::handler::{
@@ -240,22 +241,15 @@ impl Parser<'_> {
                             invalid("body", "'body' must be a string, an object or an array".to_owned())
                         })?),
                     };
-                let allowed_env_vars = match obj.get("allowedEnvVars") {
+                let not_names =
+                    || invalid(ALLOWED_ENV_VARS, format!("'{ALLOWED_ENV_VARS}' must be an array of strings"));
+                let allowed_env_vars = match obj.get(ALLOWED_ENV_VARS) {
                     None | Some(Value::Null) => Vec::new(),
                     Some(Value::Array(names)) => names
                         .iter()
-                        .map(|n| {
-                            n.as_str().map(str::to_owned).ok_or_else(|| {
-                                invalid("allowedEnvVars", "'allowedEnvVars' must be an array of strings".to_owned())
-                            })
-                        })
+                        .map(|n| n.as_str().map(str::to_owned).ok_or_else(not_names))
                         .collect::<Result<_, _>>()?,
-                    Some(_) => {
-                        return Err(invalid(
-                            "allowedEnvVars",
-                            "'allowedEnvVars' must be an array of strings".to_owned(),
-                        ));
-                    }
+                    Some(_) => return Err(not_names()),
                 };
                 let mut spec = HttpSpec::new(url).with_headers(headers).with_allowed_env_vars(allowed_env_vars);
                 if let Some(method) = method {
