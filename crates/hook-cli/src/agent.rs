@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use hook_config::Recording;
 use hook_core::{CancellationToken, EventVerdict, HookContext, HookEventType, HookRegistry};
-use hook_host::{CallHints, Host, STORE_ENV, StoreLocation};
+use hook_host::{CallHints, Host, StoreLocation};
 use hook_rewake::RewakeStore;
 use hook_server::{ForwardHints, Forwarded};
 use hook_wire::{Answer, Client, Extras};
@@ -58,8 +58,7 @@ impl Host for OneShot {
     }
 
     fn mailbox(&self) -> Result<Option<Arc<dyn RewakeStore>>, hook_host::Error> {
-        let url = std::env::var(STORE_ENV).ok();
-        StoreLocation::select(url.as_deref(), self.home.as_deref())?.open_existing()
+        StoreLocation::select(Env::get().store.as_deref(), self.home.as_deref())?.open_existing()
     }
 }
 

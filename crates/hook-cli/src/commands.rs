@@ -369,7 +369,7 @@ pub(crate) async fn serve(args: ServeArgs) -> anyhow::Result<u8> {
         service,
         socket,
         listen: args.listen,
-        store: args.store,
+        store: args.store.or_else(|| env.store.clone()),
         grace: std::time::Duration::from_secs(5),
     };
     let caught = std::cell::Cell::new(0);

@@ -11,9 +11,14 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use hook_config::{DECISION_LOG_ENV, DecisionLog, LogOptions, Recording};
+use hook_core::{HookEngine, HookRegistry};
 
 /// `AIMON_AUDIT`: every hook of the process in audit mode.
 const AUDIT_ENV: &str = "AIMON_AUDIT";
+/// `AIMON_TRUST_PROJECT_HOOKS`: every project's files trusted (CI, headless runs).
+const TRUST_ENV: &str = "AIMON_TRUST_PROJECT_HOOKS";
+/// Claude Code's cap on consecutive "keep working" answers of a session, which the engine honours.
+const STOP_CAP_ENV: &str = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP";
 
 /// The variables the commands act on, read once.
 #[derive(Debug, Clone, Default)]
@@ -22,6 +27,12 @@ pub(crate) struct Env {
     pub(crate) decision_log: Option<OsString>,
     /// `AIMON_AUDIT` set to anything but empty or `0`.
     pub(crate) audit: bool,
+    /// `AIMON_TRUST_PROJECT_HOOKS` is `1` or `true`.
+    pub(crate) trust_project_hooks: bool,
+    /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`, when it is a number.
+    pub(crate) continuation_cap: Option<u32>,
+    /// `AIMON_REWAKE_STORE`: the rewake store's URL or path, when set.
+    pub(crate) store: Option<String>,
 }
 
 impl Env {
@@ -30,6 +41,9 @@ impl Env {
         Env {
             decision_log: std::env::var_os(DECISION_LOG_ENV),
             audit: std::env::var_os(AUDIT_ENV).is_some_and(|v| !v.is_empty() && v != "0"),
+            trust_project_hooks: std::env::var(TRUST_ENV).is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true")),
+            continuation_cap: std::env::var(STOP_CAP_ENV).ok().and_then(|v| v.trim().parse().ok()),
+            store: std::env::var(hook_host::STORE_ENV).ok(),
         }
     }
 
@@ -37,6 +51,15 @@ impl Env {
     pub(crate) fn get() -> &'static Env {
         static ENV: OnceLock<Env> = OnceLock::new();
         ENV.get_or_init(Env::read)
+    }
+
+    /// An engine over `registry` with the continuation cap the environment sets, if any.
+    pub(crate) fn engine(&self, registry: std::sync::Arc<HookRegistry>) -> HookEngine {
+        let engine = HookEngine::new(registry);
+        match self.continuation_cap {
+            Some(cap) => engine.with_continuation_cap(cap),
+            None => engine,
+        }
     }
 
     /// The decision log's path for `home` ([`LogOptions::path_from`]); `None` when it is off.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::bail;
 use hook_core::HookEngine;
-use hook_host::{EnqueueSink, STORE_ENV, StoreLocation, TakenMail};
+use hook_host::{EnqueueSink, StoreLocation, TakenMail};
 use hook_rewake::StoredEnvelope;
 use serde::Serialize;
 
@@ -14,8 +14,8 @@ use crate::cli::{RewakeCancelArgs, RewakeCommand, TierArgs, absolute};
 
 /// The store of this user: `$AIMON_REWAKE_STORE`, else `$HOME/.aimon/rewake.db`.
 pub(crate) fn location() -> anyhow::Result<StoreLocation> {
-    let url = std::env::var(STORE_ENV).ok();
-    Ok(StoreLocation::select(url.as_deref(), TierArgs::default().home_dir().as_deref())?)
+    let url = crate::env::Env::get().store.as_deref();
+    Ok(StoreLocation::select(url, TierArgs::default().home_dir().as_deref())?)
 }
 
 /// `engine` writing its rewake envelopes to the store (a bad store URL is a WARN: the hooks

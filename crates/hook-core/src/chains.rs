@@ -129,14 +129,10 @@ pub enum StopOutcome {
 }
 
 /// onStop's cap in the events table ([`crate::EventSpec::continuation_cap`]): consecutive "keep
-/// working" answers allowed per session before the agent may stop anyway, unless
-/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` says otherwise (R-EVT-7).
+/// working" answers allowed per session before the agent may stop anyway, unless the embedder
+/// says otherwise ([`HookEngine::with_continuation_cap`]; the binary passes
+/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`) (R-EVT-7).
 pub const DEFAULT_CONTINUATION_CAP: u32 = 8;
-
-/// The cap `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` sets for every continuation event, if any.
-fn continuation_cap_from_env() -> Option<u32> {
-    std::env::var("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP").ok().and_then(|v| v.trim().parse().ok())
-}
 
 /// The engine an agent loop embeds: registry + policy + chains.
 #[derive(Clone)]
@@ -144,7 +140,7 @@ pub struct HookEngine {
     registry: Arc<HookRegistry>,
     policy: HookExecutionPolicy,
     rewake: Option<Arc<dyn RewakeSink>>,
-    /// Set by the environment or [`HookEngine::with_continuation_cap`]; else each event's own.
+    /// Set by [`HookEngine::with_continuation_cap`]; else each event's own.
     continuation_cap: Option<u32>,
     continuations: Arc<Mutex<HashMap<String, u32>>>,
 }
@@ -165,7 +161,7 @@ impl HookEngine {
             registry,
             policy: HookExecutionPolicy::default(),
             rewake: None,
-            continuation_cap: continuation_cap_from_env(),
+            continuation_cap: None,
             continuations: Arc::default(),
         }
     }
@@ -177,8 +173,9 @@ impl HookEngine {
         self
     }
 
-    /// Allows at most `cap` consecutive "keep working" answers per session (default 8, or
-    /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`).
+    /// Allows at most `cap` consecutive "keep working" answers per session for every
+    /// continuation event (default: each event's own, 8 for onStop). The engine reads no
+    /// environment: `aimon-hooks` passes `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` here.
     pub fn with_continuation_cap(mut self, cap: u32) -> Self {
         self.continuation_cap = Some(cap);
         self

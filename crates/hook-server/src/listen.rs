@@ -63,7 +63,7 @@ pub struct ServeOptions {
     /// The TCP address, when TCP is wanted.
     pub listen: Option<SocketAddr>,
     /// The rewake store URL (`sqlite:PATH`, or `postgres://…` with the `postgres` feature);
-    /// default `$AIMON_REWAKE_STORE`, else `~/.aimon/rewake.db`.
+    /// default `~/.aimon/rewake.db` (the binary passes `$AIMON_REWAKE_STORE` here).
     pub store: Option<String>,
     /// How long in-flight requests may run on after the shutdown signal.
     pub grace: Duration,
@@ -153,11 +153,11 @@ pub async fn serve(options: ServeOptions, shutdown: impl Future<Output = ()>) ->
         None => None,
     };
     tracing::info!("hooks: serve listens on {}", options.socket.display());
-    // Rewake: the store named by --store, else $AIMON_REWAKE_STORE, else ~/.aimon/rewake.db —
-    // the one `run` and `claude` write to. Every store write is committed when it returns, so
-    // nothing is left to flush at shutdown. A shared store that is down is waited for (store.rs).
-    let url = options.store.clone().or_else(|| std::env::var(hook_host::STORE_ENV).ok());
-    let location = hook_host::StoreLocation::select(url.as_deref(), options.service.home.as_deref())?;
+    // Rewake: the store named by --store (or $AIMON_REWAKE_STORE, which the binary reads), else
+    // ~/.aimon/rewake.db — the one `run` and `claude` write to. Every store write is committed
+    // when it returns, so nothing is left to flush at shutdown. A shared store that is down is
+    // waited for (store.rs).
+    let location = hook_host::StoreLocation::select(options.store.as_deref(), options.service.home.as_deref())?;
     let waiting_for_store = crate::store::start_rewake(&service, location, REWAKE_POLL).await?;
     let local = match (&token, &options.service.home) {
         (Some(token), Some(home)) => {

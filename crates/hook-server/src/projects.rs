@@ -51,6 +51,7 @@ impl Project {
         slots: usize,
         metrics: &Arc<Metrics>,
         recording: &Recording,
+        trust_all: bool,
     ) -> Result<Project, Error> {
         let paths = TierPaths::new(home.map(Path::to_owned), dir.to_owned());
         let mut stamped_files = paths.mcp_files();
@@ -59,7 +60,7 @@ impl Project {
         // The project comes from an agent's call: its untrusted files run only their deny
         // handlers. The gate is the store as it was when the project loaded; a change to the
         // store rebuilds the engine (`current`).
-        let env = BuildEnv::gated(&paths, TrustGate::for_agent(home, dir)).with_recording(recording.clone());
+        let env = BuildEnv::gated(&paths, TrustGate::for_agent(home, dir, trust_all)).with_recording(recording.clone());
         let registry = Arc::new(HookRegistry::new());
         let protection = self_protection(&paths, recording.log().map(DecisionLog::path));
         let listeners = Arc::new(HookRegistry::new());
@@ -136,6 +137,8 @@ pub(crate) struct Projects {
     metrics: Arc<Metrics>,
     /// What every project's hooks record to (the daemon's decision log, `--audit`).
     recording: Recording,
+    /// Every project's files are trusted (`AIMON_TRUST_PROJECT_HOOKS=1` as the binary read it).
+    trust_all: bool,
     lru: Mutex<Lru>,
 }
 
@@ -147,6 +150,7 @@ impl Projects {
         global: usize,
         metrics: Arc<Metrics>,
         recording: Recording,
+        trust_all: bool,
     ) -> Self {
         Projects {
             home,
@@ -155,6 +159,7 @@ impl Projects {
             global: Arc::new(Semaphore::new(global.max(1))),
             metrics,
             recording,
+            trust_all,
             lru: Mutex::new(Lru::default()),
         }
     }
@@ -162,6 +167,11 @@ impl Projects {
     /// What every project's hooks record to.
     pub(crate) fn recording(&self) -> &Recording {
         &self.recording
+    }
+
+    /// The trust gate of the project at `dir`, as its engine is built under.
+    pub(crate) fn gate(&self, dir: &Path) -> TrustGate {
+        TrustGate::for_agent(self.home.as_deref(), dir, self.trust_all)
     }
 
     /// The home directory whose tier every project shares.
@@ -187,8 +197,14 @@ impl Projects {
         if let Some(project) = cached.filter(|p| p.current()) {
             return Ok(project);
         }
-        let project =
-            Arc::new(Project::load(dir, self.home.as_deref(), self.per_project, &self.metrics, &self.recording)?);
+        let project = Arc::new(Project::load(
+            dir,
+            self.home.as_deref(),
+            self.per_project,
+            &self.metrics,
+            &self.recording,
+            self.trust_all,
+        )?);
         let mut lru = self.lock();
         lru.tick += 1;
         let tick = lru.tick;

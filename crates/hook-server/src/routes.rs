@@ -23,7 +23,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use hook_config::{BuildEnv, DeclarativeHook, TierPaths, TrustGate, load_tiers};
+use hook_config::{BuildEnv, DeclarativeHook, TierPaths, load_tiers};
 use hook_core::{
     CancellationToken, EventVerdict, ExecutionHook as _, HookContext, HookEngine, HookEventType, HookExecutionPolicy,
     HookRegistry,
@@ -39,9 +39,9 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
-use crate::form::CommandForm;
 use crate::delivery::{AckOnWritten, MAIL_HEADER, Receipts};
 use crate::error::Error;
+use crate::form::CommandForm;
 use crate::metrics::Metrics;
 use crate::projects::{Project, Projects};
 
@@ -72,13 +72,32 @@ pub struct ServiceOptions {
     pub project_slots: usize,
     /// Hook work running at once in all; more waits in a queue.
     pub global_slots: usize,
+    /// The decision log every project's hooks record to, and whether they all only audit
+    /// (`serve --audit`); the service adds its audit counter (`/metrics`).
+    pub recording: hook_config::Recording,
+    /// Every project's files are trusted (the binary's reading of `AIMON_TRUST_PROJECT_HOOKS=1`);
+    /// else the person's trust store decides.
+    pub trust_project_hooks: bool,
+    /// The cap on consecutive "keep working" answers per session (the binary's reading of
+    /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`); else each event's own.
+    pub continuation_cap: Option<u32>,
 }
 
 impl ServiceOptions {
     /// The defaults: 64 projects, two slots per core per project, 64 in all.
     pub fn new(home: Option<PathBuf>, base: PathBuf) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        ServiceOptions { home, base, max_projects: 64, project_slots: 2 * cores, global_slots: 64 }
+        let recording = hook_config::Recording::new();
+        ServiceOptions {
+            home,
+            base,
+            max_projects: 64,
+            project_slots: 2 * cores,
+            global_slots: 64,
+            recording,
+            trust_project_hooks: false,
+            continuation_cap: None,
+        }
     }
 }
 
@@ -98,6 +117,8 @@ struct Inner {
     closing: CancellationToken,
     /// Mail of command-form answers until the process that forwarded the call says it printed them.
     receipts: Receipts,
+    /// [`ServiceOptions::continuation_cap`].
+    continuation_cap: Option<u32>,
 }
 
 /// Rewake in the daemon: the store the session mailboxes live in and the service firing it.
@@ -120,12 +141,17 @@ impl HookService {
     /// A service with no project loaded yet.
     pub fn new(options: ServiceOptions) -> Self {
         let metrics = Arc::new(Metrics::new());
+        // Audit-mode decisions are counted as each hook makes them, by the hook's own build.
+        let counted = metrics.clone();
+        let recording = options.recording.with_audit_counter(Arc::new(move |audited| counted.audited(audited)));
         let projects = Projects::new(
             options.home,
             options.max_projects,
             options.project_slots,
             options.global_slots,
             metrics.clone(),
+            recording,
+            options.trust_project_hooks,
         );
         HookService {
             inner: Arc::new(Inner {
@@ -135,6 +161,7 @@ impl HookService {
                 rewake: OnceLock::new(),
                 closing: CancellationToken::new(),
                 receipts: Receipts::default(),
+                continuation_cap: options.continuation_cap,
             }),
         }
     }
@@ -212,21 +239,18 @@ impl HookService {
     /// the blocking pool: matching a long command is CPU work (bounded by the analyser's budget,
     /// yet up to a tenth of a second), and on the runtime's workers it would hold up every other
     /// session's call meanwhile.
-    async fn dispatch(
-        &self,
-        project: &Project,
-        ctx: &HookContext,
-        policy: HookExecutionPolicy,
-        client: &'static str,
-    ) -> EventVerdict {
+    async fn dispatch(&self, project: &Project, ctx: &HookContext, policy: HookExecutionPolicy) -> EventVerdict {
         let slots = if project.has_hooks(ctx.event) { Some(self.inner.projects.slots(project).await) } else { None };
         let mut engine = HookEngine::new(project.registry.clone()).with_policy(policy);
+        if let Some(cap) = self.inner.continuation_cap {
+            engine = engine.with_continuation_cap(cap);
+        }
         if let Some(rewake) = self.inner.rewake.get() {
             engine = engine.with_rewake(rewake.host.service().clone());
         }
-        let (verdict, audited) = if slots.is_none() {
+        let verdict = if slots.is_none() {
             // No hook for the event: nothing to match, nothing to move off the workers.
-            hook_config::scoped(client, engine.run_event(ctx, &CancellationToken::new())).await
+            engine.run_event(ctx, &CancellationToken::new()).await
         } else {
             let runtime = tokio::runtime::Handle::current();
             let owned = ctx.clone();
@@ -234,21 +258,18 @@ impl HookService {
             // executor then drops its hooks, which kills their process groups.
             let cancel = CancellationToken::new();
             let _cancel_on_drop = cancel.clone().drop_guard();
-            let evaluation = tokio::task::spawn_blocking(move || {
-                runtime.block_on(hook_config::scoped(client, engine.run_event(&owned, &cancel)))
-            });
+            let evaluation = tokio::task::spawn_blocking(move || runtime.block_on(engine.run_event(&owned, &cancel)));
             match evaluation.await {
                 Ok(done) => done,
                 Err(e) => match e.try_into_panic() {
                     Ok(panic) => std::panic::resume_unwind(panic),
                     // Cancelled: the daemon is shutting down. The call is refused, not let through.
-                    Err(_) => (refused(ctx.event), Vec::new()),
+                    Err(_) => refused(ctx.event),
                 },
             }
         };
         drop(slots);
         self.inner.metrics.verdict(&verdict);
-        self.inner.metrics.audited(&audited);
         verdict
     }
 
@@ -264,7 +285,7 @@ impl HookService {
 
 /// The daemon as the pipeline's host: cached per-project engines, hook slots, metrics, and the
 /// rewake service and mailboxes when rewake runs.
-struct Daemon<'s>(&'s HookService, Client);
+struct Daemon<'s>(&'s HookService);
 
 impl Host for Daemon<'_> {
     type Project = Arc<Project>;
@@ -286,11 +307,11 @@ impl Host for Daemon<'_> {
     }
 
     fn trust_command(&self, project: &Arc<Project>) -> String {
-        TrustGate::for_agent(self.0.inner.projects.home(), &project.dir).command()
+        self.0.inner.projects.gate(&project.dir).command()
     }
 
     fn dispatch(&self, project: &Arc<Project>, ctx: &HookContext) -> impl Future<Output = EventVerdict> + Send {
-        HookService::dispatch(self.0, project, ctx, HookExecutionPolicy::default(), self.1.name())
+        HookService::dispatch(self.0, project, ctx, HookExecutionPolicy::default())
     }
 
     fn mailbox(&self) -> Result<Option<Arc<dyn RewakeStore>>, hook_host::Error> {
@@ -342,22 +363,37 @@ async fn run(
             return with_exit(error(StatusCode::BAD_REQUEST, format!("the query string is not understood: {e}")), 1);
         }
     };
-    let payload = match Client::Claude.parse(&body, "the request body") {
-        Ok(payload) => payload,
-        Err(e) => return unreadable_run(event, &e.to_string()),
-    };
-    let dir = service.project_dir(params.project.as_deref(), &headers, Client::Claude.cwd(&payload));
-    let project = match service.usable_project(&dir) {
-        Ok(project) => project,
-        Err(sentence) => return with_exit(error(StatusCode::INTERNAL_SERVER_ERROR, sentence), 1),
-    };
-    let ctx = match hook_wire::claude::payload_context(event, payload, &dir) {
-        Ok(ctx) => ctx,
-        Err(e) => return unreadable_run(event, &e.to_string()),
-    };
+    let hints = service.hints(params.project.as_deref(), &headers);
     let policy = hook_host::run_policy(params.stop_on_blocked, false, params.parallel);
-    let verdict = service.dispatch(&project, &ctx, policy, "aimon").await;
-    run_output(&verdict)
+    match hook_host::answer_run(&Runner(&service), event, &body, "the request body", hints, policy).await {
+        Ok(verdict) => run_output(&verdict),
+        Err(hook_host::Error::Config(sentence)) => with_exit(error(StatusCode::INTERNAL_SERVER_ERROR, sentence), 1),
+        Err(e) => with_exit(error(StatusCode::BAD_REQUEST, e.to_string()), 1),
+    }
+}
+
+/// The daemon as `run`'s host: the project's cached engine, its hook slots and metrics.
+struct Runner<'s>(&'s HookService);
+
+impl hook_host::RunHost for Runner<'_> {
+    type Project = Arc<Project>;
+
+    fn home(&self) -> Option<&Path> {
+        self.0.inner.projects.home()
+    }
+
+    fn open(&self, dir: &Path, _: HookEventType) -> Result<Arc<Project>, String> {
+        self.0.usable_project(dir)
+    }
+
+    fn dispatch(
+        &self,
+        project: &Arc<Project>,
+        ctx: &HookContext,
+        policy: HookExecutionPolicy,
+    ) -> impl Future<Output = EventVerdict> + Send {
+        self.0.dispatch(project, ctx, policy)
+    }
 }
 
 /// `run`'s JSON object for `verdict`, its exit code in the header.
@@ -367,15 +403,6 @@ fn run_output(verdict: &EventVerdict) -> Response {
             with_exit(([(header::CONTENT_TYPE, "application/json")], text).into_response(), exit_code(verdict.outcome))
         }
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot encode the verdict: {e}")),
-    }
-}
-
-/// A payload `/v1/run` cannot read: a deny (200, exit 2) where the event can veto, as `run`
-/// answers it; elsewhere a 400.
-fn unreadable_run(event: HookEventType, sentence: &str) -> Response {
-    match hook_host::unreadable_verdict(event, sentence) {
-        Some(verdict) => run_output(&verdict),
-        None => with_exit(error(StatusCode::BAD_REQUEST, sentence), 1),
     }
 }
 
@@ -393,7 +420,7 @@ async fn client_call(
         Ok(bytes) => {
             let params = Query::<Params>::try_from_uri(&uri).map(|q| q.0).unwrap_or_default();
             let hints = service.hints(params.project.as_deref(), &headers);
-            hook_host::answer_call(&Daemon(&service, client), client, &bytes, "the request body", hints).await
+            hook_host::answer_call(&Daemon(&service), client, &bytes, "the request body", hints).await
         }
         Err((prefix, error)) => hook_host::unreadable_call(client, &prefix, &error),
     };
@@ -478,7 +505,10 @@ async fn hooks(State(service): State<HookService>, headers: HeaderMap, uri: Uri)
         Err(e) => return with_exit(error(StatusCode::INTERNAL_SERVER_ERROR, e.sentence()), 1),
     };
     let rows: Vec<Value> = config
-        .into_hooks(&BuildEnv::gated(&paths, TrustGate::for_agent(paths.home.as_deref(), &paths.project)))
+        .into_hooks(
+            &BuildEnv::gated(&paths, service.inner.projects.gate(&paths.project))
+                .with_recording(service.inner.projects.recording().clone()),
+        )
         .iter()
         .map(|(_, h)| Value::Object(hook_row(h)))
         .collect();

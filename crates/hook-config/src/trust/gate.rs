@@ -38,11 +38,10 @@ impl TrustGate {
     }
 
     /// The gate for a project derived from an agent's call (`claude`, `serve`): every file when
-    /// `AIMON_TRUST_PROJECT_HOOKS` is `1` or `true` (CI, headless runs), else [`Self::from_store`].
-    pub fn for_agent(home: Option<&Path>, project: &Path) -> Self {
-        let overridden =
-            std::env::var("AIMON_TRUST_PROJECT_HOOKS").is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
-        if overridden { Self::everything() } else { Self::from_store(home, project) }
+    /// `trust_all` (the caller's reading of `AIMON_TRUST_PROJECT_HOOKS=1`: CI, headless runs),
+    /// else [`Self::from_store`].
+    pub fn for_agent(home: Option<&Path>, project: &Path, trust_all: bool) -> Self {
+        if trust_all { Self::everything() } else { Self::from_store(home, project) }
     }
 
     /// The verdict of the person's store (`<home>/.aimon/trusted.json`) for `project`. Without a
