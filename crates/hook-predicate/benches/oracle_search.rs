@@ -18,51 +18,13 @@ mod sandbox;
 #[allow(dead_code, reason = "shared with the oracle test target, which reads the rest")]
 mod search;
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-use hook_predicate::{Call, PathAnchors, parse};
-use serde_json::{Value, json};
-
-/// The rules whose false alarms are measured.
-const DENY_RULES: &[&str] = &["Bash(rm -rf:*)", "Bash(git push --force:*)", "Bash(git reset --hard:*)", "Read(./.env)"];
-
-/// The outside corpus's lines as (command, allow-labelled), or `None` when the file is absent.
-fn outside_lines() -> Option<Vec<(String, bool)>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/peer-commands.jsonl");
-    let text = std::fs::read_to_string(&path).ok()?;
-    let lines = text
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter_map(|v| Some((v["command"].as_str()?.to_owned(), v["label"].as_str() == Some("safe"))))
-        .collect();
-    Some(lines)
-}
-
-fn false_alarms(lines: &[(String, bool)]) {
-    let project = std::env::temp_dir().join("aimon-false-alarms");
-    let anchors = PathAnchors::new(&project).with_home(project.join("home"));
-    let rules: Vec<_> = DENY_RULES.iter().map(|r| parse(r, &anchors).expect("the rule parses")).collect();
-    let allowed: Vec<&String> = lines.iter().filter(|(_, allow)| *allow).map(|(c, _)| c).collect();
-    let denied = allowed
-        .iter()
-        .filter(|command| {
-            let input = json!({ "command": command });
-            rules.iter().any(|rule| rule.verdict(&Call::new("Bash", &input).in_dir(Some(&project))).matches())
-        })
-        .count();
-    println!(
-        "false alarms: {denied} of {} allow-labelled outside lines denied ({:.2} %) under {DENY_RULES:?}",
-        allowed.len(),
-        100.0 * denied as f64 / allowed.len().max(1) as f64
-    );
-}
 
 fn main() {
     let mut seeds: Vec<String> = common::bash_cases().iter().map(|case| case.command.to_owned()).collect();
-    match outside_lines() {
+    match common::outside::lines() {
         Some(lines) => {
-            false_alarms(&lines);
+            println!("{}", common::outside::FalseAlarms::measure(&lines).summary());
             seeds.extend(lines.into_iter().map(|(command, _)| command));
         }
         None => println!("search: the outside corpus is absent; seeding from the table only"),

@@ -8,10 +8,14 @@
 //! [`WholeArgv`] (the guard's scope in which an exec's argv is read to its end), and [`read_only`]
 //! with [`NotReadOnly`] (whether a Bash command is shown to only read, and why not) (R-LAYER-3); the four implementations — NameOnly,
 //! BashSubcommand, PathGlob and Composite (plus the input-field test they are built from) — are
-//! private. The crate depends on no other workspace crate and must not pull reqwest, rmcp, notify,
-//! serde-saphyr or rusqlite (R-LAYER-2). Unit tests sit beside the code (`shell/mod.rs` has the shell
-//! analyser's); the grammar table is `tests/matcher_table.rs`; the benchmark is
-//! `benches/predicates.rs`; the fuzz target is `fuzz/fuzz_targets/parse_matcher.rs` at the workspace root.
+//! private. How a Bash command is read — its simple commands, wrappers, hidden command lines and
+//! file uses — is the shell analyser's, hook-shell, the one workspace crate this one depends on
+//! ([`Verdict`] and [`WholeArgv`] are its, re-exported); this crate must not pull reqwest, rmcp,
+//! notify, serde-saphyr or rusqlite (R-LAYER-2). Unit tests sit beside the code (`shell_tests/`
+//! reads the analyser's option and git tables through the matcher); the grammar table is
+//! `tests/matcher_table.rs`; the benchmark is `benches/predicates.rs`; the fuzz targets are
+//! `fuzz/fuzz_targets/parse_matcher.rs` and `analyse_bash.rs` at the workspace root
+//! (`analyse_shell.rs` fuzzes hook-shell alone).
 //!
 //! # Grammar (R-PRED-3)
 //!
@@ -93,7 +97,7 @@
 //!   earlier in the line. A file argument of unknown value (`cat $X`) or a glob that can select the
 //!   path (`cat *`) is uncertain, and so is an unmodelled program, interpreter code or an
 //!   unreadable command whose words name the path (its literal file name standing alone, or the
-//!   directory of a `dir/**` rule). The model is `shell/files.rs`; `docs/security.md` lists it.
+//!   directory of a `dir/**` rule). The model is hook-shell's `files.rs`; `docs/security.md` lists it.
 //! - `~/` rules need no home directory when they are parsed: without [`PathAnchors::home`] the glob
 //!   is checked at once and resolved against the home directory of the process (`HOME`) the first
 //!   time it is matched; with no home directory at all it matches every call of its tools that
@@ -126,7 +130,7 @@
 //!   `/dev/null`, no delete, no network, no unmodelled program, nothing the analysis cannot see
 //!   through), or a call of Read, Grep or Glob. Uncertain when the command cannot be analysed with
 //!   certainty (an allow rule then does not fire), no match otherwise. Protected paths are left to
-//!   the Read deny rules, which win over an allow. The column is `shell/read_only.rs`.
+//!   the Read deny rules, which win over an allow. The column is hook-shell's `read_only.rs`.
 //! - Events without a tool (R-PRED-4b): the caller passes the event's match subject (`manual`,
 //!   `startup`, an agent type) as the tool name with a `null` input, and the same rules apply.
 //!
@@ -155,7 +159,7 @@
 //! hold), and hook-config lets a hook matched uncertainly deny or ask but not allow. The model is
 //! the shell's syntax (below: `case … esac`, `(( … ))`, `for (( … ))`, `[[ … ]]`, one-line
 //! `function f { …; }`, `coproc NAME …`, aliases) and a list of known programs
-//! (`shell/model.rs`): programs whose arguments are data (`echo`, `grep`, `command -v`, …),
+//! (hook-shell's `model.rs`): programs whose arguments are data (`echo`, `grep`, `command -v`, …),
 //! wrappers and runners that run a command from their arguments (`env`, `sudo`, `strace`,
 //! `unshare`, `busybox`, `npx`, `npm exec`, `docker exec`, …: every later word that is not an
 //! option is tried as the command's start), shells of every family, and interpreters. A program
@@ -182,7 +186,7 @@
 //! a `-c` setting that names a command (`core.pager`, …) or whose value is unknown, make the word in
 //! its place unknown, so a rule on the program matches.
 //!
-//! Equivalent option spellings (`shell/options.rs`, tables in `shell/options/tables.rs`): a rule
+//! Equivalent option spellings (hook-shell's `options.rs`, tables in hook-shell's `options/tables.rs`): a rule
 //! and each view are read as program, subcommand (git, npm, pnpm, yarn, docker, podman, kubectl;
 //! with their aliases: `npm i` is `npm install`, `docker container rm` is `docker rm`), options and
 //! operands. Options are normalised through the program's table — short letter and long names of
@@ -196,7 +200,7 @@
 //! testing a view allocates nothing. A word of unknown value among the options or operands makes
 //! the view uncertain unless the known words already meet a prefix rule.
 //!
-//! git (`shell/git.rs`): `git-push` and `/usr/lib/git-core/git-push` are `git push`. A subcommand
+//! git (hook-shell's `git.rs`): `git-push` and `/usr/lib/git-core/git-push` are `git push`. A subcommand
 //! that is one of git's own commands is certain (git never lets an alias shadow one); any other is
 //! uncertain under a rule on git (an alias from a config file, or `help.autocorrect`), unless the
 //! command defines it: `-c alias.p=push`, `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`

@@ -39,7 +39,7 @@ pub struct Analysis {
     /// Interpreter code (`python -c '…'`, `perl -e '…'`, a here-document fed to `node`): a rule about
     /// another program matches when the code names it (R-PRED-4c).
     pub code: Vec<String>,
-    /// The arguments of programs the model does not know (`shell/model.rs`), joined by spaces: a
+    /// The arguments of programs the model does not know (`model.rs`), joined by spaces: a
     /// Bash rule about a program they name is uncertain for the command.
     pub opaque: Vec<String>,
     /// The length of the command string analysed (the view and work budgets grow with it).

@@ -1,7 +1,7 @@
 //! Analyses of an exec's argv: the exec-time guard asks the rules about one simple command whose
 //! words it read from the process, not about text a tool call brings.
 //!
-//! A tool call's command is analysed within budgets (`shell/mod.rs`, `shell/files.rs`,
+//! A tool call's command is analysed within budgets (`analysis.rs`, `files.rs`, and hook-predicate's
 //! `resolve.rs`) so that no text makes a hook slow enough for its client to give up on it; past a
 //! budget the command is uncertain, and a deny holds. An exec cannot be made to time out, and the
 //! kernel already bounds its argv (with the environment, a quarter of the stack limit and at most

@@ -390,11 +390,17 @@ impl FileModel {
     }
 
     fn push_word(&mut self, access: Access, reach: Reach, w: &Word) {
+        if is_pipe(w) {
+            return;
+        }
         let arg = self.value(w);
         self.push(access, reach, arg);
     }
 
     fn push_value(&mut self, access: Access, reach: Reach, v: Value<'_>) {
+        if matches!(v, Value::Word(w) if is_pipe(w)) {
+            return;
+        }
         let arg = self.value_of(v);
         self.push(access, reach, arg);
     }
@@ -519,6 +525,13 @@ impl FileModel {
         out.push_str(rest);
         Some(out)
     }
+}
+
+/// A word that is a process substitution (`<(ls)`, `>(sort)`): bash passes a pipe (`/dev/fd/63`),
+/// not a file, and the command behind it is analysed as one of the line's. Whatever follows it in
+/// the word makes a path through the pipe, which the kernel refuses (ENOTDIR).
+fn is_pipe(w: &Word) -> bool {
+    !w.known && (w.text.starts_with("<(") || w.text.starts_with(">("))
 }
 
 /// An option's value: the next word, or text attached to the option.

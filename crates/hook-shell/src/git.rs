@@ -16,11 +16,6 @@ use crate::table::{git_dashed, is_git_command};
 use crate::walk::{Walk, analyse_into};
 use crate::word::{Word, basename};
 
-/// Environment variables whose value is a command line git (or what it starts) runs.
-#[rustfmt::skip]
-const COMMAND_VARIABLES: &[&str] = &["GIT_PAGER", "PAGER", "GIT_EDITOR", "EDITOR", "VISUAL", "GIT_SEQUENCE_EDITOR",
-    "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND"];
-
 /// Options of git's subcommands whose value is a command line: (subcommand, short letters, long names).
 #[rustfmt::skip]
 const COMMAND_OPTIONS: &[(&str, &[u8], &[&str])] = &[
@@ -161,13 +156,6 @@ impl Walk<'_> {
         match environment_settings(&words[..at]) {
             Some(env) => settings.extend(env),
             None => unreadable = true,
-        }
-        for w in &words[..at] {
-            if let Some((name, value)) = w.text.split_once('=')
-                && COMMAND_VARIABLES.contains(&name)
-            {
-                self.command_line(w.known.then_some(value));
-            }
         }
         for (key, value) in &settings {
             if programs::git_setting_runs_a_command(key) {
@@ -328,7 +316,7 @@ impl Walk<'_> {
     /// A command line git runs: analysed when its text is known, uncertain otherwise.
     fn command_line(&mut self, text: Option<&str>) {
         match text {
-            Some(text) => analyse_into(text, self.depth + 1, self.out),
+            Some(text) => self.started_command(text),
             None => self.uncertain(),
         }
     }

@@ -29,21 +29,36 @@ const PARALLEL_FLAGS: &[&str] = &["-k", "--keep-order", "-v", "--verbose", "--dr
     "--xargs", "--group", "--no-notice", "--will-cite", "--halt-on-error", "--nonall", "--onall", "-r",
     "--no-run-if-empty", "--shuf", "--linebuffer", "--files", "--plain", "-t"];
 
-/// Interpreters and the options whose value (or the rest of the word) is code: `python -c`, …
-const INTERPRETERS: &[(&str, &[u8], &[&str])] = &[
-    ("python", b"c", &[]),
-    ("pypy", b"c", &[]),
-    ("perl", b"eE", &[]),
-    ("ruby", b"e", &[]),
-    ("node", b"ep", &["--eval", "--print"]),
-    ("nodejs", b"ep", &["--eval", "--print"]),
-    ("bun", b"ep", &["--eval", "--print"]),
-    ("deno", b"", &["eval"]),
-    ("php", b"rBRFE", &[]),
-    ("lua", b"e", &[]),
-    ("luajit", b"e", &[]),
-    ("osascript", b"e", &[]),
+/// Interpreters, the options whose value (or the rest of the word) is code (`python -c`, …), and
+/// the options that, given alone, print something and exit before any code is read
+/// (`python --version`: no standard input is read as a program).
+/// An interpreter: the options whose value (or the rest of the word) is code, and those that,
+/// given alone, print something and exit.
+struct Interpreter {
+    name: &'static str,
+    short_code: &'static [u8],
+    long_code: &'static [&'static str],
+    exits: &'static [&'static str],
+}
+
+#[rustfmt::skip]
+const INTERPRETERS: &[Interpreter] = &[
+    Interpreter { name: "python", short_code: b"c", long_code: &[], exits: &["-V", "-VV", "--version", "-h", "--help"] },
+    Interpreter { name: "pypy", short_code: b"c", long_code: &[], exits: &["-V", "--version", "-h", "--help"] },
+    Interpreter { name: "perl", short_code: b"eE", long_code: &[], exits: &["-v", "--version", "-h", "--help"] },
+    Interpreter { name: "ruby", short_code: b"e", long_code: &[], exits: &["--version", "-h", "--help"] },
+    Interpreter { name: "node", short_code: b"ep", long_code: &["--eval", "--print"], exits: &["-v", "--version", "-h", "--help"] },
+    Interpreter { name: "nodejs", short_code: b"ep", long_code: &["--eval", "--print"], exits: &["-v", "--version", "-h", "--help"] },
+    Interpreter { name: "bun", short_code: b"ep", long_code: &["--eval", "--print"], exits: &["-v", "--version", "-h", "--help"] },
+    Interpreter { name: "deno", short_code: b"", long_code: &["eval"], exits: &["-V", "--version", "-h", "--help"] },
+    Interpreter { name: "php", short_code: b"rBRFE", long_code: &[], exits: &["-v", "--version", "-h", "--help"] },
+    Interpreter { name: "lua", short_code: b"e", long_code: &[], exits: &["-v"] },
+    Interpreter { name: "luajit", short_code: b"e", long_code: &[], exits: &["-v"] },
+    Interpreter { name: "osascript", short_code: b"e", long_code: &[], exits: &[] },
 ];
+
+/// What a shell does with only one of these: print and exit, reading no command.
+const SHELL_EXITS: &[&str] = &["--version", "--help"];
 
 /// A word whose value is a process substitution (`<(…)`): its text is built at run time.
 fn is_process_substitution(w: &Word) -> bool {
@@ -102,6 +117,12 @@ impl Walk<'_> {
                 }
                 None => return,
             }
+        }
+        if let [_, only] = words
+            && only.known
+            && SHELL_EXITS.contains(&only.text.as_str())
+        {
+            return;
         }
         let (mut saw_c, mut saw_s) = (false, false);
         let mut i = 1;
@@ -332,12 +353,18 @@ impl Walk<'_> {
     /// about another program matches when the code names it); code read from standard input likewise.
     pub(crate) fn interpreter(&mut self, words: &[Word], stdin: &Stdin) -> bool {
         let name = basename(&words[0].text);
-        let Some((_, shorts, longs)) = INTERPRETERS
+        let Some(&Interpreter { short_code: shorts, long_code: longs, exits, .. }) = INTERPRETERS
             .iter()
-            .find(|(n, ..)| name.strip_prefix(n).is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.')))
+            .find(|i| name.strip_prefix(i.name).is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.')))
         else {
             return false;
         };
+        if let [_, only] = words
+            && only.known
+            && exits.contains(&only.text.as_str())
+        {
+            return true;
+        }
         let mut saw_code = false;
         let mut i = 1;
         while let Some(w) = words.get(i) {

@@ -942,9 +942,7 @@ fn opens_command(words: &[Word], also: &[&str]) -> bool {
     // Past this many leading reserved words the command is uncertain anyway (the walk's layer
     // limit); stopping here keeps a run of 100,000 `{` linear.
     words.len() <= 2 * MAX_LAYERS
-        && words
-            .iter()
-            .all(|w| !w.quoted && (RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
+        && words.iter().all(|w| !w.quoted && (RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
 }
 
 /// Whether the literal end of a word whose start is an expansion fixes the program it names: a `/`

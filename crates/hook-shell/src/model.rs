@@ -23,7 +23,7 @@ const INERT: &[&str] = &[
     "pr", "printenv", "printf", "ps", "ptx", "pushd", "pwd", "read", "readarray", "readlink", "readonly",
     "realpath", "return", "rg", "rm", "rmdir", "select", "seq", "set", "sha1sum", "sha224sum", "sha256sum",
     "sha384sum", "sha512sum", "shift", "shopt", "shred", "shuf", "sleep", "sort", "split", "stat", "stty", "sum",
-    "sync", "tac", "tail", "tee", "test", "touch", "tput", "tr", "true", "truncate", "tsort", "tty", "type",
+    "sync", "tac", "tail", "tee", "test", "touch", "tput", "tr", "tree", "true", "truncate", "tsort", "tty", "type",
     "typeset", "ulimit", "umask", "umount", "unalias", "uname", "unexpand", "uniq", "unlink", "unset", "unxz",
     "unzip", "uptime", "users", "wait", "wc", "whereis", "which", "who", "whoami", "xxd", "xz", "yes", "zcat",
 ];
@@ -86,7 +86,7 @@ const EXACT_RUNNERS: &[(&str, &str, &[&str], &[&str])] = &[
 /// word of unknown value where an option may stand, a value that may be several words (unquoted
 /// `$x`, `"$@"`, a glob), or `perf stat record` (a subcommand of `stat`).
 pub(crate) fn exact_start(words: &[Word], from: usize) -> Option<usize> {
-    let program = super::basename(&words.first()?.text);
+    let program = crate::word::basename(&words.first()?.text);
     let sub = words.get(from.checked_sub(1)?)?.text.as_str();
     let (_, _, with_value, flags) = EXACT_RUNNERS.iter().find(|(p, s, ..)| *p == program && *s == sub)?;
     let mut i = from;
@@ -178,12 +178,23 @@ pub(crate) enum Kind {
 /// What `words` (a command's words, program first, as texts) is, to the model.
 pub(crate) fn kind(words: &[&str]) -> Kind {
     let Some(&name) = words.first() else { return Kind::Inert };
-    let name = super::basename(name);
+    let name = crate::word::basename(name);
     match name {
         // `command -v x`, `command -V x` look a name up; `command x …` runs it (a wrapper).
         "command" if words.get(1).is_some_and(|w| w.starts_with("-v") || w.starts_with("-V")) => Kind::Inert,
         // `hash -p /path name` rebinds a name: not inert.
         "hash" if words.iter().any(|w| w.starts_with('-') && w.contains('p')) => Kind::Other,
+        // `man` runs a pager and a browser it is told of (`-P`, `--pager`, `-H`, `--html`; the
+        // rest of its options take a page's name, section or locale): without them, its words
+        // are pages.
+        "man" => {
+            // Short options cluster (`-aP less`) and long ones may be abbreviated (`--pa`).
+            let runs = |w: &str| match w.strip_prefix("--") {
+                Some(long) => long.starts_with('p') || long.starts_with('h'),
+                None => w.starts_with('-') && w[1..].contains(['P', 'H']),
+            };
+            if words.iter().skip(1).any(|w| runs(w)) { Kind::Other } else { Kind::Inert }
+        }
         _ if INERT.binary_search(&name).is_ok() || WRAPPERS.contains(&name) => Kind::Inert,
         _ if RUNNERS.contains(&name) || is_loader(name) => Kind::Runner { from: 1 },
         _ => {

@@ -107,6 +107,13 @@ pub(crate) enum Subcommand {
 /// Whether a git setting names a command git runs (`core.pager`, `credential.helper`, …).
 pub(crate) fn git_setting_runs_a_command(key: &str) -> bool {
     let key = key.to_ascii_lowercase();
+    if let Some(diff) = key.strip_prefix("diff.") {
+        // `diff.algorithm`, `diff.renames`, …: options; the external tool, a driver's command or
+        // text conversion, and the tools `difftool` opens run something.
+        return matches!(diff, "external" | "tool" | "guitool")
+            || diff.ends_with(".command")
+            || diff.ends_with(".textconv");
+    }
     GIT_COMMAND_SETTINGS.iter().any(|prefix| key.starts_with(prefix))
 }
 
@@ -173,7 +180,9 @@ pub(crate) fn globals<W: Text>(words: &[W], mut each: impl FnMut(&str, Option<&s
         };
         let runs_a_command = |v: &str| git_setting_runs_a_command(v.split_once('=').map_or(v, |(key, _)| key));
         let certain = each(option, value);
-        if !certain || name == "git" && matches!(option, "-c" | "--config-env") && value.is_some_and(runs_a_command) {
+        // A known `-c` value that runs a command is analysed as a command line of its own (`git.rs`);
+        // one from the environment (`--config-env`) is not visible.
+        if !certain || name == "git" && option == "--config-env" && value.is_some_and(runs_a_command) {
             return Subcommand::Unknown(option_at);
         }
         i += 1;
@@ -203,7 +212,9 @@ mod tests {
             ("git --git-dir .git push", Subcommand::At(3)),
             ("git --frobnicate x push", Subcommand::Unknown(1)),
             ("git -c alias.p=push p", Subcommand::At(3)),
-            ("git -c core.pager='git push' log", Subcommand::Unknown(1)),
+            // The pager is a command line of its own (`git.rs` analyses it); git's subcommand is log.
+            ("git -c core.pager='git push' log", Subcommand::At(3)),
+            ("git --config-env=core.pager=P log", Subcommand::Unknown(1)),
             ("git -c user.name=x push", Subcommand::At(3)),
             ("cargo +nightly -Zunstable-options publish", Subcommand::At(3)),
             ("kubectl -nprod delete pod x", Subcommand::At(2)),

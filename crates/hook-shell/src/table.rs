@@ -60,6 +60,16 @@ pub fn git_dashed(name: &str) -> Option<&str> {
     name.strip_prefix("git-").filter(|sub| is_git_command(sub))
 }
 
+/// Environment variables whose value is a command line a program runs: pagers, editors,
+/// browsers, askpass helpers, git's transports and external diff, less's preprocessors, bash's
+/// prompt command. Wherever one is assigned in a command (`PAGER='…' man ls`, `export EDITOR=…`,
+/// `env GIT_SSH_COMMAND=… git fetch`), its value is analysed as a command line.
+#[rustfmt::skip]
+pub const COMMAND_VARIABLES: &[&str] = &["PAGER", "MANPAGER", "GIT_PAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL",
+    "SUDO_EDITOR", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "FCEDIT", "BROWSER", "LESSOPEN", "LESSCLOSE",
+    "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EXTERNAL_DIFF",
+    "GIT_PROXY_COMMAND", "PROMPT_COMMAND", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH"];
+
 /// git's global options that take the next word as their value (or attached with `=`).
 #[rustfmt::skip]
 pub const GIT_GLOBAL_WITH_VALUE: &[&str] = &["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",

@@ -6,7 +6,7 @@ use crate::analysis::{Analysis, COMMAND_WORK, MAX_DEPTH, MAX_LAYERS, View, WORD_
 use crate::lex::{Lexer, RESERVED, Sink, Stdin};
 use crate::model;
 use crate::programs::{self, Subcommand};
-use crate::table::{MULTI_CALL, OTHER_SHELLS, SHELLS, is_loader};
+use crate::table::{COMMAND_VARIABLES, MULTI_CALL, OTHER_SHELLS, SHELLS, is_loader};
 use crate::word::{Word, basename};
 
 /// How many of a runner's later words are tried as the start of the command it runs.
@@ -81,6 +81,7 @@ impl Walk<'_> {
             return;
         }
         let first_view = self.out.views.len();
+        self.command_variables(&words);
         let mut at = 0;
         let mut more_args = false;
         let mut layers = 0;
@@ -133,7 +134,7 @@ impl Walk<'_> {
             at = next;
         }
         if self.out.files_recorded {
-            self.out.files.command(&words, at, more_args); // File uses for Read/Edit rules (shell/files.rs).
+            self.out.files.command(&words, at, more_args); // File uses for Read/Edit rules (files.rs).
         }
         if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
             // `git -C dir push` is also seen as `git push`; an unknown option as a word of unknown value.
@@ -347,7 +348,10 @@ impl Walk<'_> {
                     self.emit_nested(words[start..].to_vec());
                     return;
                 }
-                let starts = (from..words.len()).filter(|&i| !words[i].known || !words[i].text.starts_with('-'));
+                // A runner execs its command: `.` and `..` (directories) cannot start one.
+                let can_start =
+                    |w: &Word| !w.known || !(w.text.starts_with('-') || matches!(w.text.as_str(), "." | ".."));
+                let starts = (from..words.len()).filter(|&i| can_start(&words[i]));
                 for start in starts.take(MAX_RUNNER_STARTS) {
                     self.emit_nested(words[start..].to_vec());
                 }
@@ -357,6 +361,32 @@ impl Walk<'_> {
                     self.out.opaque.push(texts[1..].join(" "));
                 }
             }
+        }
+    }
+
+    /// Each word of a simple command that assigns a command-valued variable ([`COMMAND_VARIABLES`]:
+    /// as an assignment, or an argument of `export`, `declare`, `env`, …): its value is a command
+    /// line the program run (or a later one) may start ([`Walk::started_command`]). A value of
+    /// unknown text is analysed as written (`$HOME/bin/vim` runs a `vim`).
+    fn command_variables(&mut self, words: &[Word]) {
+        for w in words {
+            if let Some((name, value)) = w.text.split_once('=')
+                && COMMAND_VARIABLES.contains(&name)
+            {
+                let value = value.to_owned();
+                self.started_command(&value);
+            }
+        }
+    }
+
+    /// A command line a program starts on its own (a pager, an editor, git's ssh command, …),
+    /// analysed one level deeper; the program appends arguments of its choosing (a file, a host),
+    /// so each of its views may have more words than it shows.
+    pub(crate) fn started_command(&mut self, text: &str) {
+        let before = self.out.views.len();
+        analyse_into(text, self.depth + 1, self.out);
+        for view in &mut self.out.views[before..] {
+            view.more_args = true;
         }
     }
 

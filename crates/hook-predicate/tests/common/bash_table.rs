@@ -120,7 +120,10 @@ pub(super) fn cases() -> Vec<Case> {
         c(PUSH, "git --frobnicate x push", true),
         c(PUSH, "git -c alias.p=push p", true),
         c(PUSH, "git -c core.pager='sh -c \"git push\"' log", true),
-        c(PUSH, "git -c Core.SshCommand='x' fetch", true),
+        // git's ssh command is a command line of its own, run with arguments git appends: `git`
+        // there may be a push; an unknown program `x` is what it would be run alone (no match).
+        c(PUSH, "git -c Core.SshCommand='git' fetch", true),
+        c(PUSH, "git -c Core.SshCommand='x' fetch", false),
         c(PUSH, "git -C $DIR push", true),
         c("Bash(docker run:*)", "docker --context x run alpine", true),
         c("Bash(docker run:*)", "docker -H tcp://h:2375 --tls run alpine", true),

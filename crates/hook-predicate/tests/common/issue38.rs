@@ -57,6 +57,18 @@ fn stdin_and_startup() -> Vec<Case> {
         c(PUSH, "bash --rcfile /dev/stdin -ic : <<< 'git push'", true).bash(),
         c(PUSH, "env 'BASH_FUNC_ls%%=() { git push; }' bash -c ls", true).bash(),
         c(READ_ENV, "BASH_ENV=/dev/stdin bash : <<< 'cat .env'", true).bash(),
+        // A command-valued variable is a command line wherever it is assigned (`PAGER`, `EDITOR`,
+        // …): before the command, through `env`, or exported for a later one.
+        c(PUSH, "PAGER='git push' man ls", true),
+        c(PUSH, "export GIT_PAGER='git push'; git log", true),
+        c(PUSH, "env EDITOR='git push' crontab -e", true),
+        c(READ_ENV, "MANPAGER='cat .env' man ls", true),
+        // Interpreters and shells asked only for their version read no program.
+        c(PUSH, "python3 --version", false),
+        c(PUSH, "node -v", false),
+        c(PUSH, "bash --version", false),
+        c(PUSH, "python3 -V -c 'import os; os.system(\"git push\")'", true).skip("python prints its version and exits"),
+        c(PUSH, "python3", true).skip("a program on standard input: nothing to run"),
     ]
 }
 
@@ -69,6 +81,15 @@ fn option_grammars() -> Vec<Case> {
         c(PUSH, "env -S git push", true),
         c(PUSH, "xargs --process-slot-var V git push", true),
         c(PUSH, "xargs --arg-file /dev/null git push", true),
+        // A runner execs its command: `.` (a directory) starts none, the next word may.
+        c(PUSH, "npx eslint .", false),
+        c(PUSH, "strace -f . git push", true),
+        // man runs only the pager or browser it is told of.
+        c(PUSH, "man git", false),
+        c(PUSH, "man -P 'git push' ls", true),
+        c(PUSH, "man -aP 'git push' ls", true),
+        c(PUSH, "man --pa='git push' ls", true),
+        c(PUSH, "tree -I 'target|.git'", false),
     ]
 }
 
@@ -80,6 +101,13 @@ fn git_settings() -> Vec<Case> {
         c(PUSH, "git -c protocol.ext.allow=always fetch 'ext::sh -c git% push'", true).skip("the stub git runs no transport"),
         c(PUSH, "git -c core.gitProxy='sh -c \"git push\"' fetch git://h/r", true).skip("the stub git runs no proxy"),
         c(PUSH, "git -c remote.o.uploadpack='git push #' fetch o", true).skip("the stub git runs no upload-pack"),
+        // A known command-valued setting is a command line of its own; git's subcommand stays
+        // certain. One from the environment is not visible.
+        c(PUSH, "git -c core.editor=true status", false),
+        c(PUSH, "git -c core.editor='git push' commit", true).skip("the stub git runs no editor"),
+        c(PUSH, "git -c diff.algorithm=histogram diff", false),
+        c(PUSH, "git -c diff.external='git push' diff", true).skip("the stub git runs no external diff"),
+        c(PUSH, "git --config-env=core.pager=P log", true).skip("the stub git reads no environment"),
     ]
 }
 
@@ -89,5 +117,9 @@ fn files() -> Vec<Case> {
     vec![
         c(READ_ENV, "xargs -a .env echo", true),
         c(READ_ENV, "cat ~+/.env", true).bash(),
+        // A process substitution is a pipe, not a file; its own command is read.
+        c(READ_ENV, "diff <(ls) <(ls -la)", false).bash(),
+        c(READ_ENV, "cat <(cat .env)", true).bash(),
+        c(READ_ENV, "cat <(echo x)/../.env", false).bash(),
     ]
 }
