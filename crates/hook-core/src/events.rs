@@ -190,6 +190,44 @@ const WITH_MODEL_AND_DENY: &[HandlerKind] = &[
     HandlerKind::Agent,
 ];
 
+/// Claude Code's three tool-less handler kinds: `command`, `http` and `mcp`.
+const COMMAND_HTTP_MCP: &[HandlerKind] = &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp];
+
+/// The row most events are: advisory (its BLOCK/DENY is ignored with a WARN), feedback discarded,
+/// no matcher, no rewake, no frontmatter, `command`/`http`/`mcp` handlers, failures reported,
+/// nothing answered, routed on `init`. A row of the table is its name and what differs from
+/// this base or from [`BLOCKING`]; `aimon` and `claude` are always given.
+const ADVISORY: EventSpec = EventSpec {
+    aimon: "",
+    claude: None,
+    decision: DecisionChannel::Advisory,
+    reads_ask: false,
+    feedback: FeedbackRoute::Discarded,
+    rewake: false,
+    frontmatter: false,
+    frontmatter_matcher: false,
+    matcher: MatchSubject::Nothing,
+    handlers: COMMAND_HTTP_MCP,
+    on_failure: OnFailure::Report,
+    answer: AnswerChannel::Nothing,
+    stdout_is_feedback: false,
+    updates_input: false,
+    mail: None,
+    tells_untrusted: false,
+    routed_on_init: true,
+    tool_result: None,
+    continuation_cap: None,
+};
+
+/// [`ADVISORY`] for an event a hook can stop: a block stops what the event announces (top-level
+/// `decision: "block"`), and a failure refuses it.
+const BLOCKING: EventSpec = EventSpec {
+    decision: DecisionChannel::Block,
+    on_failure: OnFailure::Refuse,
+    answer: AnswerChannel::TopLevelBlock,
+    ..ADVISORY
+};
+
 macro_rules! events {
     ($( $(#[doc = $doc:literal])+ $konst:ident => $spec:expr ),* $(,)?) => {
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -211,77 +249,190 @@ macro_rules! events {
 
 events! {
     /// Turn start; a block aborts the turn.
-    ON_START => EventSpec { aimon: "onStart", claude: None, decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::UserMessage, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::FailClosed, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    ON_START => EventSpec {
+        aimon: "onStart", claude: None, decision: DecisionChannel::Block, feedback: FeedbackRoute::UserMessage,
+        frontmatter: true, handlers: COMMAND_ONLY, on_failure: OnFailure::FailClosed, ..ADVISORY
+    },
     /// Turn end; a block keeps the agent working with the reason as its next instruction.
-    ON_STOP => EventSpec { aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Continuation, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: WITH_MODEL, on_failure: OnFailure::Report, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false, mail: Some(MailChannel::Continuation), tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: Some(8) },
+    ON_STOP => EventSpec {
+        aimon: "onStop", claude: Some("Stop"), decision: DecisionChannel::Continuation,
+        feedback: FeedbackRoute::ModelContext, rewake: true, frontmatter: true, handlers: WITH_MODEL,
+        answer: AnswerChannel::TopLevelBlock, mail: Some(MailChannel::Continuation), continuation_cap: Some(8),
+        ..ADVISORY
+    },
     /// Before a tool call; may deny, block, ask or rewrite the input.
-    PRE_TOOL => EventSpec { aimon: "preTool", claude: Some("PreToolUse"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: WITH_MODEL_AND_DENY, on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionDecision, stdout_is_feedback: false, updates_input: true, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    PRE_TOOL => EventSpec {
+        aimon: "preTool", claude: Some("PreToolUse"), reads_ask: true, feedback: FeedbackRoute::ToolResult,
+        rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool,
+        handlers: WITH_MODEL_AND_DENY, answer: AnswerChannel::PermissionDecision, updates_input: true, ..BLOCKING
+    },
     /// After a tool call; may rewrite the output and talk to the model.
-    POST_TOOL => EventSpec { aimon: "postTool", claude: Some("PostToolUse"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: WITH_MODEL, on_failure: OnFailure::Report, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false, mail: Some(MailChannel::Context), tells_untrusted: false, routed_on_init: true, tool_result: Some("success"), continuation_cap: None },
+    POST_TOOL => EventSpec {
+        aimon: "postTool", claude: Some("PostToolUse"), feedback: FeedbackRoute::ToolResult, rewake: true,
+        frontmatter: true, frontmatter_matcher: true, matcher: MatchSubject::Tool, handlers: WITH_MODEL,
+        answer: AnswerChannel::TopLevelBlock, mail: Some(MailChannel::Context), tool_result: Some("success"),
+        ..ADVISORY
+    },
     /// When the permission system needs a decision.
-    PERMISSION_REQUEST => EventSpec { aimon: "permissionRequest", claude: Some("PermissionRequest"), decision: DecisionChannel::Deny, reads_ask: true, feedback: FeedbackRoute::ToolResult, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: WITH_MODEL, on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionBehavior, stdout_is_feedback: false, updates_input: true, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    PERMISSION_REQUEST => EventSpec {
+        aimon: "permissionRequest", claude: Some("PermissionRequest"), decision: DecisionChannel::Deny,
+        reads_ask: true, feedback: FeedbackRoute::ToolResult, frontmatter: true, matcher: MatchSubject::Tool,
+        handlers: WITH_MODEL, answer: AnswerChannel::PermissionBehavior, updates_input: true, ..BLOCKING
+    },
     /// After a permission was denied.
-    PERMISSION_DENIED => EventSpec { aimon: "permissionDenied", claude: Some("PermissionDenied"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: WITH_MODEL, on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    PERMISSION_DENIED => EventSpec {
+        aimon: "permissionDenied", claude: Some("PermissionDenied"), frontmatter: true, matcher: MatchSubject::Tool,
+        handlers: WITH_MODEL, answer: AnswerChannel::PassThrough, ..ADVISORY
+    },
     /// A subagent starts.
-    SUBAGENT_START => EventSpec { aimon: "subagentStart", claude: Some("SubagentStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    SUBAGENT_START => EventSpec {
+        aimon: "subagentStart", claude: Some("SubagentStart"), feedback: FeedbackRoute::ModelContext,
+        frontmatter: true, matcher: MatchSubject::Field("agent_type"), ..ADVISORY
+    },
     /// A subagent stops; a block keeps it working.
-    SUBAGENT_STOP => EventSpec { aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Continuation, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("agent_type"), handlers: WITH_MODEL, on_failure: OnFailure::Report, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: Some(8) },
+    SUBAGENT_STOP => EventSpec {
+        aimon: "subagentStop", claude: Some("SubagentStop"), decision: DecisionChannel::Continuation,
+        feedback: FeedbackRoute::ModelContext, rewake: true, frontmatter: true,
+        matcher: MatchSubject::Field("agent_type"), handlers: WITH_MODEL, answer: AnswerChannel::TopLevelBlock,
+        continuation_cap: Some(8), ..ADVISORY
+    },
     /// Before compaction; a block skips AUTO and refuses MANUAL.
-    PRE_COMPACT => EventSpec { aimon: "preCompact", claude: Some("PreCompact"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::CompactInstructions, rewake: true, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    PRE_COMPACT => EventSpec {
+        aimon: "preCompact", claude: Some("PreCompact"), feedback: FeedbackRoute::CompactInstructions, rewake: true,
+        frontmatter: true, matcher: MatchSubject::Field("trigger"), ..BLOCKING
+    },
     /// After compaction.
-    POST_COMPACT => EventSpec { aimon: "postCompact", claude: Some("PostCompact"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: true, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    POST_COMPACT => EventSpec {
+        aimon: "postCompact", claude: Some("PostCompact"), frontmatter: true, matcher: MatchSubject::Field("trigger"),
+        ..ADVISORY
+    },
     /// A live session is opened (again on resume).
-    ON_SESSION_START => EventSpec { aimon: "onSessionStart", claude: Some("SessionStart"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: &[HandlerKind::Command, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: true, updates_input: false, mail: Some(MailChannel::Context), tells_untrusted: true, routed_on_init: true, tool_result: None, continuation_cap: None },
+    ON_SESSION_START => EventSpec {
+        aimon: "onSessionStart", claude: Some("SessionStart"), feedback: FeedbackRoute::ModelContext, rewake: true,
+        matcher: MatchSubject::Field("source"), handlers: &[HandlerKind::Command, HandlerKind::Mcp],
+        stdout_is_feedback: true, mail: Some(MailChannel::Context), tells_untrusted: true, ..ADVISORY
+    },
     /// A live session is closed.
-    ON_SESSION_END => EventSpec { aimon: "onSessionEnd", claude: Some("SessionEnd"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("reason"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    ON_SESSION_END => EventSpec {
+        aimon: "onSessionEnd", claude: Some("SessionEnd"), rewake: true, matcher: MatchSubject::Field("reason"),
+        ..ADVISORY
+    },
     /// After a hooks.json hot reload (or a failed attempt).
-    ON_CONFIG_RELOAD => EventSpec { aimon: "onConfigReload", claude: None, decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: COMMAND_ONLY, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    ON_CONFIG_RELOAD => EventSpec {
+        aimon: "onConfigReload", claude: None, rewake: true, handlers: COMMAND_ONLY, ..ADVISORY
+    },
     /// A prompt was submitted; a block erases it.
-    USER_PROMPT_SUBMIT => EventSpec { aimon: "userPromptSubmit", claude: Some("UserPromptSubmit"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: WITH_MODEL, on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: true, updates_input: false, mail: Some(MailChannel::Context), tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    USER_PROMPT_SUBMIT => EventSpec {
+        aimon: "userPromptSubmit", claude: Some("UserPromptSubmit"), feedback: FeedbackRoute::ModelContext,
+        rewake: true, handlers: WITH_MODEL, stdout_is_feedback: true, mail: Some(MailChannel::Context), ..BLOCKING
+    },
     /// A typed command expands into a prompt; a block stops the expansion.
-    USER_PROMPT_EXPANSION => EventSpec { aimon: "userPromptExpansion", claude: Some("UserPromptExpansion"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("command_name"), handlers: WITH_MODEL, on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: true, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    USER_PROMPT_EXPANSION => EventSpec {
+        aimon: "userPromptExpansion", claude: Some("UserPromptExpansion"), feedback: FeedbackRoute::ModelContext,
+        matcher: MatchSubject::Field("command_name"), handlers: WITH_MODEL, stdout_is_feedback: true, ..BLOCKING
+    },
     /// After a tool call failed.
-    POST_TOOL_FAILURE => EventSpec { aimon: "postToolFailure", claude: Some("PostToolUseFailure"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ToolResult, rewake: true, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: WITH_MODEL, on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: Some(MailChannel::Context), tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    POST_TOOL_FAILURE => EventSpec {
+        aimon: "postToolFailure", claude: Some("PostToolUseFailure"), feedback: FeedbackRoute::ToolResult,
+        rewake: true, matcher: MatchSubject::Tool, handlers: WITH_MODEL, mail: Some(MailChannel::Context), ..ADVISORY
+    },
     /// After a batch of tool calls, before the next model call; a block stops the loop.
-    POST_TOOL_BATCH => EventSpec { aimon: "postToolBatch", claude: Some("PostToolBatch"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: WITH_MODEL, on_failure: OnFailure::FailClosed, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    POST_TOOL_BATCH => EventSpec {
+        aimon: "postToolBatch", claude: Some("PostToolBatch"), feedback: FeedbackRoute::ModelContext,
+        handlers: WITH_MODEL, on_failure: OnFailure::FailClosed, ..BLOCKING
+    },
     /// The client sends a notification.
-    NOTIFICATION => EventSpec { aimon: "notification", claude: Some("Notification"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("notification_type"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    NOTIFICATION => EventSpec {
+        aimon: "notification", claude: Some("Notification"), matcher: MatchSubject::Field("notification_type"),
+        ..ADVISORY
+    },
     /// The turn ended on an API error.
-    STOP_FAILURE => EventSpec { aimon: "stopFailure", claude: Some("StopFailure"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("error"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    STOP_FAILURE => EventSpec {
+        aimon: "stopFailure", claude: Some("StopFailure"), matcher: MatchSubject::Field("error"), ..ADVISORY
+    },
     /// A task is being created; a block rolls the creation back.
-    TASK_CREATED => EventSpec { aimon: "taskCreated", claude: Some("TaskCreated"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: WITH_MODEL, on_failure: OnFailure::FailClosed, answer: AnswerChannel::ExitCode, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    TASK_CREATED => EventSpec {
+        aimon: "taskCreated", claude: Some("TaskCreated"), feedback: FeedbackRoute::ModelContext, handlers: WITH_MODEL,
+        on_failure: OnFailure::FailClosed, answer: AnswerChannel::ExitCode, ..BLOCKING
+    },
     /// A task is being marked completed; a block keeps it open.
-    TASK_COMPLETED => EventSpec { aimon: "taskCompleted", claude: Some("TaskCompleted"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: WITH_MODEL, on_failure: OnFailure::FailClosed, answer: AnswerChannel::ExitCode, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    TASK_COMPLETED => EventSpec {
+        aimon: "taskCompleted", claude: Some("TaskCompleted"), feedback: FeedbackRoute::ModelContext,
+        handlers: WITH_MODEL, on_failure: OnFailure::FailClosed, answer: AnswerChannel::ExitCode, ..BLOCKING
+    },
     /// A teammate is about to go idle; a block keeps it working.
-    TEAMMATE_IDLE => EventSpec { aimon: "teammateIdle", claude: Some("TeammateIdle"), decision: DecisionChannel::Continuation, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: WITH_MODEL, on_failure: OnFailure::Report, answer: AnswerChannel::ExitCode, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: Some(8) },
+    TEAMMATE_IDLE => EventSpec {
+        aimon: "teammateIdle", claude: Some("TeammateIdle"), decision: DecisionChannel::Continuation,
+        feedback: FeedbackRoute::ModelContext, handlers: WITH_MODEL, answer: AnswerChannel::ExitCode,
+        continuation_cap: Some(8), ..ADVISORY
+    },
     /// An instructions file (CLAUDE.md, a rule) was loaded.
-    INSTRUCTIONS_LOADED => EventSpec { aimon: "instructionsLoaded", claude: Some("InstructionsLoaded"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("load_reason"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    INSTRUCTIONS_LOADED => EventSpec {
+        aimon: "instructionsLoaded", claude: Some("InstructionsLoaded"), matcher: MatchSubject::Field("load_reason"),
+        ..ADVISORY
+    },
     /// A configuration file changed; a block keeps the change from applying.
-    CONFIG_CHANGE => EventSpec { aimon: "configChange", claude: Some("ConfigChange"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Refuse, answer: AnswerChannel::TopLevelBlock, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    CONFIG_CHANGE => EventSpec {
+        aimon: "configChange", claude: Some("ConfigChange"), matcher: MatchSubject::Field("source"), ..BLOCKING
+    },
     /// The working directory changed.
-    CWD_CHANGED => EventSpec { aimon: "cwdChanged", claude: Some("CwdChanged"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    CWD_CHANGED => EventSpec {
+        aimon: "cwdChanged", claude: Some("CwdChanged"), answer: AnswerChannel::PassThrough, ..ADVISORY
+    },
     /// A directory was added to the session.
-    DIRECTORY_ADDED => EventSpec { aimon: "directoryAdded", claude: Some("DirectoryAdded"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("source"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    DIRECTORY_ADDED => EventSpec {
+        aimon: "directoryAdded", claude: Some("DirectoryAdded"), matcher: MatchSubject::Field("source"), ..ADVISORY
+    },
     /// A watched file changed on disk.
-    FILE_CHANGED => EventSpec { aimon: "fileChanged", claude: Some("FileChanged"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::FileName("file_path"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    FILE_CHANGED => EventSpec {
+        aimon: "fileChanged", claude: Some("FileChanged"), matcher: MatchSubject::FileName("file_path"),
+        answer: AnswerChannel::PassThrough, ..ADVISORY
+    },
     /// A worktree is being created; the hook answers its path, and any refusal fails the creation.
-    WORKTREE_CREATE => EventSpec { aimon: "worktreeCreate", claude: Some("WorktreeCreate"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::FailClosed, answer: AnswerChannel::Path, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: false, tool_result: None, continuation_cap: None },
+    WORKTREE_CREATE => EventSpec {
+        aimon: "worktreeCreate", claude: Some("WorktreeCreate"), on_failure: OnFailure::FailClosed,
+        answer: AnswerChannel::Path, routed_on_init: false, ..BLOCKING
+    },
     /// A worktree is being removed.
-    WORKTREE_REMOVE => EventSpec { aimon: "worktreeRemove", claude: Some("WorktreeRemove"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: false, tool_result: None, continuation_cap: None },
+    WORKTREE_REMOVE => EventSpec {
+        aimon: "worktreeRemove", claude: Some("WorktreeRemove"), routed_on_init: false, ..ADVISORY
+    },
     /// An MCP server asks the person for input; a block denies it.
-    ELICITATION => EventSpec { aimon: "elicitation", claude: Some("Elicitation"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("mcp_server_name"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Refuse, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    ELICITATION => EventSpec {
+        aimon: "elicitation", claude: Some("Elicitation"), matcher: MatchSubject::Field("mcp_server_name"),
+        answer: AnswerChannel::PassThrough, ..BLOCKING
+    },
     /// The person answered an elicitation; a block declines the answer.
-    ELICITATION_RESULT => EventSpec { aimon: "elicitationResult", claude: Some("ElicitationResult"), decision: DecisionChannel::Block, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("mcp_server_name"), handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::FailClosed, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    ELICITATION_RESULT => EventSpec {
+        aimon: "elicitationResult", claude: Some("ElicitationResult"), matcher: MatchSubject::Field("mcp_server_name"),
+        on_failure: OnFailure::FailClosed, answer: AnswerChannel::PassThrough, ..BLOCKING
+    },
     /// Assistant text is being displayed.
-    MESSAGE_DISPLAY => EventSpec { aimon: "messageDisplay", claude: Some("MessageDisplay"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::PassThrough, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: false, tool_result: None, continuation_cap: None },
+    MESSAGE_DISPLAY => EventSpec {
+        aimon: "messageDisplay", claude: Some("MessageDisplay"), answer: AnswerChannel::PassThrough,
+        routed_on_init: false, ..ADVISORY
+    },
     /// The client runs its set-up (init or maintenance).
-    SETUP => EventSpec { aimon: "setup", claude: Some("Setup"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Field("trigger"), handlers: &[HandlerKind::Command, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    SETUP => EventSpec {
+        aimon: "setup", claude: Some("Setup"), feedback: FeedbackRoute::ModelContext,
+        matcher: MatchSubject::Field("trigger"), handlers: &[HandlerKind::Command, HandlerKind::Mcp], ..ADVISORY
+    },
     /// Before the model is switched; a refusal cancels the switch.
-    PRE_MODEL_SWITCH => EventSpec { aimon: "preModelSwitch", claude: Some("PreModelSwitch"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionDecision, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    PRE_MODEL_SWITCH => EventSpec {
+        aimon: "preModelSwitch", claude: Some("PreModelSwitch"), reads_ask: true,
+        answer: AnswerChannel::PermissionDecision, ..BLOCKING
+    },
     /// After the model was switched.
-    POST_MODEL_SWITCH => EventSpec { aimon: "postModelSwitch", claude: Some("PostModelSwitch"), decision: DecisionChannel::Advisory, reads_ask: false, feedback: FeedbackRoute::ModelContext, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Nothing, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp], on_failure: OnFailure::Report, answer: AnswerChannel::Nothing, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    POST_MODEL_SWITCH => EventSpec {
+        aimon: "postModelSwitch", claude: Some("PostModelSwitch"), feedback: FeedbackRoute::ModelContext, ..ADVISORY
+    },
     /// Before a skill's shell command runs; a refusal (deny, ask or defer) keeps it from running.
-    PRE_SKILL_SHELL_COMMAND => EventSpec { aimon: "preSkillShellCommand", claude: Some("PreSkillShellCommand"), decision: DecisionChannel::Block, reads_ask: true, feedback: FeedbackRoute::Discarded, rewake: false, frontmatter: false, frontmatter_matcher: false, matcher: MatchSubject::Tool, handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny], on_failure: OnFailure::Refuse, answer: AnswerChannel::PermissionDecision, stdout_is_feedback: false, updates_input: false, mail: None, tells_untrusted: false, routed_on_init: true, tool_result: None, continuation_cap: None },
+    PRE_SKILL_SHELL_COMMAND => EventSpec {
+        aimon: "preSkillShellCommand", claude: Some("PreSkillShellCommand"), reads_ask: true,
+        matcher: MatchSubject::Tool,
+        handlers: &[HandlerKind::Command, HandlerKind::Http, HandlerKind::Mcp, HandlerKind::Deny],
+        answer: AnswerChannel::PermissionDecision, ..BLOCKING
+    },
 }
 
 /// Names that look like events but are not (R-EVT-3): a payload field.
@@ -411,6 +562,15 @@ impl fmt::Display for HookEventType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_row_names_its_event_for_itself_and_no_name_is_the_bases_blank() {
+        let names: std::collections::BTreeSet<&str> = HookEventType::ALL.iter().map(|e| e.name()).collect();
+        assert_eq!(names.len(), HookEventType::ALL.len(), "two rows share an AIMON name");
+        assert!(!names.contains(ADVISORY.aimon), "a row kept the base's blank name");
+        let claude: Vec<&str> = HookEventType::ALL.iter().filter_map(|e| e.claude_name()).collect();
+        assert_eq!(claude.len(), claude.iter().collect::<std::collections::BTreeSet<_>>().len());
+    }
 
     #[test]
     fn the_events_with_a_model_context_channel_take_the_sessions_mail_r_rw_11() {
