@@ -2,8 +2,9 @@
 //! a new crate is checked without an edit here) and for xtask itself, each crate root in `src/`
 //! (`lib.rs`, `main.rs`, `bin/*.rs`) gives a module tree from its `mod` declarations (files and
 //! inline blocks), and every path a module spells — `use` trees and paths in code, starting at
-//! `crate::`, `super::`, `self::` or a child module's name — is an edge to the deepest module it
-//! names. A module naming one of its own ancestors is not an edge (a child uses what its parent
+//! `crate::`, `super::`, `self::`, a child module's name or a name the module imports — is an edge
+//! to the deepest module it names; a name a module re-exports (`pub use self::fields::PayloadKey`)
+//! leads on to the module it comes from. A module naming one of its own ancestors is not an edge (a child uses what its parent
 //! owns; the parent declares and re-exports its children). A strongly connected set of two or
 //! more modules is a cycle, and `check-layers` fails on it unless [`ALLOWED`] names it with a
 //! reason; an entry that no longer matches a cycle fails too, so the list only shrinks.
@@ -61,6 +62,9 @@ struct Crate {
     modules: BTreeMap<ModPath, BTreeSet<String>>,
     /// (module, the path it spells as written).
     paths: Vec<(ModPath, Vec<String>)>,
+    /// The names a module's `use` items bring in (re-exports too), with the path they stand for:
+    /// `crate::a::Thing` where `a` re-exports `Thing` from `a::b` resolves to `a::b`.
+    imports: BTreeMap<(ModPath, String), Vec<String>>,
 }
 
 /// The crate roots of `crate_dir`'s `src/`, each with a name for messages (`hook-cli`,
@@ -251,7 +255,10 @@ fn scan(tokens: &[String], module: &ModPath, krate: &mut Crate) -> Vec<String> {
             "use" if prev != Some("::") => {
                 let end = tokens[i..].iter().position(|t| t == ";").map_or(tokens.len(), |p| i + p);
                 let current = here(&inline);
-                for path in use_tree(&tokens[i + 1..end]) {
+                for (path, name) in use_tree(&tokens[i + 1..end]) {
+                    if let Some(name) = name {
+                        krate.imports.insert((current.clone(), name), path.clone());
+                    }
                     krate.paths.push((current.clone(), path));
                 }
                 i = end;
@@ -289,11 +296,14 @@ fn is_ident(token: &str) -> bool {
     token.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
 }
 
-/// The paths a `use` tree (the tokens between `use` and `;`) names; `a::{self, b}` gives `a` and
-/// `a::b`, a glob its prefix.
-fn use_tree(tokens: &[String]) -> Vec<Vec<String>> {
-    fn walk(tokens: &[String], i: &mut usize, prefix: &[String], out: &mut Vec<Vec<String>>) {
+/// The paths a `use` tree (the tokens between `use` and `;`) names, each with the name it brings
+/// in (`None` for a glob or `as _`); `a::{self, b as c}` gives `a` (as `a`) and `a::b` (as `c`),
+/// a glob its prefix.
+fn use_tree(tokens: &[String]) -> Vec<(Vec<String>, Option<String>)> {
+    type Out = Vec<(Vec<String>, Option<String>)>;
+    fn walk(tokens: &[String], i: &mut usize, prefix: &[String], out: &mut Out) {
         let mut path = prefix.to_vec();
+        let (mut alias, mut glob) = (None, false);
         while *i < tokens.len() {
             let t = tokens[*i].as_str();
             *i += 1;
@@ -321,14 +331,18 @@ fn use_tree(tokens: &[String]) -> Vec<Vec<String>> {
                     *i -= 1;
                     break;
                 }
-                "as" => *i += 1,
-                "*" => {}
+                "as" => {
+                    alias = tokens.get(*i).cloned();
+                    *i += 1;
+                }
+                "*" => glob = true,
                 "self" if !path.is_empty() => {}
                 _ => path.push(t.to_owned()),
             }
         }
         if !path.is_empty() {
-            out.push(path);
+            let name = if glob { None } else { alias.or_else(|| path.last().cloned()) };
+            out.push((path, name.filter(|n| n != "_" && n != "self" && n != "crate" && n != "super")));
         }
     }
     let (mut out, mut i) = (Vec::new(), 0);
@@ -343,7 +357,19 @@ fn use_tree(tokens: &[String]) -> Vec<Vec<String>> {
 /// The deepest module of `krate` that `path`, spelled in `from`, names; `None` for what is not
 /// one of its modules (an external crate, a local value).
 fn resolve(krate: &Crate, from: &ModPath, path: &[String]) -> Option<ModPath> {
+    resolve_within(krate, from, path, 0)
+}
+
+/// [`resolve`], following a name a module imports (a re-export) to where it comes from, at most
+/// eight imports deep.
+fn resolve_within(krate: &Crate, from: &ModPath, path: &[String], depth: usize) -> Option<ModPath> {
     let (first, rest) = path.split_first()?;
+    let imported = |module: &ModPath, name: &str, rest: &[String]| {
+        let target = krate.imports.get(&(module.clone(), name.to_owned()))?;
+        let mut full = target.clone();
+        full.extend_from_slice(rest);
+        (depth < 8).then(|| resolve_within(krate, module, &full, depth + 1)).flatten()
+    };
     let mut at = match first.as_str() {
         "crate" => ModPath::new(),
         "self" => from.clone(),
@@ -353,16 +379,16 @@ fn resolve(krate: &Crate, from: &ModPath, path: &[String]) -> Option<ModPath> {
             child.push(name.to_owned());
             child
         }
-        _ => return None,
+        name => return imported(from, name, rest),
     };
-    for segment in rest {
+    for (k, segment) in rest.iter().enumerate() {
         if segment == "super" {
             at.pop()?;
         } else if segment == "self" {
         } else if krate.modules.get(&at).is_some_and(|c| c.contains(segment)) {
             at.push(segment.clone());
         } else {
-            break;
+            return imported(&at, segment, &rest[k + 1..]).or(Some(at));
         }
     }
     Some(at)
@@ -596,10 +622,38 @@ mod tests {
     }
 
     #[test]
+    fn a_name_used_through_a_parents_re_export_is_an_edge_to_where_it_comes_from() {
+        let root = planted(
+            "reexport",
+            &[
+                ("lib.rs", "mod a;\nmod b;\n"),
+                ("a/mod.rs", "mod inner;\npub use self::inner::Thing;\npub fn f() { crate::b::g(); }\n"),
+                ("a/inner.rs", "pub struct Thing;\n"),
+                ("b.rs", "use crate::a::Thing;\npub fn g() {}\n"),
+            ],
+        );
+        assert_eq!(check_with(&root, &[]).expect("readable"), Vec::<String>::new());
+        std::fs::write(root.join("crates/planted/src/a/inner.rs"), "pub struct Thing;\nfn h() { crate::b::g(); }\n")
+            .expect("writable");
+        assert_eq!(check_with(&root, &[]).expect("readable").len(), 1, "a → b → a::inner → b");
+        std::fs::remove_dir_all(root).expect("removable");
+    }
+
+    #[test]
     fn use_trees_expand_to_every_path() {
         let tokens = lex("crate::{a::{self, B as C}, d::*, e}");
-        let paths: Vec<String> = use_tree(&tokens).iter().map(|p| p.join("::")).collect();
-        assert_eq!(paths, ["crate::a", "crate::a::B", "crate::d", "crate::e"]);
+        let paths: Vec<(String, Option<String>)> =
+            use_tree(&tokens).into_iter().map(|(p, name)| (p.join("::"), name)).collect();
+        let name = |n: &str| Some(n.to_owned());
+        assert_eq!(
+            paths,
+            [
+                ("crate::a".to_owned(), name("a")),
+                ("crate::a::B".to_owned(), name("C")),
+                ("crate::d".to_owned(), None),
+                ("crate::e".to_owned(), name("e")),
+            ]
+        );
     }
 
     #[test]
