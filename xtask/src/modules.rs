@@ -4,10 +4,11 @@
 //! inline blocks), and every path a module spells — `use` trees and paths in code, starting at
 //! `crate::`, `super::`, `self::`, a child module's name or a name the module imports — is an edge
 //! to the deepest module it names; a name a module re-exports (`pub use self::fields::PayloadKey`)
-//! leads on to the module it comes from. A module naming one of its own ancestors is not an edge (a child uses what its parent
-//! owns; the parent declares and re-exports its children). A strongly connected set of two or
-//! more modules is a cycle, and `check-layers` fails on it unless [`ALLOWED`] names it with a
-//! reason; an entry that no longer matches a cycle fails too, so the list only shrinks.
+//! leads on to the module it comes from. A module naming one of its own ancestors is not an edge
+//! (a child uses what its parent owns; the parent declares and re-exports its children). A
+//! strongly connected set of two or more modules is a cycle, and `check-layers` fails on it
+//! unless [`ALLOWED`] names it with a reason; an entry that no longer matches a cycle fails too,
+//! so the list only shrinks.
 //!
 //! Comments, string and character literals are skipped; `#[path]` attributes are not followed
 //! (no `src/` file uses one).
