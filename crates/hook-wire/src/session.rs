@@ -10,6 +10,11 @@
 use hook_core::HookEventType;
 use serde_json::{Map, Value};
 
+use crate::claude::PayloadKey;
+
+/// The key of a prompt's text (UserPromptSubmit).
+pub(crate) const PROMPT: &str = "prompt";
+
 /// A session file read back: its calls in order, and the lines that could not be read.
 #[derive(Debug, Default)]
 pub struct Session {
@@ -43,6 +48,23 @@ pub enum Happened {
     Denied(String),
     /// No result was recorded (the session ended first).
     Unknown,
+}
+
+impl RecordedCall {
+    /// The tool's name, as the client sends it (a tool event's).
+    pub fn tool_name(&self) -> Option<&str> {
+        self.payload.get(PayloadKey::TOOL_NAME).and_then(Value::as_str)
+    }
+
+    /// What the call was about: the tool's input, else the prompt.
+    pub fn input(&self) -> Option<&Value> {
+        self.payload.get(PayloadKey::TOOL_INPUT).or_else(|| self.payload.get(PROMPT))
+    }
+
+    /// The session it belongs to.
+    pub fn session(&self) -> Option<&str> {
+        self.payload.get(PayloadKey::SESSION_ID).and_then(Value::as_str)
+    }
 }
 
 impl Session {

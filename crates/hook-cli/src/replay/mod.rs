@@ -29,7 +29,6 @@ use serde_json::{Map, Value, json};
 use crate::cli::{ReplayArgs, ReplayClient, absolute};
 use crate::load::{self, Scope};
 use crate::trust::Trust;
-use hook_wire::claude::PayloadKey;
 use hook_wire::{Client, Happened, RecordedCall};
 
 /// One call of a recorded session, and the file it was recorded in.
@@ -316,12 +315,8 @@ fn happened_word(h: &Happened) -> &'static str {
 
 /// The input of a call, shortened for a line of text.
 fn input_text(call: &RecordedCall, limit: usize) -> String {
-    let input = call
-        .payload
-        .get(PayloadKey::TOOL_INPUT)
-        .or_else(|| call.payload.get("prompt"))
-        .map(|v| if let Value::String(s) = v { s.clone() } else { v.to_string() })
-        .unwrap_or_default();
+    let input =
+        call.input().map(|v| if let Value::String(s) = v { s.clone() } else { v.to_string() }).unwrap_or_default();
     if input.chars().count() <= limit { input } else { format!("{}…", input.chars().take(limit).collect::<String>()) }
 }
 
@@ -335,7 +330,7 @@ fn print_text(
     elapsed: std::time::Duration,
 ) {
     for d in differences {
-        let tool = d.call.call.payload.get(PayloadKey::TOOL_NAME).and_then(Value::as_str).unwrap_or("-");
+        let tool = d.call.call.tool_name().unwrap_or("-");
         println!(
             "{}:{}: {} {tool} {}: {}, would {}",
             d.call.file.display(),
@@ -393,10 +388,10 @@ fn report_json(
                 "file": d.call.file.display().to_string(),
                 "line": d.call.call.line,
                 "time": d.call.call.time,
-                "session": d.call.call.payload.get(PayloadKey::SESSION_ID),
+                "session": d.call.call.session(),
                 "event": d.call.call.event.name(),
-                "tool": d.call.call.payload.get(PayloadKey::TOOL_NAME),
-                "input": d.call.call.payload.get(PayloadKey::TOOL_INPUT).or_else(|| d.call.call.payload.get("prompt")),
+                "tool": d.call.call.tool_name(),
+                "input": d.call.call.input(),
                 "happened": happened_word(&d.call.call.happened),
                 "would": d.would,
                 "hooks": d.hooks,

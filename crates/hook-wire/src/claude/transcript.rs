@@ -12,7 +12,7 @@ use hook_core::HookEventType;
 use serde_json::{Map, Value, json};
 
 use super::PayloadKey;
-use crate::session::{Happened, Session, call, fields};
+use crate::session::{Happened, PROMPT, Session, call, fields};
 
 /// Claude Code's directory name for a project: every character that is not an ASCII letter or
 /// digit becomes `-` (`/work/my.app` → `-work-my-app`).
@@ -102,7 +102,7 @@ pub(crate) fn read(path: &str, text: &str) -> Session {
                 if results.is_empty() {
                     let prompt = texts(content);
                     if !prompt.is_empty() {
-                        out.calls.push(common(HookEventType::USER_PROMPT_SUBMIT, fields([("prompt", prompt.into())])));
+                        out.calls.push(common(HookEventType::USER_PROMPT_SUBMIT, fields([(PROMPT, prompt.into())])));
                     }
                     continue;
                 }

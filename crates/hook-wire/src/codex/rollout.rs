@@ -19,7 +19,7 @@ use hook_core::HookEventType;
 use serde_json::{Map, Value, json};
 
 use crate::claude::PayloadKey;
-use crate::session::{Happened, Session, call, fields};
+use crate::session::{Happened, PROMPT, Session, call, fields};
 
 /// The working directory a rollout was recorded in (its `session_meta`), when it names one.
 pub fn rollout_cwd(text: &str) -> Option<PathBuf> {
@@ -120,7 +120,7 @@ pub(crate) fn read(path: &str, text: &str) -> Session {
             }
             (Some("event_msg"), "user_message") => {
                 let prompt = payload.get("message").and_then(Value::as_str).unwrap_or_default().to_owned();
-                out.calls.push(make(HookEventType::USER_PROMPT_SUBMIT, fields([("prompt", prompt.into())])));
+                out.calls.push(make(HookEventType::USER_PROMPT_SUBMIT, fields([(PROMPT, prompt.into())])));
             }
             (Some("event_msg"), "task_complete") => {
                 let last = payload.get("last_agent_message").cloned().unwrap_or(Value::Null);
