@@ -58,6 +58,7 @@
 #![warn(missing_docs)]
 
 mod bridge;
+mod error;
 mod health;
 mod listen;
 mod schema;

@@ -4,7 +4,7 @@
 use deadpool_postgres::Pool;
 use hook_rewake::Error;
 
-use crate::store::{pool_error, store_error};
+use crate::error::{pool_error, store_error};
 
 /// Serialises starters across the database (an arbitrary constant: "aimonrw" in ASCII).
 const MIGRATION_LOCK: i64 = 0x61_69_6d_6f_6e_72_77;

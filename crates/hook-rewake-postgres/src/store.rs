@@ -23,12 +23,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use deadpool_postgres::{Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use hook_rewake::{Envelope, Error, Lease, LeaseOutcome, Mail, RewakeStore, StoreSnapshot, StoredEnvelope};
 use tokio::sync::Notify;
 use tokio_postgres::{NoTls, Row};
 
 use crate::bridge::Bridge;
+use crate::error::{pool_error, store_error};
 use crate::health::Health;
 use crate::{listen, schema};
 use hook_rewake::store_support::{
@@ -120,37 +121,6 @@ impl PgStore {
             }
         }
     }
-}
-
-pub(crate) fn store_error(err: tokio_postgres::Error) -> Error {
-    match err.as_db_error() {
-        Some(db) => Error::Store(format!("postgres: {}", db.message())),
-        None if err.is_closed() => Error::Store("the PostgreSQL connection closed mid-call".into()),
-        None => Error::Store(format!("postgres: {err}")),
-    }
-}
-
-pub(crate) fn pool_error(err: PoolError) -> Error {
-    let cause = match &err {
-        PoolError::Backend(err) => with_causes(err),
-        other => other.to_string(),
-    };
-    Error::Store(format!("the PostgreSQL rewake store is unreachable: {cause}"))
-}
-
-/// `err` and its causes, `: `-separated ("error connecting to server: Connection refused …").
-fn with_causes(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        let more = cause.to_string();
-        if !text.contains(&more) {
-            text.push_str(": ");
-            text.push_str(&more);
-        }
-        source = cause.source();
-    }
-    text
 }
 
 fn int(n: u32) -> i64 {

@@ -6,10 +6,20 @@
 
 use std::time::Duration;
 
+use chrono::{DateTime, TimeDelta, Utc};
+
 use crate::error::Error;
 
 /// The longest duration accepted (100 years): keeps every deadline computation in range.
 pub(crate) const MAX_DURATION: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+/// `t` plus `d`; an error when the sum is out of chrono's range.
+pub(crate) fn add(t: DateTime<Utc>, d: Duration) -> Result<DateTime<Utc>, Error> {
+    TimeDelta::from_std(d)
+        .ok()
+        .and_then(|d| t.checked_add_signed(d))
+        .ok_or_else(|| Error::Rejected(format!("duration {d:?} is out of range")))
+}
 
 /// Shorthand units after lower-casing.
 const SHORTHAND_UNITS: &[&str] = &["d", "h", "m", "s", "ms"];

@@ -9,8 +9,8 @@ use chrono::{DateTime, Utc};
 use hook_core::{HookContext, HookEventType, RewakeSpec, RewakeTrigger};
 
 use crate::cron::CronSchedule;
+use crate::duration::add;
 use crate::error::Error;
-use crate::service::add;
 
 /// One pending rewake (R-RW-2).
 ///

@@ -10,7 +10,8 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use super::DefaultRewakeService;
-use super::state::{State, warn_expired};
+use super::slot::warn_expired;
+use super::state::State;
 use crate::cron::CronSchedule;
 use crate::envelope::{Envelope, Fire};
 use crate::error::Error;

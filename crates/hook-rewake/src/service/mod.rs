@@ -20,7 +20,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Duration;
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Utc};
 use hook_core::{HookExecutionPolicy, RewakeRequest, RewakeSink, RewakeTrigger};
 use tokio::runtime::Handle;
 use tokio::sync::Notify;
@@ -75,13 +75,6 @@ pub trait RewakeFireListener: Send + Sync + fmt::Debug {
 
 fn already_pending(id: &str) -> Error {
     Error::Rejected(format!("envelope '{id}' is already pending"))
-}
-
-pub(crate) fn add(t: DateTime<Utc>, d: Duration) -> Result<DateTime<Utc>, Error> {
-    TimeDelta::from_std(d)
-        .ok()
-        .and_then(|d| t.checked_add_signed(d))
-        .ok_or_else(|| Error::Rejected(format!("duration {d:?} is out of range")))
 }
 
 /// A lease owner id unique across processes and machines: pid, start instant, random bits.

@@ -14,8 +14,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use hashbrown::HashSet;
 use hook_core::{HookContext, HookEventType, RewakeTrigger};
+use tokio::time::Instant;
 
-use super::state::TimerKey;
 use crate::cron::CronSchedule;
 use crate::envelope::Envelope;
 
@@ -203,6 +203,19 @@ impl Slot {
     }
 
     pub(super) fn warn_expired(&self) {
-        super::state::warn_expired(&self.id, self.hook_id(), self.body.expires_at);
+        warn_expired(&self.id, self.hook_id(), self.body.expires_at);
     }
+}
+
+/// A slot's place in the timer heap: its deadline and a sequence number that keeps keys unique.
+pub(super) type TimerKey = (Instant, u64);
+
+/// The WARN of an envelope that expired before it could fire.
+pub(super) fn warn_expired(id: &str, hook_id: &str, expires_at: Option<DateTime<Utc>>) {
+    tracing::warn!(
+        envelope = %id,
+        hook = %hook_id,
+        "rewake: envelope '{id}' of hook '{hook_id}' expired at {}; fire discarded",
+        expires_at.map(|t| t.to_rfc3339()).unwrap_or_default()
+    );
 }

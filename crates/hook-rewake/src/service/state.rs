@@ -16,7 +16,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 use tokio::time::Instant;
 
-use super::slot::{Interner, Slot};
+use super::slot::{Interner, Slot, TimerKey};
 use crate::cron::CronSchedule;
 use crate::envelope::Envelope;
 
@@ -45,8 +45,6 @@ impl Clock {
         self.at + offset.min(now_offset + FARTHEST_TIMER)
     }
 }
-
-pub(super) type TimerKey = (Instant, u64);
 
 /// The table: slots in a slab (freed entries are reused), an id index holding slab positions
 /// only, and the timer heap of (deadline key, slab position).
@@ -222,13 +220,4 @@ impl State {
 
 pub(super) fn context_key(envelope: &Envelope) -> &str {
     envelope.context_id.as_deref().unwrap_or("")
-}
-
-pub(super) fn warn_expired(id: &str, hook_id: &str, expires_at: Option<DateTime<Utc>>) {
-    tracing::warn!(
-        envelope = %id,
-        hook = %hook_id,
-        "rewake: envelope '{id}' of hook '{hook_id}' expired at {}; fire discarded",
-        expires_at.map(|t| t.to_rfc3339()).unwrap_or_default()
-    );
 }
