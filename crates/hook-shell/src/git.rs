@@ -159,7 +159,8 @@ impl Walk<'_> {
         }
         for (key, value) in &settings {
             if programs::git_setting_runs_a_command(key) {
-                self.command_line(Some(value.strip_prefix('!').unwrap_or(value)));
+                let appends = !programs::git_setting_takes_no_arguments(key);
+                self.command_line(Some(value.strip_prefix('!').unwrap_or(value)), appends);
             }
         }
         if unreadable {
@@ -252,7 +253,8 @@ impl Walk<'_> {
                 self.out.git_aliases.push((name.to_owned(), value.text.clone()));
             }
         } else if programs::git_setting_runs_a_command(&key.text) {
-            self.command_line(value.known.then_some(value.text.as_str()));
+            let appends = !programs::git_setting_takes_no_arguments(&key.text);
+            self.command_line(value.known.then_some(value.text.as_str()), appends);
         }
     }
 
@@ -295,28 +297,29 @@ impl Walk<'_> {
             };
             if long.contains(&t) {
                 let value = next(&mut i);
-                self.command_line(value);
+                self.command_line(value, true);
             } else if let Some((_, value)) = t.split_once('=').filter(|(name, _)| long.contains(name)) {
-                self.command_line(w.known.then_some(value));
+                self.command_line(w.known.then_some(value), true);
             } else if let Some(cluster) = t.strip_prefix('-').filter(|c| !c.starts_with('-'))
                 && let Some(k) = cluster.bytes().position(|b| short.contains(&b))
             {
                 let attached = &cluster[k + 1..];
                 if !attached.is_empty() {
-                    self.command_line(w.known.then_some(attached));
+                    self.command_line(w.known.then_some(attached), true);
                 } else if cluster.as_bytes()[k] != b'O' {
                     // `grep -O` alone opens the default pager.
                     let value = next(&mut i);
-                    self.command_line(value);
+                    self.command_line(value, true);
                 }
             }
         }
     }
 
-    /// A command line git runs: analysed when its text is known, uncertain otherwise.
-    fn command_line(&mut self, text: Option<&str>) {
+    /// A command line git runs (with arguments of its own when it `appends`: a host, file
+    /// names): analysed when its text is known, uncertain otherwise.
+    fn command_line(&mut self, text: Option<&str>, appends: bool) {
         match text {
-            Some(text) => self.started_command(text),
+            Some(text) => self.started_command(text, appends),
             None => self.uncertain(),
         }
     }

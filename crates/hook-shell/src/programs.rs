@@ -117,6 +117,13 @@ pub(crate) fn git_setting_runs_a_command(key: &str) -> bool {
     GIT_COMMAND_SETTINGS.iter().any(|prefix| key.starts_with(prefix))
 }
 
+/// Whether a command-valued git setting's command is run with no arguments or only a file git
+/// chose: an editor (`core.editor`, `sequence.editor`) or a pager (`core.pager`, `pager.<cmd>`).
+pub(crate) fn git_setting_takes_no_arguments(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    matches!(key.as_str(), "core.editor" | "sequence.editor" | "core.pager") || key.starts_with("pager.")
+}
+
 /// Whether `name` is a program with subcommands after global options of its own.
 pub(crate) fn has_subcommands(name: &str) -> bool {
     GRAMMARS.iter().any(|g| g.names.contains(&name))

@@ -70,6 +70,14 @@ pub const COMMAND_VARIABLES: &[&str] = &["PAGER", "MANPAGER", "GIT_PAGER", "SYST
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EXTERNAL_DIFF",
     "GIT_PROXY_COMMAND", "PROMPT_COMMAND", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH"];
 
+/// Of [`COMMAND_VARIABLES`], those whose command is run with no arguments (a pager reads its
+/// standard input, bash's prompt command) or only a file its program chose (an editor): the rest
+/// get text the command line may choose (a host, a URL, a prompt naming a URL, a file name), so
+/// what they run may hold more words than the value shows.
+#[rustfmt::skip]
+pub const FIXED_ARGUMENT_VARIABLES: &[&str] = &["PAGER", "MANPAGER", "GIT_PAGER", "SYSTEMD_PAGER", "EDITOR",
+    "VISUAL", "SUDO_EDITOR", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "FCEDIT", "PROMPT_COMMAND"];
+
 /// git's global options that take the next word as their value (or attached with `=`).
 #[rustfmt::skip]
 pub const GIT_GLOBAL_WITH_VALUE: &[&str] = &["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",

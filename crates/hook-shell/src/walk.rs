@@ -6,7 +6,7 @@ use crate::analysis::{Analysis, COMMAND_WORK, MAX_DEPTH, MAX_LAYERS, View, WORD_
 use crate::lex::{Lexer, RESERVED, Sink, Stdin};
 use crate::model;
 use crate::programs::{self, Subcommand};
-use crate::table::{COMMAND_VARIABLES, MULTI_CALL, OTHER_SHELLS, SHELLS, is_loader};
+use crate::table::{COMMAND_VARIABLES, FIXED_ARGUMENT_VARIABLES, MULTI_CALL, OTHER_SHELLS, SHELLS, is_loader};
 use crate::word::{Word, basename};
 
 /// How many of a runner's later words are tried as the start of the command it runs.
@@ -373,20 +373,23 @@ impl Walk<'_> {
             if let Some((name, value)) = w.text.split_once('=')
                 && COMMAND_VARIABLES.contains(&name)
             {
-                let value = value.to_owned();
-                self.started_command(&value);
+                // less puts the file's name where its preprocessor says `%s`: text of any value.
+                let value = if name.starts_with("LESS") { value.replace("%s", "$P") } else { value.to_owned() };
+                self.started_command(&value, !FIXED_ARGUMENT_VARIABLES.contains(&name));
             }
         }
     }
 
     /// A command line a program starts on its own (a pager, an editor, git's ssh command, …),
-    /// analysed one level deeper; the program appends arguments of its choosing (a file, a host),
-    /// so each of its views may have more words than it shows.
-    pub(crate) fn started_command(&mut self, text: &str) {
+    /// analysed one level deeper. When the program `appends` arguments the command line may
+    /// choose (a host, a URL, a file name), each of its views may have more words than it shows.
+    pub(crate) fn started_command(&mut self, text: &str, appends: bool) {
         let before = self.out.views.len();
         analyse_into(text, self.depth + 1, self.out);
-        for view in &mut self.out.views[before..] {
-            view.more_args = true;
+        if appends {
+            for view in &mut self.out.views[before..] {
+                view.more_args = true;
+            }
         }
     }
 

@@ -63,6 +63,9 @@ fn stdin_and_startup() -> Vec<Case> {
         c(PUSH, "export GIT_PAGER='git push'; git log", true),
         c(PUSH, "env EDITOR='git push' crontab -e", true),
         c(READ_ENV, "MANPAGER='cat .env' man ls", true),
+        c(PUSH, "LESSOPEN='|sh -c %s' less 'git push'", true).skip("the file name less substitutes: a program named by the argument"),
+        c(PUSH, "GIT_SSH_COMMAND=git git fetch ssh://push/x", true).skip("the stub git runs no transport"),
+        c(PUSH, "GIT_EDITOR=true git rebase --continue", false),
         // Interpreters and shells asked only for their version read no program.
         c(PUSH, "python3 --version", false),
         c(PUSH, "node -v", false),
