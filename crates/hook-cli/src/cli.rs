@@ -586,6 +586,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_client_command_line_reaches_its_client_through_client_call() {
+        // A command line, and the client, --no-serve and event it reaches.
+        let cases: [(&[&str], Client, bool, Option<&str>); 6] = [
+            (&["claude"], Client::Claude, false, None),
+            (&["gemini", "--no-serve"], Client::Gemini, true, None),
+            (&["qwen"], Client::Qwen, false, None),
+            (&["codex", "--socket", "/s"], Client::Codex, false, None),
+            (&["copilot"], Client::Copilot, false, None),
+            (&["copilot", "--event", "preToolUse", "--no-serve"], Client::Copilot, true, Some("preToolUse")),
+        ];
+        for (line, client, no_serve, event) in cases {
+            let cli = Cli::try_parse_from(std::iter::once("aimon-hooks").chain(line.iter().copied()))
+                .unwrap_or_else(|e| panic!("{line:?}: {e}"));
+            let Command::Client(call) = &cli.command else { panic!("{line:?} is a client's call") };
+            let (got, args, named) = call.client_call();
+            assert_eq!((got, args.no_serve, named), (client, no_serve, event), "{line:?}");
+        }
+        let other = Cli::try_parse_from(["aimon-hooks", "claude", "--event", "preToolUse"]);
+        assert!(other.is_err(), "only copilot takes --event");
+    }
+
+    #[test]
     fn only_a_plain_claude_command_line_skips_clap() {
         // A command line, and the (no_serve, socket) it reads as, if it skips clap.
         type Case = (&'static [&'static str], Option<(bool, Option<&'static str>)>);
