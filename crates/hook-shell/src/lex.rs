@@ -64,7 +64,7 @@ pub(crate) trait Sink {
     fn exhausted(&self) -> bool;
 }
 
-pub(crate) struct Lexer<'a, 's> {
+pub(crate) struct Lexer<'a, 's, S: Sink> {
     pub(crate) src: &'a [u8],
     pub(crate) pos: usize,
     pub(crate) depth: usize,
@@ -73,11 +73,11 @@ pub(crate) struct Lexer<'a, 's> {
     bodies: Vec<Option<Stdin>>,
     /// Commands whose here-document body has not been read yet, with its id.
     deferred: Vec<(Vec<Word>, usize)>,
-    sink: &'s mut dyn Sink,
+    sink: &'s mut S,
 }
 
-impl<'a, 's> Lexer<'a, 's> {
-    pub(crate) fn new(src: &'a str, depth: usize, sink: &'s mut dyn Sink) -> Self {
+impl<'a, 's, S: Sink> Lexer<'a, 's, S> {
+    pub(crate) fn new(src: &'a str, depth: usize, sink: &'s mut S) -> Self {
         Lexer {
             src: src.as_bytes(),
             pos: 0,
@@ -90,7 +90,7 @@ impl<'a, 's> Lexer<'a, 's> {
     }
 }
 
-impl Lexer<'_, '_> {
+impl<S: Sink> Lexer<'_, '_, S> {
     fn peek(&self) -> Option<u8> {
         self.src.get(self.pos).copied()
     }

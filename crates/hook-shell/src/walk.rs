@@ -369,7 +369,8 @@ impl Walk<'_> {
     /// line the program run (or a later one) may start ([`Walk::started_command`]). A value of
     /// unknown text is analysed as written (`$HOME/bin/vim` runs a `vim`).
     fn command_variables(&mut self, words: &[Word]) {
-        for w in words {
+        // Every name of the table starts with a capital letter: most words end the test there.
+        for w in words.iter().filter(|w| w.text.as_bytes().first().is_some_and(u8::is_ascii_uppercase)) {
             if let Some((name, value)) = w.text.split_once('=')
                 && COMMAND_VARIABLES.contains(&name)
             {

@@ -1,7 +1,7 @@
 //! Reading one shell word: quotes and escapes, `$…` expansions, substitutions (whose command
 //! strings go to the sink), ANSI-C quoting, and what the word's value can be known to be.
 
-use super::Lexer;
+use super::{Lexer, Sink};
 use crate::analysis::MAX_DEPTH;
 use crate::word::Word;
 
@@ -22,7 +22,7 @@ struct WordBuf {
     splits: bool,
 }
 
-impl Lexer<'_, '_> {
+impl<S: Sink> Lexer<'_, '_, S> {
     pub(super) fn word(&mut self) -> Word {
         let start = self.pos;
         let mut w = WordBuf { known: true, ..WordBuf::default() };
