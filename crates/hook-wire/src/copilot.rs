@@ -11,11 +11,10 @@
 //!   `agentStop`, `sessionEnd`, …): a camelCase payload (`sessionId`, `toolName: "bash"`,
 //!   `toolArgs`, `toolResult`) that **names no event**. Its handler therefore runs
 //!   `aimon-hooks copilot --event <camelCase name>`, whose call [`crate::Client::command_call`]
-//!   wraps with the event ([`camel_call`]); `parse` unwraps it into the PascalCase reading (event, keys and tool
-//!   names), and [`crate::Client::command_answer`] gives the answer at the top level only
-//!   ([`camel_answer`]:
-//!   `permissionDecision`, `permissionDecisionReason`, `modifiedArgs`, `additionalContext`,
-//!   `decision`/`reason`).
+//!   wraps with the event (`camel_call`); `parse` unwraps it into the PascalCase reading (event,
+//!   keys and tool names), and [`crate::Client::command_answer`] gives the answer at the top
+//!   level only (`camel_answer`: `permissionDecision`, `permissionDecisionReason`,
+//!   `modifiedArgs`, `additionalContext`, `decision`/`reason`).
 //!
 //! Tool names of both dialects map onto the matcher vocabulary (`bash` → `Bash`, `view` → `Read`,
 //! `create` → `Write`, `edit` → `Edit`, `glob` → `Glob`, `grep` → `Grep`, `web_fetch` →
