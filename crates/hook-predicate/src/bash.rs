@@ -97,6 +97,7 @@ impl WordRule {
         // Every match starts with the rule's text up to its first wildcard.
         let joined = words.join(" ");
         let re = Pattern::written(&re, joined.split('*').next().unwrap_or_default());
+        let re = if words.is_empty() || joined.contains('*') { re } else { re.literally(&joined, prefix) };
         let head = words.into_iter().take_while(|w| !w.contains('*')).collect();
         Ok(WordRule { head, re, spelling })
     }
@@ -149,6 +150,25 @@ mod tests {
             let Ok(rule) = WordRule::new(&body) else { return Ok(()) };
             let full = regex::Regex::new(rule.re.source()).expect("the rule's regex compiles");
             prop_assert_eq!(rule.re.is_match(&text), full.is_match(&text), "{} on {:?}", body, text);
+        }
+    }
+
+    #[test]
+    fn a_rule_without_wildcards_matches_as_text_and_never_compiles_its_regex() {
+        let cases = [
+            ("git push:*", "git push", true),
+            ("git push:*", "git push origin main", true),
+            ("git push:*", "git pushx", false),
+            ("git push:*", "git push\nrm -rf /", false),
+            ("git push", "git push origin", false),
+            ("git push", "git push", true),
+            ("\"a b\" c:*", "a b c d", true),
+        ];
+        for (body, text, want) in cases {
+            let rule = WordRule::new(body).expect(body);
+            let full = regex::Regex::new(rule.re.source()).expect("the rule's regex compiles");
+            assert_eq!((rule.re.is_match(text), full.is_match(text)), (want, want), "{body} on {text:?}");
+            assert!(rule.re.compiled().is_none(), "{body}: matched without the regex");
         }
     }
 

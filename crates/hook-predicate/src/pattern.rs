@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 
 use hook_shell::{Need, Verdict, View, with_analysis};
 
+use regex_automata::meta;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{Hir, Look};
 
@@ -70,9 +71,13 @@ pub(crate) struct Pattern {
     src: Box<str>,
     /// The automaton, built on first use; `None` when the engine refuses a regex whose syntax is
     /// valid (only its compiled-size limit does that).
-    re: OnceLock<Option<regex::Regex>>,
+    re: OnceLock<Option<meta::Regex>>,
     /// Read from the regex on first use too: loading only checks the syntax.
     start: OnceLock<StartLiterals>,
+    /// What the regex says when it is a rule's literal words (`git push` of `git push:*`): the
+    /// text itself, or (`true`, a prefix rule) the text then a space and anything. Tested
+    /// without compiling the regex.
+    literal: Option<(Box<str>, bool)>,
 }
 
 impl Pattern {
@@ -104,13 +109,33 @@ impl Pattern {
     /// Checks the syntax now, as `regex::Regex::new` would (same parser settings, same message).
     pub(crate) fn new(re_src: &str) -> Result<Self, regex::Error> {
         check_syntax(re_src)?;
-        Ok(Pattern { src: re_src.into(), re: OnceLock::new(), start: OnceLock::new() })
+        Ok(Pattern { src: re_src.into(), re: OnceLock::new(), start: OnceLock::new(), literal: None })
     }
 
     /// A regex this crate writes itself from escaped text (valid by construction, so not checked)
     /// whose every match starts with `prefix`: nothing is parsed until a text passes that prefix.
     pub(crate) fn written(re_src: &str, prefix: &str) -> Self {
-        Pattern { src: re_src.into(), re: OnceLock::new(), start: OnceLock::from(StartLiterals::prefix(prefix)) }
+        Pattern {
+            src: re_src.into(),
+            re: OnceLock::new(),
+            start: OnceLock::from(StartLiterals::prefix(prefix)),
+            literal: None,
+        }
+    }
+
+    /// This written regex is `(?s)^TEXT$`, or `(?s)^TEXT(?: .*)?$` when `prefix`, for a `text`
+    /// with no wildcard: it is matched as text. A rule's regex is otherwise compiled for the one
+    /// call that reaches it — most of what a one-shot deny cost above an allow
+    /// (`cargo bench -p hook-cli --bench deny_path`).
+    pub(crate) fn literally(mut self, text: &str, prefix: bool) -> Self {
+        self.literal = Some((text.into(), prefix));
+        self
+    }
+
+    /// The automaton, if it was built.
+    #[cfg(test)]
+    pub(crate) fn compiled(&self) -> Option<&meta::Regex> {
+        self.re.get().and_then(Option::as_ref)
     }
 
     /// The regex as written.
@@ -129,11 +154,25 @@ impl Pattern {
     /// Whether the regex finds a match in `text`. A regex too big for the engine matches every text:
     /// a gate that cannot test its pattern runs its hook rather than let the call through unseen.
     pub(crate) fn is_match(&self, text: &str) -> bool {
+        if let Some((literal, prefix)) = &self.literal {
+            return match text.strip_prefix(&**literal) {
+                Some(rest) => rest.is_empty() || (*prefix && rest.starts_with(' ')),
+                None => false,
+            };
+        }
         self.start().may_match(text.as_bytes()) && self.regex().is_none_or(|re| re.is_match(text))
     }
 
-    fn regex(&self) -> Option<&regex::Regex> {
-        self.re.get_or_init(|| regex::Regex::new(&self.src).ok()).as_ref()
+    /// The automaton: `regex::Regex`'s engine and syntax, without the full DFA. A rule's regex
+    /// is compiled for the one call that reaches it (a one-shot `claude` whose rule matches),
+    /// and determinizing a dense DFA up front was most of what such a deny cost above an allow
+    /// (`cargo bench -p hook-cli --bench deny_path`); the lazy DFA answers one call as fast. The
+    /// full DFA is there at all only because tracing-subscriber's `env-filter` turns on
+    /// regex-automata's `dfa-build` for the whole binary.
+    fn regex(&self) -> Option<&meta::Regex> {
+        self.re
+            .get_or_init(|| meta::Regex::builder().configure(meta::Config::new().dfa(false)).build(&self.src).ok())
+            .as_ref()
     }
 
     /// Whether interpreter code names a program this regex is about: one its match can start with
