@@ -95,7 +95,7 @@ pub(crate) fn answer(client: Client, args: &CallArgs, named: Option<&str>, verbo
     };
     let client_project_dir = client.project_dir_env().and_then(std::env::var_os).map(PathBuf::from);
     let home = crate::cli::TierArgs::default().home_dir();
-    let no_serve = args.no_serve || std::env::var_os("AIMON_NO_SERVE").is_some_and(|v| !v.is_empty() && v != "0");
+    let no_serve = args.no_serve || Env::get().no_serve;
     let socket = args.socket.clone().or_else(|| home.as_deref().map(hook_server::default_socket));
     let mut unproven = None;
     if let (false, Some(socket), Some(home)) = (no_serve, socket, home.as_deref()) {

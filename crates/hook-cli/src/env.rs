@@ -33,6 +33,8 @@ pub(crate) struct Env {
     pub(crate) continuation_cap: Option<u32>,
     /// `AIMON_REWAKE_STORE`: the rewake store's URL or path, when set.
     pub(crate) store: Option<String>,
+    /// `AIMON_NO_SERVE` set to anything but empty or `0`: a client's call is answered in-process.
+    pub(crate) no_serve: bool,
 }
 
 impl Env {
@@ -44,6 +46,7 @@ impl Env {
             trust_project_hooks: std::env::var(TRUST_ENV).is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true")),
             continuation_cap: std::env::var(STOP_CAP_ENV).ok().and_then(|v| v.trim().parse().ok()),
             store: std::env::var(hook_host::STORE_ENV).ok(),
+            no_serve: std::env::var_os("AIMON_NO_SERVE").is_some_and(|v| !v.is_empty() && v != "0"),
         }
     }
 
