@@ -64,7 +64,7 @@
 //! the seed's six examples, `tests/all_errors.rs` a file with many hard errors, `tests/ids.rs`
 //! id stability, `tests/schema.rs` the schema against the loader (the `jsonschema` validator) and
 //! each accepted handler's round trip through its serialized form, `tests/declarative.rs` matcher/`if`/rewake/failClosed/trust behaviour with real
-//! actions, `tests/decision_log.rs` the log's lines, rotation, drops and audit mode, `tests/hot_reload.rs` the end-to-end, storm and `mcp.json` tests on real files;
+//! actions, `tests/decision_log.rs` the log's lines, rotation, drops, audit mode and two engines' logs kept apart, `tests/hot_reload.rs` the end-to-end, storm and `mcp.json` tests on real files;
 //! `tests/managed_tier.rs` the managed tier's files and their hot reload;
 //! `benches/reload.rs` measures reload latency and the 1 MB load against serde_json; the fuzz
 //! target is `fuzz/fuzz_targets/parse_hooks_json.rs` at the workspace root.

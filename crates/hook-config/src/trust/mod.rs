@@ -10,7 +10,8 @@
 //!   changed only under an exclusive lock on `~/.aimon/trusted.json.lock`, so concurrent `trust`
 //!   calls never lose or corrupt an entry.
 //! - [`TrustGate`] is the verdict for one project: trust everything (an explicit project, the
-//!   `AIMON_TRUST_PROJECT_HOOKS=1` override) or a snapshot of the store. The declarative builder
+//!   `AIMON_TRUST_PROJECT_HOOKS=1` override, which the caller reads and passes to
+//!   [`TrustGate::for_agent`]) or a snapshot of the store. The declarative builder
 //!   asks it per file and builds the hooks of an untrusted file withheld (they never match).
 //!
 //! Files are keyed by their canonical path under the canonical project directory, so a
