@@ -316,7 +316,15 @@ impl Walk<'_> {
                             .iter()
                             .position(|w| w.text == ";" || w.text == "+")
                             .map_or(words.len(), |p| start + p);
-                        self.emit_nested(words[start..end].to_vec());
+                        // `{}` is each path found (with `+`, all of them): any file below the roots.
+                        let many = words.get(end).is_some_and(|w| w.text == "+");
+                        let mut command = words[start..end].to_vec();
+                        for w in command.iter_mut().filter(|w| w.text.contains("{}")) {
+                            w.known = false;
+                            w.program_known = false;
+                            w.splits |= many;
+                        }
+                        self.emit_nested(command);
                         i = end;
                     }
                     i += 1;

@@ -124,5 +124,9 @@ fn files() -> Vec<Case> {
         c(READ_ENV, "diff <(ls) <(ls -la)", false).bash(),
         c(READ_ENV, "cat <(cat .env)", true).bash(),
         c(READ_ENV, "cat <(echo x)/../.env", false).bash(),
+        // Found by the long run: find's `{}` is every path found, `.env` among them.
+        c(READ_ENV, "find -type f -exec file {} +", true),
+        c(READ_ENV, "find . -exec cat {} \\;", true),
+        c(READ_ENV, "find . -exec cat ./{} \\;", true),
     ]
 }
