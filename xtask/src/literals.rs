@@ -16,7 +16,7 @@ use hook_core::HookEventType;
 use hook_wire::claude::{Key, PayloadKey};
 
 /// Non-test source files under `crates/*/src`, with the test module (if any) cut off.
-fn source_files(root: &Path) -> Result<Vec<(PathBuf, String)>> {
+pub(crate) fn source_files(root: &Path) -> Result<Vec<(PathBuf, String)>> {
     let mut files = Vec::new();
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))?
         .filter_map(|e| e.ok().map(|e| e.path().join("src")))

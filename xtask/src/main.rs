@@ -8,7 +8,8 @@
 //!   spawn and relay modules allows unsafe code (and that `docs/architecture.md` names those
 //!   modules), and that no crate's modules import each other in a cycle (`modules`). Drift
 //!   checks: the README's `hook-wire` row names every client and its documentation list every
-//!   page of `docs/`; the about text of `aimon-hooks --help` names every command (`cli_about`).
+//!   page of `docs/`; the about text of `aimon-hooks --help` names every command (`cli_about`); no
+//!   library reads the process environment outside the places `environment` lists, with why.
 //!   The event tables of `docs/config.md` and `docs/cli.md` are rendered from hook-core's events
 //!   table the same way, the README must have a row for every crate, and every library crate's
 //!   public names must equal its snapshot `xtask/snapshots/<crate>.exports`; the rule tables of
@@ -19,6 +20,7 @@
 
 mod cli_about;
 mod docs;
+mod environment;
 mod event_tables;
 mod exports;
 mod layers;
@@ -88,6 +90,7 @@ fn check_layers(write_docs: bool) -> Result<Vec<String>> {
     problems.extend(public_api::check_predicate_surface(&lib));
 
     problems.extend(literals::check_event_literals(&root)?);
+    problems.extend(environment::check_environment_reads(&root)?);
     problems.extend(requirements::check_cited_ids(&root)?);
     problems.extend(unsafe_code::check_unsafe_code(&root)?);
     problems.extend(modules::check_module_cycles(&root)?);

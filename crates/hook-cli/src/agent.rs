@@ -89,11 +89,11 @@ pub(crate) fn answer(client: Client, args: &CallArgs, named: Option<&str>, verbo
             None => client.unreadable(None, error),
         })
     };
-    let base = match std::env::current_dir() {
-        Ok(cwd) => cwd,
-        Err(e) => return emit(&failed(&format!("cannot read the current directory: {e}"))),
+    let base = match Env::get().cwd() {
+        Ok(cwd) => cwd.to_path_buf(),
+        Err(e) => return emit(&failed(&e.to_string())),
     };
-    let client_project_dir = client.project_dir_env().and_then(std::env::var_os).map(PathBuf::from);
+    let client_project_dir = client.project_dir_env().and_then(|name| Env::get().project_dir(name)).map(Path::to_owned);
     let home = crate::cli::TierArgs::default().home_dir();
     let no_serve = args.no_serve || Env::get().no_serve;
     let socket = args.socket.clone().or_else(|| home.as_deref().map(hook_server::default_socket));

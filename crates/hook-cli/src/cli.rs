@@ -396,17 +396,14 @@ pub(crate) struct TierArgs {
 impl TierArgs {
     /// The project directory, absolute.
     pub(crate) fn project_dir(&self) -> anyhow::Result<PathBuf> {
-        let cwd = std::env::current_dir().map_err(|e| anyhow::anyhow!("cannot read the current directory: {e}"))?;
-        Ok(absolute(&cwd, self.project.as_deref().unwrap_or(Path::new("."))))
+        let cwd = crate::env::Env::get().cwd()?;
+        Ok(absolute(cwd, self.project.as_deref().unwrap_or(Path::new("."))))
     }
 
     /// The home directory, absolute; `None` when neither `--home` nor `$HOME` is set.
     pub(crate) fn home_dir(&self) -> Option<PathBuf> {
-        let cwd = std::env::current_dir().unwrap_or_default();
-        self.home
-            .clone()
-            .or_else(|| std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from))
-            .map(|h| absolute(&cwd, &h))
+        let env = crate::env::Env::get();
+        self.home.clone().or_else(|| env.home().map(Path::to_owned)).map(|h| absolute(env.cwd_or_empty(), &h))
     }
 }
 

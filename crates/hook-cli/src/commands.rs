@@ -41,7 +41,7 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         },
     };
     let project = args.input.tiers.project_dir()?;
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = crate::env::Env::get().cwd()?.to_path_buf();
     let hints = hook_host::CallHints { explicit: Some(&project), client_project_dir: None, base: &cwd };
     let policy = hook_host::run_policy(args.stop_on_blocked, args.fail_closed, args.parallel);
     // The decision log's line is written when `host` is dropped, after the verdict is printed.
@@ -87,7 +87,7 @@ impl hook_host::RunHost for RunOnce<'_> {
 /// too, with what its switches and permissions mean for the rest); `mcp` handlers are checked
 /// against the servers of `--home`'s and `--project`'s `mcp.json`.
 pub(crate) fn validate(args: &ValidateArgs) -> anyhow::Result<u8> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = crate::env::Env::get().cwd()?.to_path_buf();
     let paths = hook_config::TierPaths::new(args.tiers.home_dir(), args.tiers.project_dir()?);
     let files: Vec<(Tier, PathBuf)> = if args.files.is_empty() {
         paths.files().into_iter().filter(|(_, p)| p.exists()).collect()
@@ -247,7 +247,7 @@ fn subject(ctx: &HookContext) -> Option<String> {
 
 /// `import-claude [SETTINGS...]` (R-CLI-5, R-CC-3).
 pub(crate) fn import_claude(args: &ImportArgs) -> anyhow::Result<u8> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = crate::env::Env::get().cwd()?.to_path_buf();
     let project = absolute(&cwd, args.project.as_deref().unwrap_or(Path::new(".")));
     let aimon = hook_core::AimonDir::under(&project);
     let jobs: Vec<(Vec<PathBuf>, PathBuf)> = match (&args.output, args.settings.is_empty()) {
@@ -353,7 +353,7 @@ pub(crate) async fn serve(args: ServeArgs) -> anyhow::Result<u8> {
     {
         tracing::warn!("hooks: cannot start the allocator's background thread ({e}); freed memory may stay with serve");
     }
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = crate::env::Env::get().cwd()?.to_path_buf();
     let tiers = crate::cli::TierArgs { project: None, home: args.home.clone() };
     let home = tiers.home_dir().context("no home directory: pass --home or set HOME")?;
     let socket = args.socket.map_or_else(|| hook_server::default_socket(&home), |s| absolute(&cwd, &s));

@@ -3,7 +3,8 @@
 //! switch and the like as arguments; this is where the binary reads the variables behind them.
 //!
 //! [`Env::get`] reads them on first use and keeps them for the rest of the process (one
-//! command per process), so every command sees the same values.
+//! command per process), so every command sees the same values: the variables, the working
+//! directory and `HOME`. No other module of the binary reads the process environment.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -21,7 +22,7 @@ const TRUST_ENV: &str = "AIMON_TRUST_PROJECT_HOOKS";
 const STOP_CAP_ENV: &str = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP";
 
 /// The variables the commands act on, read once.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct Env {
     /// `AIMON_DECISION_LOG`: the log's path, `off`, or unset (the default path).
     pub(crate) decision_log: Option<OsString>,
@@ -35,6 +36,12 @@ pub(crate) struct Env {
     pub(crate) store: Option<String>,
     /// `AIMON_NO_SERVE` set to anything but empty or `0`: a client's call is answered in-process.
     pub(crate) no_serve: bool,
+    /// The directory the command started in, or why it cannot be read.
+    cwd: Result<PathBuf, String>,
+    /// `HOME`, when set and not empty.
+    home: Option<PathBuf>,
+    /// Each client's project-directory variable that is set (`CLAUDE_PROJECT_DIR`, …).
+    project_dirs: Vec<(&'static str, PathBuf)>,
 }
 
 impl Env {
@@ -47,7 +54,34 @@ impl Env {
             continuation_cap: std::env::var(STOP_CAP_ENV).ok().and_then(|v| v.trim().parse().ok()),
             store: std::env::var(hook_host::STORE_ENV).ok(),
             no_serve: std::env::var_os("AIMON_NO_SERVE").is_some_and(|v| !v.is_empty() && v != "0"),
+            cwd: std::env::current_dir().map_err(|e| e.to_string()),
+            home: std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from),
+            project_dirs: hook_wire::Client::ALL
+                .iter()
+                .filter_map(|client| client.project_dir_env())
+                .filter_map(|name| Some((name, PathBuf::from(std::env::var_os(name)?))))
+                .collect(),
         }
+    }
+
+    /// The directory the command started in.
+    pub(crate) fn cwd(&self) -> anyhow::Result<&Path> {
+        self.cwd.as_deref().map_err(|e| anyhow::anyhow!("cannot read the current directory: {e}"))
+    }
+
+    /// The directory the command started in, or the empty path when it cannot be read.
+    pub(crate) fn cwd_or_empty(&self) -> &Path {
+        self.cwd.as_deref().unwrap_or(Path::new(""))
+    }
+
+    /// `HOME`, when set and not empty.
+    pub(crate) fn home(&self) -> Option<&Path> {
+        self.home.as_deref()
+    }
+
+    /// The value of a client's project-directory variable (`CLAUDE_PROJECT_DIR`, …), when set.
+    pub(crate) fn project_dir(&self, name: &str) -> Option<&Path> {
+        self.project_dirs.iter().find(|(n, _)| *n == name).map(|(_, dir)| dir.as_path())
     }
 
     /// The process's environment, read on first use.

@@ -22,7 +22,7 @@ pub(crate) fn claude(args: &InitClaudeArgs) -> anyhow::Result<u8> {
     crate::packs_cmd::protect_if(args.protect)?;
     let home = TierArgs::default().home_dir().context("no home directory: set HOME")?;
     let file = if args.project {
-        let cwd = std::env::current_dir().context("cannot read the current directory")?;
+        let cwd = crate::env::Env::get().cwd()?.to_path_buf();
         cwd.join(if args.http { hook_wire::CLAUDE_LOCAL_SETTINGS } else { hook_wire::CLAUDE_SETTINGS })
     } else {
         home.join(hook_wire::CLAUDE_SETTINGS)
@@ -152,7 +152,7 @@ pub(crate) fn client(client: hook_wire::Client, args: &crate::cli::InitClientArg
     crate::packs_cmd::protect_if(args.protect)?;
     let relative = client.settings_file().context("this client has its own init command")?;
     let base = if args.project {
-        std::env::current_dir().context("cannot read the current directory")?
+        crate::env::Env::get().cwd()?.to_path_buf()
     } else {
         TierArgs::default().home_dir().context("no home directory: set HOME")?
     };
@@ -181,8 +181,8 @@ pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
     let home = TierArgs::default().home_dir().context("no home directory: set HOME")?;
     let codex_home = hook_wire::codex_home(&home);
     let file = if args.project {
-        std::env::current_dir()
-            .context("cannot read the current directory")?
+        crate::env::Env::get()
+            .cwd()?
             .join(hook_wire::CODEX_DIR)
             .join(hook_wire::CODEX_HOOKS)
     } else {
@@ -213,7 +213,7 @@ pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
         state.insert(&key, toml_edit::Item::Table(entry));
     }
     if args.project {
-        let project = std::env::current_dir().context("cannot read the current directory")?;
+        let project = crate::env::Env::get().cwd()?.to_path_buf();
         let edited = trust_project(&mut config, &project, args.remove)
             .with_context(|| format!("cannot edit {}", config_file.display()))?;
         if let Some(other) = edited {
@@ -353,7 +353,7 @@ impl<'a> JsonFile<'a> {
 /// `.github/hooks/aimon.json`, or removes them; other handlers in the file are kept.
 pub(crate) fn copilot(args: &InitCopilotArgs) -> anyhow::Result<u8> {
     crate::packs_cmd::protect_if(args.protect)?;
-    let file = std::env::current_dir().context("cannot read the current directory")?.join(hook_wire::COPILOT_HOOKS);
+    let file = crate::env::Env::get().cwd()?.to_path_buf().join(hook_wire::COPILOT_HOOKS);
     let binary = std::env::current_exe().context("cannot find the running aimon-hooks binary")?;
     let route = hook_wire::copilot::command_route(&binary.display().to_string());
     let mut edit = JsonFile::read(&file)?;

@@ -104,7 +104,7 @@ pub(crate) fn load_recording(
             .collect(),
     );
     let mut guards = Vec::with_capacity(skills.len());
-    let cwd = std::env::current_dir().unwrap_or_default();
+    let cwd = crate::env::Env::get().cwd_or_empty().to_path_buf();
     let skills: &[PathBuf] = if managed_only && !skills.is_empty() {
         tracing::warn!("hooks: skills' hooks do not run: the organisation's managed policy allows managed hooks only");
         &[]

@@ -107,7 +107,7 @@ pub(crate) async fn command(args: &TestArgs) -> anyhow::Result<u8> {
         return packs(args).await;
     }
     let project = args.tiers.project_dir()?;
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = crate::env::Env::get().cwd()?.to_path_buf();
     let files: Vec<PathBuf> = if args.files.is_empty() {
         test_files(&project)?
     } else {
@@ -141,7 +141,7 @@ pub(crate) async fn command(args: &TestArgs) -> anyhow::Result<u8> {
 /// `test --packs`: each built-in pack's own cases, run against that pack alone, turned on in the
 /// person's own file of an empty home and project (`$HOME` and `$PROJECT` in a case name them).
 async fn packs(args: &TestArgs) -> anyhow::Result<u8> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = crate::env::Env::get().cwd()?.to_path_buf();
     let mut results = Vec::new();
     for pack in hook_config::packs() {
         let name = format!("aimon-pack-tests-{}-{}", std::process::id(), pack.name().replace('/', "-"));

@@ -130,8 +130,8 @@ fn cancel(location: &StoreLocation, args: &RewakeCancelArgs) -> anyhow::Result<u
         bail!("no pending rewake envelopes: {location} does not exist");
     };
     if let Some(hook) = &args.hook {
-        let cwd = std::env::current_dir()?;
-        let project = absolute(&cwd, args.project.as_deref().unwrap_or(std::path::Path::new(".")));
+        let cwd = crate::env::Env::get().cwd()?;
+        let project = absolute(cwd, args.project.as_deref().unwrap_or(std::path::Path::new(".")));
         let ids = store.remove_hook(Some(&project), hook)?;
         if ids.is_empty() {
             bail!("no pending rewake envelope of hook '{hook}' in project {}", project.display());

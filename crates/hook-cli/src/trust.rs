@@ -70,7 +70,7 @@ pub(crate) fn command(args: &TrustArgs) -> anyhow::Result<u8> {
         Some(_) => args.tiers.project_dir()?,
         // Run inside a repository, `trust` means the project `claude` would derive from there.
         None => {
-            let cwd = std::env::current_dir().context("cannot read the current directory")?;
+            let cwd = crate::env::Env::get().cwd()?.to_path_buf();
             let hints = hook_wire::ProjectHints { cwd: Some(&cwd), ..hook_wire::ProjectHints::default() };
             hook_wire::project_dir(&hints, &cwd, Some(&home))
         }

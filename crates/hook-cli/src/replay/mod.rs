@@ -234,7 +234,7 @@ fn session_files(
     project: &Path,
     home: Option<&Path>,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = crate::env::Env::get().cwd()?.to_path_buf();
     let roots: Vec<PathBuf> = if args.paths.is_empty() {
         let home = home.context("no home directory: pass --home or set HOME, or name the session files")?;
         vec![match client {
