@@ -181,10 +181,7 @@ pub(crate) fn codex(args: &InitCodexArgs) -> anyhow::Result<u8> {
     let home = TierArgs::default().home_dir().context("no home directory: set HOME")?;
     let codex_home = hook_wire::codex_home(&home);
     let file = if args.project {
-        crate::env::Env::get()
-            .cwd()?
-            .join(hook_wire::CODEX_DIR)
-            .join(hook_wire::CODEX_HOOKS)
+        crate::env::Env::get().cwd()?.join(hook_wire::CODEX_DIR).join(hook_wire::CODEX_HOOKS)
     } else {
         codex_home.join(hook_wire::CODEX_HOOKS)
     };
