@@ -48,7 +48,7 @@ pub struct Analysis {
     pub(crate) work: usize,
     /// An exec's whole argv ([`crate::WholeArgv`]): the budget has no cap.
     pub(crate) whole: bool,
-    /// The files the command reads and writes, for Read and Edit rules ([`files`]); empty unless
+    /// The files the command reads and writes, for Read and Edit rules (`files.rs`); empty unless
     /// `files_recorded`.
     pub files: FileModel,
     /// Whether the walk recorded [`Analysis::files`] (see [`with_analysis`]).

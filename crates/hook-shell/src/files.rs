@@ -85,7 +85,7 @@ pub struct FileModel {
     /// word holds one): one buffer rather than a string each ([`FileModel::mentions`]).
     mentions: String,
     mention_count: usize,
-    /// More was recorded than [`MAX_RECORDS`], or substituted than [`MAX_SUBSTITUTED`].
+    /// More was recorded than `MAX_RECORDS`, or substituted than `MAX_SUBSTITUTED`.
     pub overflow: bool,
     /// The bytes substituted so far ([`MAX_SUBSTITUTED`]).
     substituted: std::cell::Cell<usize>,

@@ -25,7 +25,7 @@
 //! —, more work than the budget allows), and [`Word::known`] for a word whose value depends on an
 //! expansion.
 //!
-//! **Every analysis is bounded.** The walk counts its work ([`Analysis::spend`]) against a budget
+//! **Every analysis is bounded.** The walk counts its work (`Analysis::spend`) against a budget
 //! linear in the command's length, with a cap unless a [`WholeArgv`] scope says the command is an
 //! exec's argv; past it the rest is skipped and the command is uncertain. The file model has
 //! budgets of its own (`files.rs`).
