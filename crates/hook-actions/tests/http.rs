@@ -19,6 +19,10 @@ use hook_actions::{HttpAction, HttpBody, HttpSpec};
 use hook_core::{Decision, ExecutionHook, FlowControl, HookContext, HookEventType, HookResult, ToolCall};
 use serde_json::{Value, json};
 
+#[path = "common/refused.rs"]
+mod refused;
+use refused::refused;
+
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
 struct Seen {
@@ -152,10 +156,7 @@ async fn json_answers_map_to_results() {
 async fn unusable_answers_fail_soft_with_the_cause_recorded_and_block_when_fail_closed() {
     // R-ACT-HTTP-3, R-CFG-4c, REL-2: (path, timeout, failure).
     let server = serve().await;
-    let refused = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        l.local_addr().expect("addr")
-    };
+    let refused = refused();
     #[rustfmt::skip]
     let cases: &[(String, &str)] = &[
         (format!("{}/text", server.base), "malformed response: not JSON"),
@@ -163,7 +164,7 @@ async fn unusable_answers_fail_soft_with_the_cause_recorded_and_block_when_fail_
         (format!("{}/slow", server.base), "timed out after 300ms"),
         (format!("{}/big", server.base), "response body exceeds 1048576 bytes"),
         (format!("{}/big-stream", server.base), "response body exceeds 1048576 bytes"),
-        (format!("http://{refused}/gone"), "transport error"),
+        (format!("http://{}/gone", refused.addr), "transport error"),
     ];
     for (url, failure) in cases {
         for (fail_closed, want) in

@@ -18,6 +18,10 @@ use hook_actions::{AgentAction, AgentScope, AgentSpec, ModelApi, ModelEndpoint, 
 use hook_core::{Decision, ExecutionHook, FlowControl, HookContext, HookEventType, HookResult, ToolCall};
 use serde_json::{Value, json};
 
+#[path = "common/refused.rs"]
+mod refused;
+use refused::refused;
+
 /// One scripted model reply.
 #[derive(Clone, Debug)]
 enum Step {
@@ -243,9 +247,8 @@ async fn a_model_slower_than_the_timeout_is_a_failure_that_fail_closed_turns_int
 
 #[tokio::test]
 async fn an_unreachable_or_failing_or_missing_model_is_a_failure() {
-    let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let dead = format!("http://{}", closed.local_addr().expect("addr"));
-    drop(closed);
+    let closed = refused();
+    let dead = format!("http://{}", closed.addr);
     let unreachable =
         Some(Arc::new(ModelEndpoint::new(ModelApi::Openai, "m").with_base_url(dead).with_key_env("PATH")));
     let no_key =

@@ -66,6 +66,8 @@ mod policy_test;
 mod prompt_hooks;
 mod read_only_pack;
 mod readme;
+#[path = "../../../hook-actions/tests/common/refused.rs"]
+mod refused;
 mod replay;
 mod rewake;
 mod rewake_crash;

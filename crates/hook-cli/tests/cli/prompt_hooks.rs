@@ -12,6 +12,7 @@ use axum::Router;
 use axum::routing::post;
 use serde_json::{Value, json};
 
+use crate::refused::{Refused, refused};
 use crate::support::{Outcome, Sandbox, bash};
 
 /// What the scripted model answers every request with.
@@ -70,12 +71,9 @@ impl Model {
     }
 }
 
-/// An endpoint nothing listens on.
-fn unreachable(api: &str) -> Value {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    drop(listener);
-    json!({"api": api, "baseUrl": format!("http://{addr}"), "model": "judge", "keyEnv": "AIMON_TEST_MODEL_KEY"})
+/// An endpoint nothing listens on, held refused while `refused` lives.
+fn unreachable(api: &str, refused: &Refused) -> Value {
+    json!({"api": api, "baseUrl": format!("http://{}", refused.addr), "model": "judge", "keyEnv": "AIMON_TEST_MODEL_KEY"})
 }
 
 /// The person's own hooks.json: the endpoint and one handler on `event`.
@@ -194,12 +192,13 @@ fn a_prompt_hooks_verdict_reaches_run_and_claude_as_claude_code_gives_it() {
 #[test]
 fn a_model_that_is_slow_or_unreachable_fails_open_unless_on_failure_says_block() {
     let slow = Model::start(Says::Slow);
+    let refused = refused();
     let cases = [
         (slow.endpoint("anthropic"), json!({"timeout": 1}), "continue", "timed out after 1s"),
         (slow.endpoint("openai"), json!({"timeout": 1, "onFailure": "block"}), "block", "timed out after 1s"),
-        (unreachable("anthropic"), json!({}), "continue", "model unreachable: "),
-        (unreachable("openai"), json!({"onFailure": "block"}), "block", "model unreachable: "),
-        (unreachable("openai"), json!({"failClosed": true}), "block", "model unreachable: "),
+        (unreachable("anthropic", &refused), json!({}), "continue", "model unreachable: "),
+        (unreachable("openai", &refused), json!({"onFailure": "block"}), "block", "model unreachable: "),
+        (unreachable("openai", &refused), json!({"failClosed": true}), "block", "model unreachable: "),
     ];
     for (endpoint, extra, flow, cause) in cases {
         let sandbox = Sandbox::new();
