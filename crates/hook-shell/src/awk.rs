@@ -80,7 +80,9 @@ impl Walk<'_> {
         for source in sources {
             let harmless = match source {
                 Source::Text(text, known) => known && !program_may_run_a_command(text),
-                Source::File(name, known) => awk_file_is_harmless(name, known, stdin),
+                Source::File(name, known) => {
+                    program_file_is_harmless(name, known, stdin, |text| !program_may_run_a_command(text))
+                }
             };
             if !harmless {
                 self.uncertain();
@@ -89,15 +91,21 @@ impl Walk<'_> {
     }
 }
 
-/// A program file: a file is not part of the command (module doc); standard input and a process
-/// substitution are, and are harmless only when their text is known and runs nothing.
-fn awk_file_is_harmless(name: &str, known: bool, stdin: &Stdin) -> bool {
+/// A program file (awk's or sed's `-f FILE`): a file is not part of the command (module doc);
+/// standard input and a process substitution are, and are harmless only when their text is known
+/// and `runs_nothing` says so.
+pub(crate) fn program_file_is_harmless(
+    name: &str,
+    known: bool,
+    stdin: &Stdin,
+    runs_nothing: impl Fn(&str) -> bool,
+) -> bool {
     if !known {
         return !(name.starts_with("<(") || name.starts_with(">("));
     }
     match name {
         "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" => match stdin {
-            Stdin::Text(text) => !program_may_run_a_command(text),
+            Stdin::Text(text) => runs_nothing(text),
             Stdin::File => true,
             Stdin::Inherited | Stdin::Unknown | Stdin::Pending(_) => false,
         },

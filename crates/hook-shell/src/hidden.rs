@@ -29,11 +29,10 @@ const PARALLEL_FLAGS: &[&str] = &["-k", "--keep-order", "-v", "--verbose", "--dr
     "--xargs", "--group", "--no-notice", "--will-cite", "--halt-on-error", "--nonall", "--onall", "-r",
     "--no-run-if-empty", "--shuf", "--linebuffer", "--files", "--plain", "-t"];
 
-/// Interpreters, the options whose value (or the rest of the word) is code (`python -c`, …), and
+/// An interpreter: the options whose value (or the rest of the word) is code (`python -c`, …), and
 /// the options that, given alone, print something and exit before any code is read
-/// (`python --version`: no standard input is read as a program).
-/// An interpreter: the options whose value (or the rest of the word) is code, and those that,
-/// given alone, print something and exit.
+/// (`python --version`: no standard input is read as a program; `ruby -v` quits when no program
+/// is given).
 struct Interpreter {
     name: &'static str,
     short_code: &'static [u8],
@@ -46,7 +45,7 @@ const INTERPRETERS: &[Interpreter] = &[
     Interpreter { name: "python", short_code: b"c", long_code: &[], exits: &["-V", "-VV", "--version", "-h", "--help"] },
     Interpreter { name: "pypy", short_code: b"c", long_code: &[], exits: &["-V", "--version", "-h", "--help"] },
     Interpreter { name: "perl", short_code: b"eE", long_code: &[], exits: &["-v", "--version", "-h", "--help"] },
-    Interpreter { name: "ruby", short_code: b"e", long_code: &[], exits: &["--version", "-h", "--help"] },
+    Interpreter { name: "ruby", short_code: b"e", long_code: &[], exits: &["-v", "--version", "-h", "--help"] },
     Interpreter { name: "node", short_code: b"ep", long_code: &["--eval", "--print"], exits: &["-v", "--version", "-h", "--help"] },
     Interpreter { name: "nodejs", short_code: b"ep", long_code: &["--eval", "--print"], exits: &["-v", "--version", "-h", "--help"] },
     Interpreter { name: "bun", short_code: b"ep", long_code: &["--eval", "--print"], exits: &["-v", "--version", "-h", "--help"] },

@@ -144,7 +144,7 @@ fn items<'w, W: Text>(head: &Head<'_>, words: &'w [W], f: &mut impl FnMut(Item<'
     };
     while let Some(w) = words.get(i) {
         i += 1;
-        if !w.known() {
+        if w.may_hold_options() {
             f(if options_done { Item::UnknownOperand } else { Item::Unknown });
             continue;
         }

@@ -15,6 +15,7 @@ use crate::analyse::{Need, with_analysis};
 use crate::analysis::{Analysis, View};
 use crate::files;
 use crate::programs::{self, Subcommand};
+use crate::sed;
 use crate::word::{Word, basename};
 
 /// Why a command is not shown read-only: a category (stable, for counting) and the detail.
@@ -89,9 +90,12 @@ const READ_ONLY: &[(&str, Rule)] = &[
     ("xxd", Rule::Unless { short: "", long: &[], max: Some(1) }),
 ];
 
-/// find's primaries that delete, write a file or run a program.
-const FIND_WRITES: &[&str] =
-    &["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"];
+/// find's primaries that delete or write a file. The commands its `-exec`, `-execdir`, `-ok` and
+/// `-okdir` run are views of their own (`find.rs`), judged like any other.
+const FIND_WRITES: &[&str] = &["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"];
+
+/// find's primaries that run a command, up to `;` or `+`.
+const FIND_RUNS: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
 
 /// Wrappers that only change how the command they wrap runs (its own view is judged too), and
 /// their options that take a value; an option of theirs not listed is not read-only.
@@ -220,15 +224,10 @@ fn keyword(words: &[Word]) -> Result<(), Refusal> {
     }
 }
 
-/// A word where an option may stand that is not plain text: it may hold any option.
-fn may_be_option(w: &Word) -> bool {
-    !w.known || w.glob && !w.text.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '.' | '/' | '_' | '~'))
-}
-
 fn wrapper(words: &[Word], with_value: &[&str], flags: &[&str]) -> Result<(), Refusal> {
     let mut i = 1;
     while let Some(w) = words.get(i) {
-        if may_be_option(w) {
+        if w.may_hold_options() {
             return Err(refuse("a word of unknown value where an option may stand", &w.text));
         }
         let t = w.text.as_str();
@@ -255,13 +254,18 @@ fn program(words: &[Word], rule: Rule) -> Result<(), Refusal> {
         Rule::Bare => Err(refuse("an option that writes or runs", format!("{name} with arguments"))),
         Rule::Custom(f) => f(words),
         Rule::Find(writes) => {
-            for w in &words[1..] {
-                if may_be_option(w) {
+            let mut i = 1;
+            while let Some(w) = words.get(i) {
+                if w.may_hold_options() {
                     return Err(refuse("a word of unknown value where an option may stand", &w.text));
                 }
                 if writes.contains(&w.text.as_str()) {
                     return Err(refuse("an option that writes or runs", format!("find {}", w.text)));
                 }
+                if FIND_RUNS.contains(&w.text.as_str()) {
+                    i += words[i..].iter().position(|w| w.text == ";" || w.text == "+").unwrap_or(words.len());
+                }
+                i += 1;
             }
             Ok(())
         }
@@ -275,7 +279,7 @@ fn options(args: &[Word], short: &str, long: &[&str], max: Option<usize>, name: 
     let mut operands = 0;
     let mut done = false;
     for w in args {
-        if !done && may_be_option(w) {
+        if !done && w.may_hold_options() {
             return Err(refuse("a word of unknown value where an option may stand", &w.text));
         }
         let t = w.text.as_str();
@@ -424,166 +428,12 @@ fn date(words: &[Word]) -> Result<(), Refusal> {
 fn sed(words: &[Word]) -> Result<(), Refusal> {
     let args = &words[1..];
     options(args, "if", &["--in-place", "--file"], None, "sed")?;
-    // `-ne SCRIPT`, `-es…` and `--exp=…`: a script this reading would not find; refused.
-    let hidden_script = |t: &str| {
-        (t.starts_with('-') && !t.starts_with("--") && t.len() > 2 && t.contains('e'))
-            || (t.starts_with("--e") && t != "--expression" && !t.starts_with("--expression="))
-    };
-    if let Some(w) = args.iter().find(|w| hidden_script(&w.text)) {
-        return Err(refuse("a sed script not read", &w.text));
-    }
-    let mut scripts = Vec::new();
-    let mut i = 0;
-    while let Some(w) = args.get(i) {
-        let t = w.text.as_str();
-        match t {
-            "-e" | "--expression" => {
-                scripts.push(args.get(i + 1));
-                i += 2;
-                continue;
-            }
-            "-l" | "--line-length" => i += 1,
-            _ if t.starts_with("--expression=") => scripts.push(Some(w)),
-            _ => {}
+    crate::sed::scripts_only_read(args).map_err(|doubt| match doubt {
+        sed::Doubt::NotRead(text) => refuse("a sed script not read", text),
+        sed::Doubt::MayWriteOrRun(text) => {
+            refuse("a sed script that may write or run", text.chars().take(40).collect::<String>())
         }
-        i += 1;
-    }
-    if scripts.is_empty() {
-        // The first operand is the script.
-        let mut j = 0;
-        while let Some(w) = args.get(j) {
-            if w.text == "-l" || w.text == "--line-length" {
-                j += 2;
-                continue;
-            }
-            if !w.text.starts_with('-') || w.text == "-" {
-                scripts.push(Some(w));
-                break;
-            }
-            j += 1;
-        }
-    }
-    if scripts.is_empty() {
-        return Err(refuse("a sed script not read", ""));
-    }
-    for script in scripts {
-        let Some(script) = script.filter(|w| w.known) else { return Err(refuse("a sed script not read", "")) };
-        let text = script.text.strip_prefix("--expression=").unwrap_or(&script.text);
-        if !sed_script_reads(text) {
-            return Err(refuse("a sed script that may write or run", text.chars().take(40).collect::<String>()));
-        }
-    }
-    Ok(())
-}
-
-/// Whether a sed script only prints, deletes, substitutes, quits or moves text between its
-/// buffers: addresses (`3`, `$`, `/re/`, `3,5`, `!`), commands `p P d D q Q = l n N g G h H x z`,
-/// `s` with flags `g p i I m M` and digits, `y`, `{ }`; anything else refuses.
-pub(crate) fn sed_script_reads(script: &str) -> bool {
-    let b = script.as_bytes();
-    let mut i = 0;
-    let skip_ws = |i: &mut usize| {
-        while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b';') {
-            *i += 1;
-        }
-    };
-    // Past a delimited part starting at `i` (after its delimiter), escapes honoured.
-    let delimited = |i: &mut usize, d: u8| -> bool {
-        while *i < b.len() {
-            if b[*i] == b'\\' {
-                *i += 2;
-                continue;
-            }
-            if b[*i] == d {
-                *i += 1;
-                return true;
-            }
-            if b[*i] == b'\n' && d != b'\n' {
-                return false;
-            }
-            *i += 1;
-        }
-        false
-    };
-    loop {
-        skip_ws(&mut i);
-        if i >= b.len() {
-            return true;
-        }
-        // Up to two addresses.
-        for k in 0..2 {
-            if k == 1 {
-                if b.get(i) != Some(&b',') {
-                    break;
-                }
-                i += 1;
-            }
-            match b.get(i) {
-                Some(c) if c.is_ascii_digit() => {
-                    while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'~') {
-                        i += 1;
-                    }
-                }
-                Some(b'$') => i += 1,
-                Some(b'+') if k == 1 => {
-                    i += 1;
-                    while b.get(i).is_some_and(u8::is_ascii_digit) {
-                        i += 1;
-                    }
-                }
-                Some(b'/') => {
-                    i += 1;
-                    if !delimited(&mut i, b'/') {
-                        return false;
-                    }
-                    while b.get(i).is_some_and(|c| matches!(c, b'I' | b'M')) {
-                        i += 1;
-                    }
-                }
-                _ => {}
-            }
-        }
-        while b.get(i).is_some_and(|c| matches!(c, b' ' | b'!')) {
-            i += 1;
-        }
-        let Some(&c) = b.get(i) else { return false };
-        i += 1;
-        match c {
-            b'{' => continue,
-            b'p' | b'P' | b'd' | b'D' | b'=' | b'l' | b'n' | b'N' | b'g' | b'G' | b'h' | b'H' | b'x' | b'z' | b'}' => {}
-            b'q' | b'Q' => {
-                while b.get(i).is_some_and(u8::is_ascii_digit) {
-                    i += 1;
-                }
-            }
-            b's' | b'y' => {
-                let Some(&d) = b.get(i) else { return false };
-                if d == b'\\' || d == b'\n' {
-                    return false;
-                }
-                i += 1;
-                if !delimited(&mut i, d) || !delimited(&mut i, d) {
-                    return false;
-                }
-                if c == b's' {
-                    while b
-                        .get(i)
-                        .is_some_and(|f| matches!(f, b'g' | b'p' | b'i' | b'I' | b'm' | b'M') || f.is_ascii_digit())
-                    {
-                        i += 1;
-                    }
-                }
-            }
-            _ => return false,
-        }
-        // A command ends at `;`, a newline, `}` or the end.
-        while b.get(i).is_some_and(|c| matches!(c, b' ' | b'\t')) {
-            i += 1;
-        }
-        if !matches!(b.get(i), None | Some(b';' | b'\n' | b'}')) {
-            return false;
-        }
-    }
+    })
 }
 
 /// awk: only `-F` and `-v` options, and a program text with no output redirection, pipe,
@@ -592,7 +442,7 @@ pub(crate) fn sed_script_reads(script: &str) -> bool {
 fn awk(words: &[Word]) -> Result<(), Refusal> {
     let mut i = 1;
     while let Some(w) = words.get(i) {
-        if may_be_option(w) {
+        if w.may_hold_options() {
             return Err(refuse("a word of unknown value where an option may stand", &w.text));
         }
         let t = w.text.as_str();

@@ -3,9 +3,11 @@
 //! in arguments analysed recursively (R-PRED-4).
 
 use crate::analysis::{Analysis, COMMAND_WORK, MAX_DEPTH, MAX_LAYERS, View, WORD_WORK};
+use crate::awk::program_file_is_harmless;
 use crate::lex::{Lexer, RESERVED, Sink, Stdin};
 use crate::model;
 use crate::programs::{self, Subcommand};
+use crate::sed;
 use crate::table::{COMMAND_VARIABLES, FIXED_ARGUMENT_VARIABLES, MULTI_CALL, OTHER_SHELLS, SHELLS, is_loader};
 use crate::word::{Word, basename};
 
@@ -165,7 +167,7 @@ impl Walk<'_> {
         if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty())
             && !self.recurse_into_strings(rest, &stdin)
         {
-            self.model(rest);
+            self.model(rest, &stdin);
         }
     }
 
@@ -307,29 +309,7 @@ impl Walk<'_> {
             "at" | "batch" => self.stdin_code(stdin),
             "eval" => self.analyse_joined(&words[1..]),
             "watch" => self.analyse_joined(&words[skip_options(words, 0, &["-n", "--interval"]).min(words.len())..]),
-            "find" => {
-                let mut i = 1;
-                while i < words.len() {
-                    if matches!(words[i].text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
-                        let start = i + 1;
-                        let end = words[start..]
-                            .iter()
-                            .position(|w| w.text == ";" || w.text == "+")
-                            .map_or(words.len(), |p| start + p);
-                        // `{}` is each path found (with `+`, all of them): any file below the roots.
-                        let many = words.get(end).is_some_and(|w| w.text == "+");
-                        let mut command = words[start..end].to_vec();
-                        for w in command.iter_mut().filter(|w| w.text.contains("{}")) {
-                            w.known = false;
-                            w.program_known = false;
-                            w.splits |= many;
-                        }
-                        self.emit_nested(command);
-                        i = end;
-                    }
-                    i += 1;
-                }
-            }
+            "find" => self.find(words),
             _ => return false,
         }
         true
@@ -338,9 +318,20 @@ impl Walk<'_> {
     /// A program the walk does not handle: the model says whether its arguments are data, where the
     /// command it runs may start, or — not modelled — that a rule about a program its arguments
     /// name is uncertain for it (the arguments are kept with interpreter code).
-    fn model(&mut self, words: &[Word]) {
+    fn model(&mut self, words: &[Word], stdin: &Stdin) {
         if !words[0].known {
             return;
+        }
+        // sed runs a command only from its scripts (`e`, `s///e`): one whose scripts are read and
+        // run nothing is inert; a script file is as awk's.
+        if basename(&words[0].text) == "sed" {
+            if sed::scripts_only_read(&words[1..]).is_ok() {
+                return;
+            }
+            let harmless = |(name, known)| program_file_is_harmless(name, known, stdin, sed::script_reads);
+            if !sed::script_files(&words[1..]).into_iter().all(harmless) {
+                self.uncertain();
+            }
         }
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         match model::kind(&texts) {

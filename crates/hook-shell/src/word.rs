@@ -32,12 +32,21 @@ impl Word {
             program_known: false,
         }
     }
+
+    /// Whether the word may stand for options: its value is unknown, or it is a glob that may
+    /// expand to names starting with `-` (`rm -r *` with a file named `-f` is `rm -r -f …`).
+    pub(crate) fn may_hold_options(&self) -> bool {
+        !self.known
+            || self.glob && !self.text.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '.' | '/' | '_' | '~'))
+    }
 }
 
 /// A word as the option reader sees it: a rule's words are all known, a command's may not be.
 pub(crate) trait Text {
     fn text(&self) -> &str;
     fn known(&self) -> bool;
+    /// Whether the word may stand for options (see [`Word::may_hold_options`]).
+    fn may_hold_options(&self) -> bool;
 }
 
 impl Text for Word {
@@ -47,6 +56,9 @@ impl Text for Word {
     fn known(&self) -> bool {
         self.known
     }
+    fn may_hold_options(&self) -> bool {
+        Word::may_hold_options(self)
+    }
 }
 
 impl Text for String {
@@ -55,6 +67,9 @@ impl Text for String {
     }
     fn known(&self) -> bool {
         true
+    }
+    fn may_hold_options(&self) -> bool {
+        false
     }
 }
 

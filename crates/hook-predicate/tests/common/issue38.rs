@@ -70,6 +70,7 @@ fn stdin_and_startup() -> Vec<Case> {
         c(PUSH, "python3 --version", false),
         c(PUSH, "node -v", false),
         c(PUSH, "bash --version", false),
+        c(PUSH, "ruby -v", false),
         c(PUSH, "python3 -V -c 'import os; os.system(\"git push\")'", true).skip("python prints its version and exits"),
         c(PUSH, "python3", true).skip("a program on standard input: nothing to run"),
     ]
@@ -93,6 +94,15 @@ fn option_grammars() -> Vec<Case> {
         c(PUSH, "man -aP 'git push' ls", true),
         c(PUSH, "man --pa='git push' ls", true),
         c(PUSH, "tree -I 'target|.git'", false),
+        // sed runs a command only from a script's `e`: one that only substitutes is inert.
+        c(PUSH, "echo x | sed 's/git push/y/'", false),
+        c(PUSH, "echo x | sed 's/x/git push/e'", true),
+        c(PUSH, "echo x | sed '1e git push'", true),
+        c(PUSH, "echo x | sed -n -f /dev/stdin <<< '1e git push'", true).bash(),
+        // A glob may expand to options: a file named `--force` or `-f` makes them.
+        c("Bash(git push --force:*)", "touch -- --force; git push origin *", true),
+        c("Bash(git push --force:*)", "touch -- --force; git push origin ./*", false),
+        c("Bash(rm -rf:*)", "touch ./-f; rm -r *", true),
     ]
 }
 
@@ -128,5 +138,13 @@ fn files() -> Vec<Case> {
         c(READ_ENV, "find -type f -exec file {} +", true),
         c(READ_ENV, "find . -exec cat {} \\;", true),
         c(READ_ENV, "find . -exec cat ./{} \\;", true),
+        // With a -name test before the action, `{}` is a glob of what it lists.
+        c(READ_ENV, "find . -name '*.md' -exec cat {} +", false),
+        c(READ_ENV, "find . -name '.env*' -exec cat {} +", true),
+        c(READ_ENV, "find . -iname '.ENV' -exec cat {} \\;", true),
+        c(READ_ENV, "find . -name '*.md' -o -name .env -exec cat {} \\;", true),
+        c(READ_ENV, "find . -exec cat {} \\; -name '*.md'", true),
+        c(READ_ENV, "find -L . -name '*.md' -exec cat {} +", true),
+        c("Bash(rm -rf:*)", "find . -name '*.txt' -exec rm {} \\;", false),
     ]
 }

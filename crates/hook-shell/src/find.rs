@@ -1,0 +1,199 @@
+//! find's actions that run a command (`-exec`, `-execdir`, `-ok`, `-okdir`), with `{}` read as
+//! the paths find lists: a glob of them where the expression says which (`find . -name '*.rs'
+//! -exec wc -l {} +` reads `./**/*.rs`, none of which is `.env` or an option), else a word of
+//! unknown value.
+
+use globset::GlobBuilder;
+
+use crate::walk::Walk;
+use crate::word::{Word, basename};
+
+/// The actions of find that run a command, and whether `{}` is the path as found (`-execdir` and
+/// `-okdir` give `./NAME` in the file's own directory instead).
+const ACTIONS: &[(&str, bool)] = &[("-exec", true), ("-ok", true), ("-execdir", false), ("-okdir", false)];
+
+/// Words of an expression that join tests other than by "and": with one of them, a test before an
+/// action no longer holds for every path it runs on.
+const NOT_AND: &[&str] = &["-o", "-or", "!", "-not", "(", ")", ","];
+
+impl Walk<'_> {
+    /// `find … -exec COMMAND ;` (or `+`): each command is analysed one level deeper, `{}` standing
+    /// for the paths found.
+    pub(crate) fn find(&mut self, words: &[Word]) {
+        let start = expression_start(words);
+        let mut i = start;
+        while i < words.len() {
+            let Some(&(_, as_found)) = ACTIONS.iter().find(|(a, _)| words[i].known && words[i].text == *a) else {
+                i += 1;
+                continue;
+            };
+            let from = i + 1;
+            let end =
+                words[from..].iter().position(|w| w.text == ";" || w.text == "+").map_or(words.len(), |p| from + p);
+            let many = words.get(end).is_some_and(|w| w.text == "+");
+            let found = if as_found { found_paths(words, start, i) } else { None };
+            let mut command = words[from..end].to_vec();
+            for w in command.iter_mut().filter(|w| w.text.contains("{}")) {
+                match &found {
+                    // The word is replaced whole: a glob every path found matches.
+                    Some(glob) if w.known && w.text == "{}" => {
+                        w.text.clone_from(glob);
+                        w.glob = true;
+                    }
+                    _ => {
+                        w.known = false;
+                        w.program_known = false;
+                        w.splits |= many;
+                    }
+                }
+            }
+            self.emit_nested(command);
+            i = end + 1;
+        }
+    }
+}
+
+/// Where find's expression starts: after its options (`-H`, `-L`, `-P`, `-D LIST`, `-OLEVEL`) and
+/// its start points.
+fn expression_start(words: &[Word]) -> usize {
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        match w.text.as_str() {
+            "-H" | "-L" | "-P" => i += 1,
+            "-D" => i += 2,
+            t if t.starts_with("-O") => i += 1,
+            _ => break,
+        }
+    }
+    while words.get(i).is_some_and(|w| !w.known || !(w.text.starts_with('-') || NOT_AND.contains(&w.text.as_str()))) {
+        i += 1;
+    }
+    i.min(words.len())
+}
+
+/// The glob every path an action at `action` runs on matches, when the line says: one start point
+/// of known text (`.` when none is given), no `-L`, `-follow` or `-files0-from`, an expression of
+/// known words joined by "and" only up to the action, with a `-name` or `-iname` test before it
+/// that the start point itself does not pass.
+fn found_paths(words: &[Word], start: usize, action: usize) -> Option<String> {
+    let mut first_root = 1;
+    while first_root < start {
+        match words[first_root].text.as_str() {
+            "-L" | "-D" => return None,
+            "-H" | "-P" => {}
+            t if t.starts_with("-O") => {}
+            _ => break,
+        }
+        first_root += 1;
+    }
+    let root = match &words[first_root..start] {
+        [] => ".",
+        [w] if w.known && !w.glob && !w.text.is_empty() && !w.text.starts_with('~') => w.text.as_str(),
+        _ => return None,
+    };
+    let mut name = None;
+    let mut i = start;
+    while i < words.len() {
+        let w = &words[i];
+        if !w.known || NOT_AND.contains(&w.text.as_str()) || matches!(w.text.as_str(), "-follow" | "-files0-from") {
+            return None;
+        }
+        if ACTIONS.iter().any(|(a, _)| w.text == *a) {
+            if i == action {
+                break;
+            }
+            // Another action's command: its words are not find's.
+            i += words[i..].iter().position(|w| w.text == ";" || w.text == "+").unwrap_or(words.len());
+        } else if (w.text == "-name" || w.text == "-iname") && name.is_none() {
+            let value = words.get(i + 1).filter(|v| v.known)?;
+            name = Some((value.text.as_str(), w.text == "-iname"));
+        }
+        i += 1;
+    }
+    let (pattern, caseless) = name?;
+    if pattern.is_empty() || pattern.contains(['/', '{', '}']) {
+        return None;
+    }
+    let matcher = GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .case_insensitive(caseless)
+        .build()
+        .ok()?
+        .compile_matcher();
+    let root = if root == "/" { "" } else { root.trim_end_matches('/') };
+    if matcher.is_match(basename(root)) {
+        return None;
+    }
+    // A letter of a caseless test is either case: a class, which the overlap reads as any character.
+    let pattern: String = if caseless {
+        pattern
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphabetic() {
+                    format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase())
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    } else {
+        pattern.to_owned()
+    };
+    Some(format!("{}/**/{pattern}", globset::escape(root)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Analysis;
+    use crate::lex::Lexer;
+
+    fn found(line: &str) -> Option<String> {
+        let mut out = Analysis::default();
+        let (words, ..) = Lexer::new(line, 0, &mut Walk { depth: 0, out: &mut out }).simple_command(false);
+        let start = expression_start(&words);
+        let action = words.iter().position(|w| w.text.starts_with("-exec") || w.text.starts_with("-ok"))?;
+        found_paths(&words, start, action)
+    }
+
+    #[test]
+    fn the_paths_find_lists_are_a_glob_where_the_expression_says_which_and_unknown_otherwise() {
+        #[rustfmt::skip]
+        let table: &[(&str, Option<&str>)] = &[
+            ("find . -name '*.rs' -exec wc -l {} +", Some("./**/*.rs")),
+            ("find -name '*.rs' -exec wc -l {} +", Some("./**/*.rs")),
+            ("find src/ -type f -name '*.md' -exec cat {} \\;", Some("src/**/*.md")),
+            ("find / -name '*.conf' -exec cat {} \\;", Some("/**/*.conf")),
+            ("find -P . -iname 'ab*' -exec cat {} \\;", Some("./**/[aA][bB]*")),
+            ("find '[x]' -name '*.md' -exec cat {} \\;", Some("[[]x[]]/**/*.md")),
+            // Which paths reach the action is not the -name test's alone.
+            ("find . -exec cat {} \\; -name '*.rs'", None),
+            ("find . -name '*.rs' -o -name '*.md' -exec cat {} \\;", None),
+            ("find . ! -name '*.rs' -exec cat {} \\;", None),
+            ("find . \\( -name '*.rs' \\) -exec cat {} \\;", None),
+            ("find . -type f -exec cat {} +", None),
+            ("find . -name \"$p\" -exec cat {} +", None),
+            ("find . $more -name '*.rs' -exec cat {} +", None),
+            ("find . -name '*.rs' $more -exec cat {} +", None),
+            // Where find looks is not known, or symbolic links are followed.
+            ("find $dir -name '*.rs' -exec cat {} +", None),
+            ("find a b -name '*.rs' -exec cat {} +", None),
+            ("find -L . -name '*.rs' -exec cat {} +", None),
+            ("find . -follow -name '*.rs' -exec cat {} +", None),
+            ("find -files0-from list -name '*.rs' -exec cat {} +", None),
+            ("find ~ -name '*.rs' -exec cat {} +", None),
+            // The start point itself passes the test: it is listed too.
+            ("find x.rs -name '*.rs' -exec cat {} +", None),
+            ("find . -name '.*' -exec cat {} +", None),
+            // A pattern find never matches as written, or one the overlap would read otherwise.
+            ("find . -name 'a/b' -exec cat {} +", None),
+            ("find . -name '{a,b}' -exec cat {} +", None),
+            // An earlier action's words are its command's, not find's.
+            ("find . -name '*.rs' -exec grep -o x {} \\; -exec cat {} \\;", Some("./**/*.rs")),
+        ];
+        for (line, want) in table {
+            assert_eq!(found(line).as_deref(), *want, "{line}");
+        }
+    }
+}
