@@ -101,7 +101,7 @@ fn analyse_with(cmd: &str, files: bool) -> Analysis {
 /// `None` unless it is exactly one simple command with balanced quotes and no substitutions.
 pub fn split_words(text: &str) -> Option<Vec<String>> {
     let mut out = Analysis::default();
-    let (words, _, end) = Lexer::new(text, 0, &mut Walk { depth: 0, out: &mut out }).simple_command(false);
+    let (words, _, end) = Lexer::new(text, 0, &mut Walk::new(0, &mut out)).simple_command(false);
     (end == End::Eof && !out.uncertain && out.views.is_empty()).then(|| words.into_iter().map(|w| w.text).collect())
 }
 

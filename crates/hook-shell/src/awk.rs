@@ -107,7 +107,7 @@ pub(crate) fn program_file_is_harmless(
         "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" => match stdin {
             Stdin::Text(text) => runs_nothing(text),
             Stdin::File => true,
-            Stdin::Inherited | Stdin::Unknown | Stdin::Pending(_) => false,
+            Stdin::Inherited | Stdin::Pipe | Stdin::Listing(_) | Stdin::Unknown | Stdin::Pending(_) => false,
         },
         _ => !(name.starts_with("/dev/fd/") || name.starts_with("/proc/")),
     }

@@ -122,8 +122,9 @@ impl FileModel {
     }
 
     /// One simple command: `words[..at]` its assignments and wrappers, `words[at..]` what runs;
-    /// `more_args`: a wrapper (`xargs`) appends arguments nobody can see.
-    pub(crate) fn command(&mut self, words: &[Word], at: usize, more_args: bool) {
+    /// `appended`: what a wrapper (`xargs`) appends, when it does: arguments nobody can see
+    /// ([`Arg::Unknown`]) or paths a glob describes.
+    pub(crate) fn command(&mut self, words: &[Word], at: usize, appended: Option<Arg>) {
         if self.overflow {
             return; // Every path rule is uncertain already.
         }
@@ -169,7 +170,7 @@ impl FileModel {
             "tar" | "bsdtar" => self.tar(rest),
             _ if INERT.binary_search(&name).is_ok() => {}
             _ => match spec(name) {
-                Some(spec) => self.modelled(spec, rest, more_args),
+                Some(spec) => self.modelled(spec, rest, appended),
                 None => {
                     // The program is executed, not written: a path in command position is read
                     // (an interpreter reads its script); a bare name is looked up on PATH.
@@ -182,7 +183,7 @@ impl FileModel {
         }
     }
 
-    fn modelled(&mut self, spec: &Spec, words: &[Word], more_args: bool) {
+    fn modelled(&mut self, spec: &Spec, words: &[Word], appended: Option<Arg>) {
         let mut operands: Vec<&Word> = Vec::new();
         let (mut tree, mut in_place, mut supplied, mut target) = (false, false, false, None);
         let mut i = 1;
@@ -276,9 +277,9 @@ impl FileModel {
         if spec.search && operands.is_empty() {
             self.push(READ, reach, Arg::Known(".".to_owned()));
         }
-        if more_args {
-            // `xargs cat`: the operands nobody can see.
-            self.push(spec.operands.access(in_place), reach, Arg::Unknown);
+        if let Some(arg) = appended {
+            // `xargs cat`: the operands nobody can see, or the paths `find … -print0` lists.
+            self.push(spec.operands.access(in_place), reach, arg);
         }
         match spec.operands {
             Operands::Each(access) => {

@@ -53,6 +53,25 @@ impl Walk<'_> {
     }
 }
 
+/// What `find … -print0` writes to its standard output, when it is only that: a glob of the paths
+/// (NUL-terminated) its one `-print0` lists, with no other action that prints or runs anything.
+pub(crate) fn null_listing(words: &[Word]) -> Option<String> {
+    const PRINTS: &[&str] =
+        &["-print", "-printf", "-ls", "-fls", "-fprint", "-fprint0", "-fprintf", "-delete", "-quit"];
+    if words.first().is_none_or(|w| !w.known || w.text != "find") {
+        return None;
+    }
+    let start = expression_start(words);
+    let mut print0 = words[start..].iter().enumerate().filter(|(_, w)| w.text == "-print0").map(|(i, _)| start + i);
+    let (at, None) = (print0.next()?, print0.next()) else { return None };
+    let others =
+        words[start..].iter().any(|w| PRINTS.contains(&w.text.as_str()) || ACTIONS.iter().any(|(a, _)| w.text == *a));
+    if others {
+        return None;
+    }
+    found_paths(words, start, at)
+}
+
 /// Where find's expression starts: after its options (`-H`, `-L`, `-P`, `-D LIST`, `-OLEVEL`) and
 /// its start points.
 fn expression_start(words: &[Word]) -> usize {
@@ -93,15 +112,12 @@ fn found_paths(words: &[Word], start: usize, action: usize) -> Option<String> {
     };
     let mut name = None;
     let mut i = start;
-    while i < words.len() {
+    while i < action {
         let w = &words[i];
         if !w.known || NOT_AND.contains(&w.text.as_str()) || matches!(w.text.as_str(), "-follow" | "-files0-from") {
             return None;
         }
         if ACTIONS.iter().any(|(a, _)| w.text == *a) {
-            if i == action {
-                break;
-            }
             // Another action's command: its words are not find's.
             i += words[i..].iter().position(|w| w.text == ";" || w.text == "+").unwrap_or(words.len());
         } else if (w.text == "-name" || w.text == "-iname") && name.is_none() {
@@ -151,7 +167,7 @@ mod tests {
 
     fn found(line: &str) -> Option<String> {
         let mut out = Analysis::default();
-        let (words, ..) = Lexer::new(line, 0, &mut Walk { depth: 0, out: &mut out }).simple_command(false);
+        let (words, ..) = Lexer::new(line, 0, &mut Walk::new(0, &mut out)).simple_command(false);
         let start = expression_start(&words);
         let action = words.iter().position(|w| w.text.starts_with("-exec") || w.text.starts_with("-ok"))?;
         found_paths(&words, start, action)
@@ -194,6 +210,30 @@ mod tests {
         ];
         for (line, want) in table {
             assert_eq!(found(line).as_deref(), *want, "{line}");
+        }
+    }
+
+    #[test]
+    fn find_print0_lists_a_glob_only_when_it_prints_nothing_else() {
+        let listing = |line: &str| {
+            let mut out = Analysis::default();
+            let (words, ..) = Lexer::new(line, 0, &mut Walk::new(0, &mut out)).simple_command(false);
+            null_listing(&words)
+        };
+        #[rustfmt::skip]
+        let table: &[(&str, Option<&str>)] = &[
+            ("find . -name '*.rs' -print0", Some("./**/*.rs")),
+            ("find src -type f -name '*.md' -print0", Some("src/**/*.md")),
+            ("find . -print0 -name '*.rs'", None),
+            ("find . -name '*.rs' -print0 -o -print0", None),
+            ("find . -name '*.rs' -print0 -print", None),
+            ("find . -name '*.rs' -print0 -exec cat {} +", None),
+            ("find . -name '*.rs' -print", None),
+            ("find . -type f -print0", None),
+            ("sudo find . -name '*.rs' -print0", None),
+        ];
+        for (line, want) in table {
+            assert_eq!(listing(line).as_deref(), *want, "{line}");
         }
     }
 }

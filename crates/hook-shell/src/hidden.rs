@@ -91,7 +91,7 @@ impl Walk<'_> {
         match stdin {
             Stdin::Text(text) => analyse_into(text, self.depth + 1, self.out),
             Stdin::File => {}
-            Stdin::Inherited | Stdin::Unknown | Stdin::Pending(_) => self.uncertain(),
+            Stdin::Inherited | Stdin::Pipe | Stdin::Listing(_) | Stdin::Unknown | Stdin::Pending(_) => self.uncertain(),
         }
     }
 
@@ -408,7 +408,7 @@ impl Walk<'_> {
         match stdin {
             Stdin::Text(text) => self.out.code.push(text.clone()),
             Stdin::File => {}
-            Stdin::Inherited | Stdin::Unknown | Stdin::Pending(_) => self.uncertain(),
+            Stdin::Inherited | Stdin::Pipe | Stdin::Listing(_) | Stdin::Unknown | Stdin::Pending(_) => self.uncertain(),
         }
     }
 

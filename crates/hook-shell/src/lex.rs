@@ -10,6 +10,8 @@ mod words;
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum End {
     Separator,
+    /// `|`: the next command reads this one's standard output.
+    Pipe,
     /// `;;`, `;&` or `;;&`: the end of a `case` clause.
     CaseBreak,
     Close,
@@ -28,9 +30,14 @@ pub(crate) struct Heredoc {
 /// What a command reads on its standard input, for the commands that run it as code (`bash <<EOF`).
 #[derive(Debug, Clone, Default)]
 pub(crate) enum Stdin {
-    /// A pipe or whatever the caller gave: unknown text.
+    /// Whatever the caller gave: unknown text.
     #[default]
     Inherited,
+    /// A pipe from the simple command the lexer handed the sink just before (the walk reads it
+    /// as [`Stdin::Inherited`] unless it knows what that command prints).
+    Pipe,
+    /// NUL-separated paths, each matching this glob (`find … -print0 |`).
+    Listing(String),
     /// `< file`: a file's contents, which are not part of the command.
     File,
     /// A here-string or a here-document whose text is known.
@@ -73,6 +80,8 @@ pub(crate) struct Lexer<'a, 's, S: Sink> {
     bodies: Vec<Option<Stdin>>,
     /// Commands whose here-document body has not been read yet, with its id.
     deferred: Vec<(Vec<Word>, usize)>,
+    /// The next simple command reads the output of the one the sink was handed last.
+    piped: bool,
     sink: &'s mut S,
 }
 
@@ -85,6 +94,7 @@ impl<'a, 's, S: Sink> Lexer<'a, 's, S> {
             heredocs: Vec::new(),
             bodies: Vec::new(),
             deferred: Vec::new(),
+            piped: false,
             sink,
         }
     }
@@ -112,7 +122,7 @@ impl<S: Sink> Lexer<'_, '_, S> {
                 return;
             }
             match self.command(in_parens) {
-                End::Separator => {}
+                End::Separator | End::Pipe => {}
                 // `;;` outside a `case` is a syntax error: bash runs nothing, but say so.
                 End::CaseBreak => self.uncertain(),
                 End::Close => return,
@@ -129,14 +139,20 @@ impl<S: Sink> Lexer<'_, '_, S> {
     /// Reads one simple command and emits its views (once its here-documents are read).
     fn command(&mut self, in_parens: bool) -> End {
         let (words, stdin, end) = self.simple_command(in_parens);
+        let mut now = true;
         match stdin {
             Stdin::Pending(id) => match self.bodies.get(id).cloned().flatten() {
                 Some(body) => self.sink.command(words, body, self.depth),
-                None => self.deferred.push((words, id)),
+                None => {
+                    self.deferred.push((words, id));
+                    now = false;
+                }
             },
             stdin => self.sink.command(words, stdin, self.depth),
         }
         self.flush_deferred(false);
+        // The next command reads this one's output only if this one was the last the sink saw.
+        self.piped = end == End::Pipe && now && self.deferred.is_empty();
         end
     }
 
@@ -185,7 +201,7 @@ impl<S: Sink> Lexer<'_, '_, S> {
     /// Reads one simple command: its words, what it reads on standard input, and how it ended.
     pub(crate) fn simple_command(&mut self, in_parens: bool) -> (Vec<Word>, Stdin, End) {
         let mut words: Vec<Word> = Vec::new();
-        let mut stdin = Stdin::Inherited;
+        let mut stdin = if std::mem::take(&mut self.piped) { Stdin::Pipe } else { Stdin::Inherited };
         loop {
             self.skip_blanks();
             let Some(c) = self.peek() else { return (words, stdin, End::Eof) };
@@ -209,6 +225,8 @@ impl<S: Sink> Lexer<'_, '_, S> {
                     self.pos += 1;
                     if matches!(self.peek(), Some(b'&' | b'|')) {
                         self.pos += 1;
+                    } else if c == b'|' {
+                        return (words, stdin, End::Pipe);
                     }
                     return (words, stdin, End::Separator);
                 }
@@ -259,7 +277,7 @@ impl<S: Sink> Lexer<'_, '_, S> {
                     if let Some(source) = self.redirection() {
                         // Two input redirections (`bash <<A 3<<B`): which one is standard input is
                         // not tracked, so neither is trusted.
-                        stdin = if matches!(stdin, Stdin::Inherited) { source } else { Stdin::Unknown };
+                        stdin = if matches!(stdin, Stdin::Inherited | Stdin::Pipe) { source } else { Stdin::Unknown };
                     }
                 }
                 _ => {
@@ -485,7 +503,7 @@ impl<S: Sink> Lexer<'_, '_, S> {
                 }
                 match self.command(in_parens) {
                     End::CaseBreak => break,
-                    End::Separator => {}
+                    End::Separator | End::Pipe => {}
                     End::Close | End::Eof => return false,
                 }
             }

@@ -4,6 +4,8 @@
 
 use crate::analysis::{Analysis, COMMAND_WORK, MAX_DEPTH, MAX_LAYERS, View, WORD_WORK};
 use crate::awk::program_file_is_harmless;
+use crate::files::Arg;
+use crate::find;
 use crate::lex::{Lexer, RESERVED, Sink, Stdin};
 use crate::model;
 use crate::programs::{self, Subcommand};
@@ -25,6 +27,9 @@ pub(crate) struct Walk<'o> {
     pub(crate) depth: usize,
     /// What the walk found so far.
     pub(crate) out: &'o mut Analysis,
+    /// What the simple command the lexer handed over last prints, when known, and how deep it is:
+    /// the paths `find … -print0` lists (a glob), read by an `xargs -0` it pipes into.
+    listing: Option<(usize, String)>,
 }
 
 /// Analyses `cmd` at nesting `depth` into `out`: the lexer reads it, the walk turns it into views.
@@ -33,7 +38,7 @@ pub(crate) fn analyse_into(cmd: &str, depth: usize, out: &mut Analysis) {
         out.uncertain = true;
         return;
     }
-    let mut walk = Walk { depth, out };
+    let mut walk = Walk::new(depth, out);
     let mut lexer = Lexer::new(cmd, depth, &mut walk);
     lexer.list(false);
     lexer.flush_deferred(true);
@@ -42,7 +47,14 @@ pub(crate) fn analyse_into(cmd: &str, depth: usize, out: &mut Analysis) {
 impl Sink for Walk<'_> {
     fn command(&mut self, words: Vec<Word>, stdin: Stdin, depth: usize) {
         self.depth = depth;
+        let listing = find::null_listing(&words).map(|glob| (depth, glob));
+        let stdin = match (stdin, self.listing.take()) {
+            (Stdin::Pipe, Some((from, glob))) if from == depth => Stdin::Listing(glob),
+            (Stdin::Pipe, _) => Stdin::Inherited,
+            (stdin, _) => stdin,
+        };
         self.emit(words, stdin);
+        self.listing = listing;
     }
 
     fn nested(&mut self, text: &str, depth: usize) {
@@ -69,6 +81,12 @@ impl Sink for Walk<'_> {
     }
 }
 
+impl<'o> Walk<'o> {
+    pub(crate) fn new(depth: usize, out: &'o mut Analysis) -> Self {
+        Walk { depth, out, listing: None }
+    }
+}
+
 impl Walk<'_> {
     /// The command cannot be analysed with certainty.
     pub(crate) fn uncertain(&mut self) {
@@ -86,6 +104,8 @@ impl Walk<'_> {
         self.command_variables(&words);
         let mut at = 0;
         let mut more_args = false;
+        // What an `xargs` appends, when it reads NUL-separated paths it knows (`find … -print0 |`).
+        let mut appended = None;
         let mut layers = 0;
         let mut innermost_from = None;
         loop {
@@ -114,7 +134,15 @@ impl Walk<'_> {
                 at + 2
             } else {
                 match self.unwrap(&words, at) {
-                    Some(Unwrapped { next, appends, placeholder }) if next > at => {
+                    Some(Unwrapped { next, appends, placeholder, null_input }) if next > at => {
+                        if appends && !more_args {
+                            appended = match &stdin {
+                                Stdin::Listing(glob) if null_input && placeholder.is_none() => Some(glob.clone()),
+                                _ => None,
+                            };
+                        } else if appends {
+                            appended = None;
+                        }
                         more_args |= appends;
                         if let Some(p) = placeholder.filter(|p| !p.is_empty()) {
                             // `xargs -I{} git {}`: each word holding the replacement string is unknown.
@@ -136,7 +164,9 @@ impl Walk<'_> {
             at = next;
         }
         if self.out.files_recorded {
-            self.out.files.command(&words, at, more_args); // File uses for Read/Edit rules (files.rs).
+            // File uses for Read/Edit rules (files.rs).
+            let appended = more_args.then(|| appended.map_or(Arg::Unknown, Arg::Glob));
+            self.out.files.command(&words, at, appended);
         }
         if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
             // `git -C dir push` is also seen as `git push`; an unknown option as a word of unknown value.
@@ -250,7 +280,8 @@ impl Walk<'_> {
                             .map(str::to_owned),
                     }
                 });
-                return Some(Unwrapped { next: next.min(words.len()), appends: true, placeholder });
+                let null_input = xargs_reads_null_separated_stdin(&words[at + 1..next.min(words.len())]);
+                return Some(Unwrapped { next: next.min(words.len()), appends: true, placeholder, null_input });
             }
             "flock" => {
                 // `flock [options] file command…` or `flock [options] file -c 'command'`.
@@ -267,7 +298,7 @@ impl Walk<'_> {
             _ => return None,
         };
         // An option that wants an argument may be the last word: never point past the end.
-        Some(Unwrapped { next: next.min(words.len()), appends, placeholder: None })
+        Some(Unwrapped { next: next.min(words.len()), appends, placeholder: None, null_input: false })
     }
 
     /// `sh -c '…'`, `bash <<EOF`, `eval …`, `watch …`, `find … -exec … ;`, `trap`, `su -c`,
@@ -451,6 +482,41 @@ struct Unwrapped {
     next: usize,
     appends: bool,
     placeholder: Option<String>,
+    /// xargs reads NUL-separated words from standard input (`-0`, and no `-a` or `-d`).
+    null_input: bool,
+}
+
+/// Whether xargs with these options reads NUL-separated words from standard input: `-0` given,
+/// and nothing but flags that do not change where or how it reads and numeric limits (no `-a`,
+/// `-d`, `-E`, `-I`).
+fn xargs_reads_null_separated_stdin(options: &[Word]) -> bool {
+    const FLAGS: &[&str] = &["-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit"];
+    const LIMITS: &[&str] = &["-n", "-P", "-L", "-s", "--max-args", "--max-procs", "--max-lines", "--max-chars"];
+    let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let mut null = false;
+    let mut i = 0;
+    while let Some(w) = options.get(i) {
+        let t = w.text.as_str();
+        i += 1;
+        if !w.known {
+            return false;
+        }
+        null |= matches!(t, "-0" | "--null");
+        if FLAGS.contains(&t) {
+            continue;
+        }
+        if LIMITS.contains(&t) && options.get(i).is_some_and(|v| v.known && number(&v.text)) {
+            i += 1;
+            continue;
+        }
+        let attached = LIMITS.iter().any(|o| {
+            t.strip_prefix(o).is_some_and(|v| number(v.strip_prefix('=').filter(|_| o.starts_with("--")).unwrap_or(v)))
+        });
+        if !attached {
+            return false;
+        }
+    }
+    null
 }
 
 /// The work of one view of `words` ([`super::Analysis::spend`]): its bytes are copied and joined,

@@ -146,5 +146,13 @@ fn files() -> Vec<Case> {
         c(READ_ENV, "find . -exec cat {} \\; -name '*.md'", true),
         c(READ_ENV, "find -L . -name '*.md' -exec cat {} +", true),
         c("Bash(rm -rf:*)", "find . -name '*.txt' -exec rm {} \\;", false),
+        // So are the NUL-separated paths `find … -print0` pipes into `xargs -0`; xargs without -0
+        // splits a name at blanks (`x .env y.md` is three names).
+        c(READ_ENV, "find . -name '*.md' -print0 | xargs -0 cat", false),
+        c(READ_ENV, "find . -name '.env*' -print0 | xargs -0 cat", true),
+        c(READ_ENV, "find . -print0 -name '*.md' | xargs -0 cat", true),
+        c(READ_ENV, "touch 'x .env y.md'; find . -name '*.md' | xargs cat", true),
+        c(READ_ENV, "find . -name '*.md' -print0 | sort -z | xargs -0 cat", true),
+        c(READ_ENV, "find . -name '*.md' -print0 | xargs -0 -a /dev/stdin cat", true),
     ]
 }
