@@ -28,6 +28,17 @@ const INERT: &[&str] = &[
     "unzip", "uptime", "users", "wait", "wc", "whereis", "which", "who", "whoami", "xxd", "xz", "yes", "zcat",
 ];
 
+/// The output of a command substitution whose body is `echo WORD` and nothing else, when WORD is
+/// a plain word (letters, digits, `._/:=+-`, not an option) that neither splits nor globs: the lexer
+/// reads `$(echo ls)` as the word `ls` (bash's `echo` prints WORD and a newline, which the
+/// substitution drops).
+pub(crate) fn printed_word(body: &str) -> Option<&str> {
+    let body = body.trim_matches([' ', '\t']);
+    let word = body.strip_prefix("echo")?.strip_prefix([' ', '\t'])?.trim_start_matches([' ', '\t']);
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._/:=+-".contains(c);
+    (!word.is_empty() && !word.starts_with('-') && word.chars().all(plain)).then_some(word)
+}
+
 /// The wrappers the walk strips (`walk.rs`, `unwrap`): the command they wrap is analysed there, so
 /// their own words are accounted for.
 #[rustfmt::skip]

@@ -46,6 +46,14 @@ fn lexer() -> Vec<Case> {
         c(PUSH, "cat <<EO\\\nF\ngit push\nEOF\n:", true),
         c(PUSH, "echo $[1<<2]\ngit push", true).bash(),
         c(PUSH, "echo x\r# ; git push", true),
+        // A substitution of `echo WORD` is the word WORD; anything else stays unknown.
+        c(PUSH, "$(echo git) push", true),
+        c(PUSH, "`echo git` push", true),
+        c(PUSH, "\"$(echo git)\" push", true),
+        c(PUSH, "$(echo hello)", false),
+        c(PUSH, "$(echo -n git) push", true),
+        c(PUSH, "$(echo git push)", true),
+        c(PUSH, "$(echo gi)t push", true),
     ]
 }
 

@@ -3,6 +3,7 @@
 
 use super::{Lexer, Sink};
 use crate::analysis::MAX_DEPTH;
+use crate::model;
 use crate::word::Word;
 
 /// A word being read: bytes plus what was seen while reading them.
@@ -198,6 +199,12 @@ impl<S: Sink> Lexer<'_, '_, S> {
             Some(b'(') => {
                 self.pos += 2;
                 self.nested_list();
+                // `$(echo ls)` is the word `ls`: the substitution is replaced by what it prints.
+                let body = self.src.get(start + 2..self.pos.saturating_sub(1)).unwrap_or_default();
+                if let Some(printed) = std::str::from_utf8(body).ok().and_then(model::printed_word) {
+                    w.text.extend_from_slice(printed.as_bytes());
+                    return;
+                }
                 w.known = false;
             }
             Some(b'{') => {
@@ -296,7 +303,12 @@ impl<S: Sink> Lexer<'_, '_, S> {
                 }
             }
         }
-        self.sink.nested(&String::from_utf8_lossy(&body), self.depth + 1);
+        let body = String::from_utf8_lossy(&body);
+        self.sink.nested(&body, self.depth + 1);
+        if let Some(printed) = model::printed_word(&body) {
+            w.text.extend_from_slice(printed.as_bytes());
+            return;
+        }
         w.known = false;
         w.text.extend_from_slice(&self.src[start..self.pos]);
         w.literal_from = w.text.len();
