@@ -167,8 +167,13 @@ fn violations(traces: &Path, named: &[String]) -> Vec<String> {
             let writes =
                 opens && WRITE_FLAGS.iter().any(|f| line.contains(f)) && !harmless.iter().any(|h| line.contains(h));
             let changes = CHANGES.iter().any(|c| line.starts_with(c));
-            let network = ["connect(", "sendto(", "sendmsg("].iter().any(|c| line.starts_with(c))
-                && (line.contains("AF_INET") || line.contains("AF_PACKET"));
+            let sends = ["connect(", "sendto(", "sendmsg("].iter().any(|c| line.starts_with(c));
+            let network = sends
+                && if line.contains("nlmsg_type=") {
+                    netlink_changes(line)
+                } else {
+                    line.contains("AF_INET") || line.contains("AF_PACKET")
+                };
             if writes || changes || network {
                 out.push(line.to_owned());
             } else if line.starts_with("execve(") && line.ends_with("= 0") {
@@ -181,6 +186,16 @@ fn violations(traces: &Path, named: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether a message to the kernel over netlink (`ip`, `ss`) may change something: any message
+/// but a query (`RTM_GET…`, `SOCK_DIAG_BY_FAMILY`, and the empty terminator) — `ip link set`
+/// sends `RTM_NEWLINK`, `ss -K` `SOCK_DESTROY`.
+fn netlink_changes(line: &str) -> bool {
+    line.split("nlmsg_type=").skip(1).any(|rest| {
+        let kind = rest.split([',', ' ']).next().unwrap_or("");
+        !(kind.starts_with("RTM_GET") || kind == "SOCK_DIAG_BY_FAMILY" || kind == "0")
+    })
 }
 
 /// How many times git took its index lock to refresh the index's stat data (see below).

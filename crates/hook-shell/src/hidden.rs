@@ -5,7 +5,7 @@
 //! interpreter code is kept in [`Analysis::code`](super::Analysis) for the rules to look into.
 
 use crate::lex::Stdin;
-use crate::table::{MULTI_CALL, MULTI_CALL_SHELLS};
+use crate::table::{MULTI_CALL, MULTI_CALL_SHELLS, SHELLS};
 use crate::walk::{Walk, analyse_into};
 use crate::word::{Word, basename};
 
@@ -58,6 +58,29 @@ const INTERPRETERS: &[Interpreter] = &[
 
 /// What a shell does with only one of these: print and exit, reading no command.
 const SHELL_EXITS: &[&str] = &["--version", "--help"];
+
+/// The interpreter `name` is (`python3.12` is python).
+fn interpreter_named(name: &str) -> Option<&'static Interpreter> {
+    INTERPRETERS
+        .iter()
+        .find(|i| name.strip_prefix(i.name).is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.')))
+}
+
+/// Whether the command is an interpreter or a shell given only an option that prints and exits
+/// (`node -v`, `bash --version`): it reads and runs no program.
+pub(crate) fn prints_and_exits(words: &[Word]) -> bool {
+    let [program, only] = words else { return false };
+    if !program.known || !only.known {
+        return false;
+    }
+    let name = basename(&program.text);
+    let exits = match interpreter_named(name) {
+        Some(interpreter) => interpreter.exits,
+        None if SHELLS.contains(&name) => SHELL_EXITS,
+        None => return false,
+    };
+    exits.contains(&only.text.as_str())
+}
 
 /// A word whose value is a process substitution (`<(…)`): its text is built at run time.
 fn is_process_substitution(w: &Word) -> bool {
@@ -117,10 +140,7 @@ impl Walk<'_> {
                 None => return,
             }
         }
-        if let [_, only] = words
-            && only.known
-            && SHELL_EXITS.contains(&only.text.as_str())
-        {
+        if prints_and_exits(words) {
             return;
         }
         let (mut saw_c, mut saw_s) = (false, false);
@@ -352,16 +372,10 @@ impl Walk<'_> {
     /// about another program matches when the code names it); code read from standard input likewise.
     pub(crate) fn interpreter(&mut self, words: &[Word], stdin: &Stdin) -> bool {
         let name = basename(&words[0].text);
-        let Some(&Interpreter { short_code: shorts, long_code: longs, exits, .. }) = INTERPRETERS
-            .iter()
-            .find(|i| name.strip_prefix(i.name).is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.')))
-        else {
+        let Some(&Interpreter { short_code: shorts, long_code: longs, .. }) = interpreter_named(name) else {
             return false;
         };
-        if let [_, only] = words
-            && only.known
-            && exits.contains(&only.text.as_str())
-        {
+        if prints_and_exits(words) {
             return true;
         }
         let mut saw_code = false;

@@ -14,6 +14,7 @@
 use crate::analyse::{Need, with_analysis};
 use crate::analysis::{Analysis, View};
 use crate::files;
+use crate::hidden;
 use crate::programs::{self, Subcommand};
 use crate::sed;
 use crate::word::{Word, basename};
@@ -70,18 +71,18 @@ const READ_ONLY: &[(&str, Rule)] = &[
     ("column", Rule::Any), ("comm", Rule::Any), ("command", Rule::Custom(command)), ("cut", Rule::Any),
     ("date", Rule::Custom(date)), ("df", Rule::Any), ("diff", Rule::Any), ("dirname", Rule::Any), ("dirs", Rule::Any),
     ("du", Rule::Any), ("echo", Rule::Any), ("egrep", Rule::Any), ("env", Rule::Custom(env)), ("expand", Rule::Any),
-    ("expr", Rule::Any), ("factor", Rule::Any), ("false", Rule::Any), ("fgrep", Rule::Any),
+    ("exit", Rule::Any), ("expr", Rule::Any), ("factor", Rule::Any), ("false", Rule::Any), ("fgrep", Rule::Any),
     ("file", unless("C", &["--compile"])), ("find", Rule::Find(FIND_WRITES)), ("fmt", Rule::Any), ("fold", Rule::Any),
-    ("free", Rule::Any), ("getconf", Rule::Any), ("git", Rule::Custom(git)), ("grep", Rule::Any), ("groups", Rule::Any),
-    ("head", Rule::Any), ("hexdump", Rule::Any), ("hostname", Rule::Bare), ("id", Rule::Any), ("jq", Rule::Any),
-    ("join", Rule::Any), ("locale", Rule::Any), ("logname", Rule::Any), ("ls", Rule::Any), ("md5sum", Rule::Any),
-    ("nl", Rule::Any), ("nproc", Rule::Any), ("numfmt", Rule::Any), ("od", Rule::Any), ("paste", Rule::Any),
-    ("pathchk", Rule::Any), ("printenv", Rule::Any), ("printf", unless("v", &[])), ("ps", Rule::Any),
+    ("findmnt", Rule::Any), ("free", Rule::Any), ("getconf", Rule::Any), ("git", Rule::Custom(git)), ("grep", Rule::Any), ("groups", Rule::Any),
+    ("head", Rule::Any), ("hexdump", Rule::Any), ("hostname", Rule::Bare), ("id", Rule::Any), ("ip", Rule::Custom(ip)), ("jq", Rule::Any),
+    ("join", Rule::Any), ("locale", Rule::Any), ("logname", Rule::Any), ("ls", Rule::Any), ("lsof", Rule::Any), ("md5sum", Rule::Any),
+    ("netstat", Rule::Any), ("nl", Rule::Any), ("nproc", Rule::Any), ("numfmt", Rule::Any), ("od", Rule::Any), ("paste", Rule::Any),
+    ("pathchk", Rule::Any), ("printenv", Rule::Any), ("printf", unless("v", &[])), ("ps", Rule::Any), ("pstree", Rule::Any),
     ("pwd", Rule::Any), ("readlink", Rule::Any), ("realpath", Rule::Any), ("rev", Rule::Any),
     ("rg", unless("z", &["--pre", "--pre-glob", "--search-zip", "--hostname-bin"])),
     ("read", Rule::Custom(read)), ("sed", Rule::Custom(sed)), ("seq", Rule::Any), ("set", Rule::Any), ("sha1sum", Rule::Any), ("sha224sum", Rule::Any),
     ("sha256sum", Rule::Any), ("sha384sum", Rule::Any), ("sha512sum", Rule::Any), ("shuf", unless("o", &["--output"])),
-    ("sleep", Rule::Any), ("sort", unless("oT", &["--output", "--compress-program", "--temporary-directory"])),
+    ("sleep", Rule::Any), ("ss", unless("KD", &["--kill", "--diag"])), ("sort", unless("oT", &["--output", "--compress-program", "--temporary-directory"])),
     ("stat", Rule::Any), ("strings", Rule::Any), ("sum", Rule::Any), ("tac", Rule::Any),
     ("tail", Rule::Any), ("test", Rule::Any), ("tr", Rule::Any), ("tree", unless("oR", &[])), ("true", Rule::Any),
     ("tsort", Rule::Any), ("tty", Rule::Any), ("type", Rule::Any), ("uname", Rule::Any), ("unexpand", Rule::Any),
@@ -189,6 +190,9 @@ fn view_read_only(view: &View) -> Result<Option<String>, Refusal> {
         return Ok(Some(name.to_owned()));
     }
     let Some((_, rule)) = READ_ONLY.iter().find(|(p, _)| *p == name) else {
+        if hidden::prints_and_exits(words) {
+            return Ok(Some(name.to_owned()));
+        }
         return Err(refuse("a program not modelled read-only", name));
     };
     if view.more_args && !matches!(rule, Rule::Any) {
@@ -412,6 +416,74 @@ fn xargs(words: &[Word]) -> Result<(), Refusal> {
     Err(refuse("a program not modelled read-only", "xargs without a program (echo)"))
 }
 
+/// ip: an object's `show`, `list` or `get` (`ip addr`, `ip -br addr show`, `ip route get 1.1.1.1`),
+/// with options that only shape the output. `-batch`, `-netns`, `-force`, `-resolve` (a lookup on
+/// the network) and every other object or verb refuse.
+fn ip(words: &[Word]) -> Result<(), Refusal> {
+    const OUTPUT: &[&str] = &[
+        "-4",
+        "-6",
+        "-br",
+        "-brief",
+        "-j",
+        "-json",
+        "--json",
+        "-p",
+        "-pretty",
+        "-s",
+        "-stats",
+        "-statistics",
+        "-d",
+        "-details",
+        "-c",
+        "-color",
+        "--color",
+        "-o",
+        "-oneline",
+        "-h",
+        "-human",
+        "-human-readable",
+    ];
+    // Not `link`: `ip link show` sends the kernel an empty RTM_NEWLINK (a probe of what it supports).
+    const OBJECTS: &[&str] = &[
+        "a",
+        "addr",
+        "address",
+        "r",
+        "ro",
+        "route",
+        "n",
+        "neigh",
+        "neighbor",
+        "neighbour",
+        "ru",
+        "rule",
+        "maddr",
+        "maddress",
+        "netconf",
+    ];
+    const VERBS: &[&str] = &["show", "list", "lst", "get"];
+    let mut args = words[1..].iter();
+    let object = loop {
+        match args.next() {
+            None => return Err(refuse("a program not modelled read-only", "ip without an object")),
+            Some(w) if w.known && (OUTPUT.contains(&w.text.as_str()) || w.text.starts_with("-color=")) => {}
+            Some(w) => break w,
+        }
+    };
+    if !object.known || !OBJECTS.contains(&object.text.as_str()) {
+        return Err(refuse("an option that writes or runs", format!("ip {}", object.text)));
+    }
+    match args.next() {
+        None => Ok(()),
+        Some(verb) if verb.known && VERBS.contains(&verb.text.as_str()) => match args.find(|w| w.may_hold_options()) {
+            Some(w) => Err(refuse("a word of unknown value where an option may stand", &w.text)),
+            None => Ok(()),
+        },
+        Some(verb) => Err(refuse("an option that writes or runs", format!("ip {} {}", object.text, verb.text))),
+    }
+}
+
 /// `date`, `date +FORMAT`, `date -d …`; not `date -s` or `date MMDDhhmm` (they set the clock).
 fn date(words: &[Word]) -> Result<(), Refusal> {
     options(&words[1..], "s", &["--set"], None, "date")?;
@@ -477,7 +549,8 @@ const GIT_READ_ONLY: &[(&str, &str, &[&str])] = &[
     ("cat-file", "", &["--textconv", "--filters"]), ("blame", "", &[]), ("shortlog", "", &[]), ("describe", "", &[]),
     ("rev-list", "", &[]), ("show-ref", "", &[]), ("for-each-ref", "", &[]), ("merge-base", "", &[]),
     ("name-rev", "", &[]), ("count-objects", "", &[]), ("version", "", &[]), ("grep", "O", &["--open-files-in-pager"]),
-    ("diff-tree", "", &["--ext-diff", "--textconv"]), ("show-branch", "", &[]),
+    ("diff-tree", "", &["--ext-diff", "--textconv"]), ("show-branch", "", &[]), ("check-ignore", "", &[]),
+    ("check-attr", "", &[]), ("fsck", "", &["--lost-found"]),
 ];
 
 /// git: global options that run nothing, then a subcommand of [`GIT_READ_ONLY`] (or a listing of

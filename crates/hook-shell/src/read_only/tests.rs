@@ -14,6 +14,15 @@ const CASES: &[(&str, bool)] = &[
     ("sed -n 1,20p a.txt", true), ("sed 's/a/b/g' a.txt", true), ("sed -e '/x/d' -e 's|a|b|' a", true),
     ("sort -k2 -n a", true), ("awk '{print $1}' a", true), ("jq .name package.json", true), ("date +%s", true),
     ("/usr/bin/ls -l", true), ("uniq -c a", true), ("[ -f a ] && echo yes", true), ("[[ -d src ]]", true),
+    // System state read by name, version probes.
+    ("ip addr", true), ("ip -br addr show", true), ("ip --json route show", true), ("ip route get 1.1.1.1", true),
+    ("lsof -i :8080", true), ("ss -tlnp", true), ("pstree -p", true), ("findmnt", true), ("netstat -rn", true),
+    ("node -v", true), ("python3 --version", true),
+    ("bash --version", true), ("git check-ignore -v a", true), ("git fsck", true),
+    ("ip addr add 10.0.0.1/24 dev eth0", false), ("ip netns exec x ls", false), ("ip -batch f", false),
+    ("ip -r route", false), ("ip link set eth0 down", false), ("ip link show", false), ("ip route show $x", false), ("ss -K dst 1.2.3.4", false),
+    ("ss -D f", false), ("apt-cache policy git", false), ("node -e 1", false), ("node app.js", false), ("node", false),
+    ("python3 -V -c 1", false), ("git fsck --lost-found", false),
     // git: reading subcommands, listings.
     ("git log --oneline -3", true), ("git status", true), ("git diff HEAD~1 -- src", true), ("git show HEAD:a", true),
     ("git branch", true), ("git branch -a", true), ("git branch --list 'feat*'", true), ("git -C sub log", true),
