@@ -8,7 +8,7 @@
 //!   lines) is printed per rule and held under 6.6 % (a regression guard; the goal is 2 %).
 //! - The outside corpus's allow-labelled lines (issue 38, read by path) under four deny rules: the
 //!   share stopped, and the share stopped only because the analysis was uncertain, are printed;
-//!   the second is held under 3.5 %.
+//!   the second is held under 2.6 %.
 //!
 //! `AIMON_CORPUS_VERBOSE=1` also prints, per rule, the 20 most common command words of the
 //! uncertain lines with their counts and two examples each (what the analyser work should take
@@ -39,10 +39,10 @@ const RULES: [(&str, &str); 3] = [("Bash(git push:*)", "git"), ("Bash(rm -rf:*)"
 const MAX_UNCERTAIN_SHARE: f64 = 0.066;
 
 /// The share of the outside corpus's allow-labelled lines the analyser may stop by uncertainty: a
-/// regression guard over today's 3.4 % (goal 2 %: what remains is mostly a reader given file names
-/// it cannot know under `Read(./.env)` — `xargs cat` fed by a pipe, `find … -exec wc {} +`, whose
-/// `{}` may be `.env` — which may be any file).
-const MAX_OUTSIDE_UNCERTAIN_SHARE: f64 = 0.035;
+/// regression guard over today's 2.55 % (goal 2 %: what remains is mostly a reader given file
+/// names it cannot know under `Read(./.env)` — `xargs cat` fed by a pipe without `-0`, which
+/// splits a name at its blanks, `find -type f -exec file {} +`, whose `{}` may be `.env`).
+const MAX_OUTSIDE_UNCERTAIN_SHARE: f64 = 0.026;
 
 fn corpus() -> Vec<&'static str> {
     CORPUS.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
