@@ -28,15 +28,30 @@ const INERT: &[&str] = &[
     "unzip", "uptime", "users", "wait", "wc", "whereis", "which", "who", "whoami", "xxd", "xz", "yes", "zcat",
 ];
 
-/// The output of a command substitution whose body is `echo WORD` and nothing else, when WORD is
-/// a plain word (letters, digits, `._/:=+-`, not an option) that neither splits nor globs: the lexer
-/// reads `$(echo ls)` as the word `ls` (bash's `echo` prints WORD and a newline, which the
-/// substitution drops).
+/// A word `echo` prints as it is and that neither splits nor globs: letters, digits and `._/:=+-`,
+/// not starting with `-` (an option to some echo).
+pub(crate) fn plain(word: &str) -> bool {
+    !word.is_empty()
+        && !word.starts_with('-')
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || "._/:=+-".contains(c))
+}
+
+/// The output of a command substitution whose body is `echo WORD` and nothing else, WORD plain
+/// ([`plain`]): the lexer reads `$(echo ls)` as the word `ls` (bash's `echo` prints WORD and a
+/// newline, which the substitution drops).
 pub(crate) fn printed_word(body: &str) -> Option<&str> {
     let body = body.trim_matches([' ', '\t']);
     let word = body.strip_prefix("echo")?.strip_prefix([' ', '\t'])?.trim_start_matches([' ', '\t']);
-    let plain = |c: char| c.is_ascii_alphanumeric() || "._/:=+-".contains(c);
-    (!word.is_empty() && !word.starts_with('-') && word.chars().all(plain)).then_some(word)
+    plain(word).then_some(word)
+}
+
+/// What `echo WORD…` prints when every word is known and plain: the words, a space between, and a
+/// newline (what the command it pipes into reads).
+pub(crate) fn echo_output(words: &[Word]) -> Option<String> {
+    let (echo, args) = words.split_first()?;
+    let known = echo.known && echo.text == "echo" && !args.is_empty();
+    (known && args.iter().all(|w| w.known && !w.glob && plain(&w.text)))
+        .then(|| args.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ") + "\n")
 }
 
 /// The wrappers the walk strips (`walk.rs`, `unwrap`): the command they wrap is analysed there, so

@@ -28,8 +28,9 @@ pub(crate) struct Walk<'o> {
     /// What the walk found so far.
     pub(crate) out: &'o mut Analysis,
     /// What the simple command the lexer handed over last prints, when known, and how deep it is:
-    /// the paths `find … -print0` lists (a glob), read by an `xargs -0` it pipes into.
-    listing: Option<(usize, String)>,
+    /// the paths `find … -print0` lists (a glob), read by an `xargs -0` it pipes into, or the text
+    /// `echo` prints.
+    listing: Option<(usize, Stdin)>,
 }
 
 /// Analyses `cmd` at nesting `depth` into `out`: the lexer reads it, the walk turns it into views.
@@ -47,14 +48,23 @@ pub(crate) fn analyse_into(cmd: &str, depth: usize, out: &mut Analysis) {
 impl Sink for Walk<'_> {
     fn command(&mut self, words: Vec<Word>, stdin: Stdin, depth: usize) {
         self.depth = depth;
-        let listing = find::null_listing(&words).map(|glob| (depth, glob));
+        let output =
+            find::null_listing(&words).map(Stdin::Listing).or_else(|| model::echo_output(&words).map(Stdin::Text));
         let stdin = match (stdin, self.listing.take()) {
-            (Stdin::Pipe, Some((from, glob))) if from == depth => Stdin::Listing(glob),
+            (Stdin::Pipe, Some((from, output))) if from == depth => output,
             (Stdin::Pipe, _) => Stdin::Inherited,
             (stdin, _) => stdin,
         };
-        self.emit(words, stdin);
-        self.listing = listing;
+        match &stdin {
+            // `echo ok | xargs git reset --hard` runs `git reset --hard ok`.
+            Stdin::Text(text) if let Some(command) = xargs_with_known_input(&words, text) => {
+                push_view(&mut self.out.views, &words, false);
+                // xargs gives the command it runs /dev/null for standard input.
+                self.emit(command, Stdin::File);
+            }
+            _ => self.emit(words, stdin),
+        }
+        self.listing = output.map(|output| (depth, output));
     }
 
     fn nested(&mut self, text: &str, depth: usize) {
@@ -484,6 +494,57 @@ struct Unwrapped {
     placeholder: Option<String>,
     /// xargs reads NUL-separated words from standard input (`-0`, and no `-a` or `-d`).
     null_input: bool,
+}
+
+/// The command `xargs OPTIONS COMMAND…` runs when it reads `text` on standard input, when every word
+/// of it is plain ([`model::plain`]: no quotes or backslashes for xargs to read, as a here-string
+/// may hold): COMMAND with the words appended, or with
+/// the replacement string replaced by the one line (`-I R`, `-i`, `--replace`). `None` for any
+/// other option (`-n`, `-L`, `-0`, `-a`, … split or read the input otherwise) or more than one
+/// line to replace.
+fn xargs_with_known_input(words: &[Word], text: &str) -> Option<Vec<Word>> {
+    if words.first().is_none_or(|w| !w.known || w.text != "xargs") || !text.split_whitespace().all(model::plain) {
+        return None;
+    }
+    let mut replace = None;
+    let mut i = 1;
+    while let Some(w) = words.get(i).filter(|w| w.text.starts_with('-')) {
+        if !w.known {
+            return None;
+        }
+        match w.text.as_str() {
+            "-r" | "--no-run-if-empty" | "-t" | "--verbose" | "-x" | "--exit" => {}
+            "-i" | "--replace" => replace = Some("{}".to_owned()),
+            "-I" => {
+                i += 1;
+                replace = Some(words.get(i).filter(|r| r.known)?.text.clone());
+            }
+            "--" => {
+                i += 1;
+                break;
+            }
+            t => replace = Some(t.strip_prefix("--replace=").or_else(|| t.strip_prefix("-I"))?.to_owned()),
+        }
+        i += 1;
+    }
+    let mut command: Vec<Word> = words[i..].to_vec();
+    if command.is_empty() {
+        command.push(Word::literal("echo"));
+    }
+    match replace.filter(|r| !r.is_empty()) {
+        None => command.extend(text.split_whitespace().map(Word::literal)),
+        Some(r) => {
+            let mut lines = text.lines().map(|l| l.trim_start_matches([' ', '\t'])).filter(|l| !l.is_empty());
+            let (Some(line), None) = (lines.next(), lines.next()) else { return None };
+            for w in command.iter_mut().filter(|w| w.text.contains(&r)) {
+                if !w.known {
+                    return None;
+                }
+                w.text = w.text.replace(&r, line);
+            }
+        }
+    }
+    Some(command)
 }
 
 /// Whether xargs with these options reads NUL-separated words from standard input: `-0` given,

@@ -81,6 +81,15 @@ fn stdin_and_startup() -> Vec<Case> {
         c(PUSH, "ruby -v", false),
         c(PUSH, "python3 -V -c 'import os; os.system(\"git push\")'", true).skip("python prints its version and exits"),
         c(PUSH, "python3", true).skip("a program on standard input: nothing to run"),
+        // What `echo` prints into xargs is known: the words it appends or the line it puts in.
+        c(PUSH, "echo push | xargs git", true),
+        c(PUSH, "echo ok | xargs -I{} bash -c {}", false),
+        c(PUSH, "echo push | xargs -I{} git {}", true),
+        c(READ_ENV, "echo .env | xargs cat", true),
+        c(READ_ENV, "echo a.md | xargs cat", false),
+        c(READ_ENV, "echo .env | xargs -I{} cat ./{}", true),
+        c(READ_ENV, "xargs cat <<< \"'.env'\"", true).bash(),
+        c(READ_ENV, "echo a.md | xargs -0 cat", true).skip("xargs -0 reads `a.md` and a newline: a name no file has"),
     ]
 }
 
