@@ -711,6 +711,9 @@ const SPECS: &[Spec] = &[
         with_value: &["-v", "-F", "--assign", "--field-separator"], supplies: &["-f", "--file"], ..SPEC },
     Spec { names: &["source", "."], operands: Operands::Source, ..SPEC },
     Spec { names: &["tee"], operands: Operands::Each(WRITE), ..SPEC },
+    // tree lists names under its directories (it reads no file's content) and writes `-o FILE`.
+    Spec { names: &["tree"], files: &[("-o", WRITE)], with_value: &["-L", "-P", "-I", "-H", "-T", "--charset",
+        "--filelimit", "--timefmt", "--sort"], ..SPEC },
     Spec { names: &["rm", "rmdir", "unlink", "shred", "mkdir", "mkfifo", "mknod"], operands: Operands::Each(WRITE),
         with_value: &["-m", "--mode", "-n", "-s", "--iterations", "--size"], tree: &["-r", "-R", "--recursive"],
         ..SPEC },

@@ -523,7 +523,11 @@ fn xargs_with_known_input(words: &[Word], text: &str) -> Option<Vec<Word>> {
                 i += 1;
                 break;
             }
-            t => replace = Some(t.strip_prefix("--replace=").or_else(|| t.strip_prefix("-I"))?.to_owned()),
+            t => {
+                let attached =
+                    t.strip_prefix("--replace=").or_else(|| t.strip_prefix("-I")).or_else(|| t.strip_prefix("-i"));
+                replace = Some(attached?.to_owned());
+            }
         }
         i += 1;
     }

@@ -88,6 +88,8 @@ fn stdin_and_startup() -> Vec<Case> {
         c(READ_ENV, "echo .env | xargs cat", true),
         c(READ_ENV, "echo a.md | xargs cat", false),
         c(READ_ENV, "echo .env | xargs -I{} cat ./{}", true),
+        c(READ_ENV, "echo .env | xargs -i{} cat ./{}", true),
+        c(READ_ENV, "echo a.md | xargs -iX cat ./X", false),
         c(READ_ENV, "xargs cat <<< \"'.env'\"", true).bash(),
         c(READ_ENV, "echo a.md | xargs -0 cat", true).skip("xargs -0 reads `a.md` and a newline: a name no file has"),
     ]
@@ -111,6 +113,8 @@ fn option_grammars() -> Vec<Case> {
         c(PUSH, "man -aP 'git push' ls", true),
         c(PUSH, "man --pa='git push' ls", true),
         c(PUSH, "tree -I 'target|.git'", false),
+        c("Edit(./.git/**)", "tree -I 'target|.git'", false),
+        c("Edit(./.git/**)", "tree -o .git/config", true),
         // sed runs a command only from a script's `e`: one that only substitutes is inert.
         c(PUSH, "echo x | sed 's/git push/y/'", false),
         c(PUSH, "echo x | sed 's/x/git push/e'", true),
