@@ -42,9 +42,14 @@
 //! What it must not know: rules, tool calls, payloads, paths of the project or the person's home
 //! (resolving file uses against a directory is the matcher's job), the file system, clients.
 //!
+//! What a pipe carries is known where the command before it says: the paths `find … -print0`
+//! lists (a glob, from its `-name` test) and the words `echo` prints, read by an `xargs` after it;
+//! find's `{}` is that glob too.
+//!
 //! Inside the crate the modules go one way: `lex` reads text into simple commands and hands each
-//! to a sink; `walk` (with `hidden`, `git` and `awk`, which extend it) owns the results; the tables
-//! (`table`, `options`, `programs`, `model`) and the records (`word`, `files`) are below both.
+//! to a sink; `walk` (with `hidden`, `git`, `awk` and `find`, which extend it) owns the results;
+//! the tables (`table`, `options`, `programs`, `model`, `sed`) and the records (`word`, `files`)
+//! are below both.
 
 mod analyse;
 mod analysis;
