@@ -54,7 +54,8 @@ pub(crate) const RESERVED: &[&str] =
 
 /// What the lexer hands its results to: each simple command as it is read, and what it finds
 /// about the whole. The walk (`walk.rs`) is the sink that turns commands into views; the lexer
-/// knows nothing of what they mean.
+/// knows nothing of what they mean (save that a substitution of `echo WORD` is WORD:
+/// `model::printed_word`).
 pub(crate) trait Sink {
     /// One simple command: its words, what it reads on standard input, and how deep it is nested.
     fn command(&mut self, words: Vec<Word>, stdin: Stdin, depth: usize);
