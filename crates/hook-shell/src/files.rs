@@ -33,9 +33,9 @@ pub struct Access {
     pub write: bool,
 }
 
-const READ: Access = Access { read: true, write: false };
-const WRITE: Access = Access { read: false, write: true };
-const BOTH: Access = Access { read: true, write: true };
+pub(crate) const READ: Access = Access { read: true, write: false };
+pub(crate) const WRITE: Access = Access { read: false, write: true };
+pub(crate) const BOTH: Access = Access { read: true, write: true };
 
 /// A file argument's value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,6 +168,7 @@ impl FileModel {
                 }
             }
             "tar" | "bsdtar" => self.tar(rest),
+            "find" => self.find(rest),
             _ if INERT.binary_search(&name).is_ok() => {}
             _ => match spec(name) {
                 Some(spec) => self.modelled(spec, rest, appended),
@@ -390,7 +391,7 @@ impl FileModel {
         self.vars.insert(name.to_owned(), value);
     }
 
-    fn push_word(&mut self, access: Access, reach: Reach, w: &Word) {
+    pub(crate) fn push_word(&mut self, access: Access, reach: Reach, w: &Word) {
         if is_pipe(w) {
             return;
         }
@@ -414,7 +415,7 @@ impl FileModel {
         self.cds.push(step);
     }
 
-    fn push(&mut self, access: Access, reach: Reach, arg: Arg) {
+    pub(crate) fn push(&mut self, access: Access, reach: Reach, arg: Arg) {
         if self.records() >= self.max_records() || self.substituted.get() > MAX_SUBSTITUTED {
             self.overflow = true;
             return;

@@ -1,10 +1,12 @@
-//! find's actions that run a command (`-exec`, `-execdir`, `-ok`, `-okdir`), with `{}` read as
-//! the paths find lists: a glob of them where the expression says which (`find . -name '*.rs'
+//! find: the commands its actions run (`-exec`, `-execdir`, `-ok`, `-okdir`), with `{}` read as
+//! the paths find lists — a glob of them where the expression says which (`find . -name '*.rs'
 //! -exec wc -l {} +` reads `./**/*.rs`, none of which is `.env` or an option), else a word of
-//! unknown value.
+//! unknown value — what `find … -print0` writes into a pipe, and the files find itself touches
+//! (its roots' names, `-newer FILE`, `-fprint FILE`, and everything below the roots with `-delete`).
 
 use globset::GlobBuilder;
 
+use crate::files::{Arg, BOTH, FileModel, READ, Reach, WRITE};
 use crate::walk::Walk;
 use crate::word::{Word, basename};
 
@@ -70,6 +72,97 @@ pub(crate) fn null_listing(words: &[Word]) -> Option<String> {
         return None;
     }
     found_paths(words, start, at)
+}
+
+impl FileModel {
+    /// `find ROOTS EXPRESSION`: it reads the names below its roots (no file's content), the files
+    /// `-newer` and the like compare with, and writes `-fprint FILE`; `-delete` (or a word of
+    /// unknown value where an action may stand) removes anything below the roots. The commands of
+    /// `-exec` and the like are commands of their own (`find.rs`).
+    pub(crate) fn find(&mut self, words: &[Word]) {
+        const READS: &[&str] = &["-newer", "-anewer", "-cnewer", "-samefile", "-files0-from"];
+        const WRITES: &[&str] = &["-fprint", "-fprint0", "-fls", "-fprintf"];
+        const WITH_VALUE: &[&str] = &[
+            "-name",
+            "-iname",
+            "-path",
+            "-ipath",
+            "-wholename",
+            "-iwholename",
+            "-regex",
+            "-iregex",
+            "-lname",
+            "-ilname",
+            "-type",
+            "-xtype",
+            "-maxdepth",
+            "-mindepth",
+            "-user",
+            "-group",
+            "-uid",
+            "-gid",
+            "-perm",
+            "-size",
+            "-mtime",
+            "-mmin",
+            "-atime",
+            "-amin",
+            "-ctime",
+            "-cmin",
+            "-used",
+            "-links",
+            "-inum",
+            "-fstype",
+            "-printf",
+            "-regextype",
+            "-context",
+            "-D",
+        ];
+        let mut i = 1;
+        while let Some(w) = words.get(i).filter(|w| w.known) {
+            match w.text.as_str() {
+                "-H" | "-L" | "-P" => i += 1,
+                "-D" => i += 2,
+                t if t.starts_with("-O") => i += 1,
+                _ => break,
+            }
+        }
+        let roots_from = i;
+        while words
+            .get(i)
+            .is_some_and(|w| !w.known || !(w.text.starts_with('-') || matches!(w.text.as_str(), "(" | "!")))
+        {
+            i += 1;
+        }
+        let roots = &words[roots_from..i];
+        let mut removes = false;
+        while let Some(w) = words.get(i) {
+            i += 1;
+            let t = w.text.as_str();
+            if !w.known {
+                removes = true; // `$ACTION` may be `-delete`.
+            } else if t == "-delete" {
+                removes = true;
+            } else if READS.contains(&t) || WRITES.contains(&t) {
+                let access = if READS.contains(&t) { READ } else { WRITE };
+                if let Some(file) = words.get(i) {
+                    self.push_word(access, Reach::File, file);
+                }
+                i += 1 + usize::from(t == "-fprintf");
+            } else if WITH_VALUE.contains(&t) || t.starts_with("-newer") {
+                i += 1;
+            } else if matches!(t, "-exec" | "-execdir" | "-ok" | "-okdir") {
+                i += words[i..].iter().position(|w| w.text == ";" || w.text == "+").map_or(words.len(), |p| p + 1);
+            }
+        }
+        let (access, reach) = if removes { (BOTH, Reach::Tree) } else { (READ, Reach::File) };
+        if roots.is_empty() {
+            self.push(access, reach, Arg::Known(".".to_owned()));
+        }
+        for root in roots {
+            self.push_word(access, reach, root);
+        }
+    }
 }
 
 /// Where find's expression starts: after its options (`-H`, `-L`, `-P`, `-D LIST`, `-OLEVEL`) and
