@@ -47,9 +47,9 @@
 //! find's `{}` is that glob too.
 //!
 //! Inside the crate the modules go one way: `lex` reads text into simple commands and hands each
-//! to a sink; `walk` (with `hidden`, `git`, `awk` and `find`, which extend it) owns the results;
-//! the tables (`table`, `options`, `programs`, `model`, `sed`) and the records (`word`, `files`)
-//! are below both.
+//! to a sink; `walk` (with `hidden`, `git` and `awk`, which extend it) owns the results; the
+//! tables and readers of one program (`table`, `options`, `programs`, `model`, `sed`, `find`,
+//! `program_file`) and the records (`word`, `files`) are below both.
 
 mod analyse;
 mod analysis;
@@ -63,6 +63,7 @@ mod hidden;
 mod lex;
 mod model;
 mod options;
+mod program_file;
 mod programs;
 mod read_only;
 mod sed;

@@ -3,11 +3,11 @@
 //! in arguments analysed recursively (R-PRED-4).
 
 use crate::analysis::{Analysis, COMMAND_WORK, MAX_DEPTH, MAX_LAYERS, View, WORD_WORK};
-use crate::awk::program_file_is_harmless;
 use crate::files::Arg;
 use crate::find;
 use crate::lex::{Lexer, RESERVED, Sink, Stdin};
 use crate::model;
+use crate::program_file::program_file_is_harmless;
 use crate::programs::{self, Subcommand};
 use crate::sed;
 use crate::table::{COMMAND_VARIABLES, FIXED_ARGUMENT_VARIABLES, MULTI_CALL, OTHER_SHELLS, SHELLS, is_loader};
@@ -350,7 +350,7 @@ impl Walk<'_> {
             "at" | "batch" => self.stdin_code(stdin),
             "eval" => self.analyse_joined(&words[1..]),
             "watch" => self.analyse_joined(&words[skip_options(words, 0, &["-n", "--interval"]).min(words.len())..]),
-            "find" => self.find(words),
+            "find" => find::exec_commands(words).into_iter().for_each(|command| self.emit_nested(command)),
             _ => return false,
         }
         true

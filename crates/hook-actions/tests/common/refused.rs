@@ -8,13 +8,13 @@
 use std::net::{SocketAddr, TcpListener, TcpStream};
 
 /// Keeps the refused port held; drop it when the test is done.
-pub struct Refused {
-    pub addr: SocketAddr,
+pub(crate) struct Refused {
+    pub(crate) addr: SocketAddr,
     _held: (TcpStream, TcpStream),
 }
 
 /// A fresh refused address on 127.0.0.1.
-pub fn refused() -> Refused {
+pub(crate) fn refused() -> Refused {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
     let (server, _) = listener.accept().expect("accept");

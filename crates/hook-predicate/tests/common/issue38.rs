@@ -115,12 +115,9 @@ fn option_grammars() -> Vec<Case> {
         c(PUSH, "tree -I 'target|.git'", false),
         c("Edit(./.git/**)", "tree -I 'target|.git'", false),
         c("Edit(./.git/**)", "tree -o .git/config", true),
-        // find lists names below its roots; -delete removes them, -fprint writes a file.
+        // find lists names below its roots and writes -fprint's file.
         c("Edit(./.git/**)", "find . -type f -not -path './.git/*'", false),
-        c("Edit(./.git/**)", "find . -delete", true),
-        c("Edit(./.git/**)", "find -D tree . -name HEAD -delete", true),
         c("Edit(./.git/**)", "find . -name x -fprint .git/config", true),
-        c("Edit(./.git/**)", "find . -name x $action", true),
         // sed runs a command only from a script's `e`: one that only substitutes is inert.
         c(PUSH, "echo x | sed 's/git push/y/'", false),
         c(PUSH, "echo x | sed 's/x/git push/e'", true),
