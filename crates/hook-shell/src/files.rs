@@ -434,7 +434,7 @@ impl FileModel {
     }
 
     /// Each word's value (its text when unknown), as a mention.
-    fn mention_all(&mut self, words: &[Word]) {
+    pub(crate) fn mention_all(&mut self, words: &[Word]) {
         for w in words {
             match self.substitute_unknown(w) {
                 Some(value) => self.mention(&value),

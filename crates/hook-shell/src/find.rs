@@ -74,10 +74,16 @@ pub(crate) fn null_listing(words: &[Word]) -> Option<String> {
 
 impl FileModel {
     /// `find ROOTS EXPRESSION`: it reads the names below its roots (no file's content) and the files
-    /// `-newer` and the like compare with, and writes `-fprint FILE`. What `-delete` removes is not
-    /// recorded (the pack's `find -delete` rule asks about it; `docs/security.md`, "Not seen"). The
-    /// commands of `-exec` and the like are commands of their own.
+    /// `-newer` and the like compare with, and writes `-fprint FILE`. With `-delete` (or a word of
+    /// unknown value, which may be it) it is read as a program the model does not know: a protected
+    /// name among its words is a doubt (`find . -name hooks.json -delete`), and what else it removes
+    /// is not seen (`docs/security.md`; the pack's `find -delete` rule asks about it). The commands
+    /// of `-exec` and the like are commands of their own.
     pub(crate) fn find(&mut self, words: &[Word]) {
+        if words[1..].iter().any(|w| !w.known || w.text == "-delete") {
+            self.mention_all(&words[1..]);
+            return;
+        }
         const READS: &[&str] = &["-newer", "-anewer", "-cnewer", "-samefile", "-files0-from"];
         const WRITES: &[&str] = &["-fprint", "-fprint0", "-fls", "-fprintf"];
         const WITH_VALUE: &[&str] = &[

@@ -118,6 +118,8 @@ fn option_grammars() -> Vec<Case> {
         // find lists names below its roots and writes -fprint's file.
         c("Edit(./.git/**)", "find . -type f -not -path './.git/*'", false),
         c("Edit(./.git/**)", "find . -name x -fprint .git/config", true),
+        c("Edit(./.git/**)", "find . -name config -path '*/.git/*' -delete", true),
+        c("Edit(./.git/**)", "find .git -delete", true),
         // sed runs a command only from a script's `e`: one that only substitutes is inert.
         c(PUSH, "echo x | sed 's/git push/y/'", false),
         c(PUSH, "echo x | sed 's/x/git push/e'", true),
