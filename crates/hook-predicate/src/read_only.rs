@@ -88,7 +88,9 @@ mod tests {
             ("Bash", json!({"command": "ls"}), Verdict::Match),
             ("Bash", json!({"command": "rm -r x"}), Verdict::NoMatch),
             ("Bash", json!({"command": "git commit -m x"}), Verdict::NoMatch),
-            ("Bash", json!({"command": "echo 'open"}), Verdict::Uncertain),
+            ("Bash", json!({"command": "echo $x 'open"}), Verdict::Uncertain),
+            // bash refuses the line: nothing runs, nothing to approve.
+            ("Bash", json!({"command": "echo 'open"}), Verdict::NoMatch),
             ("Bash", json!({"command": 7}), Verdict::Uncertain),
             ("Bash", json!({"command": "ls", "shell": "fish"}), Verdict::Uncertain),
             ("Read", json!({"file_path": "a.txt"}), Verdict::Match),

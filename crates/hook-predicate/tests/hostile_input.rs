@@ -30,7 +30,13 @@ fn cases() -> Vec<(&'static str, &'static str, String, bool)> {
         ("1 MB of commands before", PUSH, format!("{filler}git push"), true),
         ("1 MB of commands after", PUSH, format!("git push; {filler}"), true),
         ("a 1 MB argument", TOUCH, format!("touch {}", "x".repeat(MB)), true),
-        ("a 1 MB unterminated quote", TOUCH, format!("touch x; echo '{}", "y".repeat(MB)), true),
+        ("a 1 MB unterminated quote on a later line", TOUCH, format!("touch x\necho '{}", "y".repeat(MB)), true),
+        (
+            "a 1 MB unterminated quote on the first line (bash runs none of it)",
+            TOUCH,
+            format!("touch x; echo '{}", "y".repeat(MB)),
+            false,
+        ),
         // Past the cap on any command's work: uncertain, so the deny holds (a false alarm no
         // person meets); 100 kB is read to the end.
         ("1 MB without the program", PUSH, filler.clone(), true),

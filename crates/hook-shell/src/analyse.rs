@@ -89,12 +89,29 @@ fn analyse_with(cmd: &str, files: bool) -> Analysis {
     files_model.id = NEXT_MODEL.fetch_add(1, Ordering::Relaxed);
     let mut out =
         Analysis { input_len: cmd.len(), files_recorded: files, whole, files: files_model, ..Analysis::default() };
+    if refused_before_running(cmd) {
+        return out;
+    }
     analyse_into(cmd, 0, &mut out);
     if evaluated::evaluated_later(cmd) {
         out.uncertain = true;
         out.files.overflow = true;
     }
     out
+}
+
+/// Whether bash refuses the whole command line before running any of it: its first line opens a
+/// quote that nothing closes, and everything before the quote is plain words, so the quote cannot
+/// be anything else (escaped, in a comment, inside an expansion); `;`, `&` and `|` join commands.
+/// bash reads a whole line before it runs a command on it, so `echo hi; echo 'x` runs nothing, as
+/// does `echo "x`; dash and zsh also refuse the line. Anything less plain is left to the lexer, which is uncertain there.
+fn refused_before_running(cmd: &str) -> bool {
+    let Some(at) = cmd.find(['\'', '"']) else {
+        return false;
+    };
+    let quote = cmd[at..].chars().next().unwrap_or('"');
+    cmd[..at].bytes().all(|b| b.is_ascii_alphanumeric() || b" \t._/=:,+@%-;&|".contains(&b))
+        && !cmd[at + 1..].contains(quote)
 }
 
 /// Splits a permission-rule body into words the way the shell would (quotes removed, `*` kept).
@@ -129,7 +146,12 @@ mod tests {
             ("bash -c 'git push'", false, &["bash -c git push", "git push"]),
             ("eval git push", false, &["eval git push", "git push"]),
             ("git push 2>&1 >/dev/null", false, &["git push"]),
-            ("echo \"unterminated", true, &["echo unterminated"]),
+            ("echo \"unterminated", false, &[]),
+            ("git push; echo 'unterminated", false, &[]),
+            ("git push\necho 'unterminated", true, &["git push", "echo unterminated"]),
+            ("echo ${x:-'}'} ; git push -f ; echo '${w:-'}", false, &["echo ${x:-'}'}", "git push -f", "echo ${w:-}"]),
+            ("echo \"${x:-'}'}\" ; git push -f", true, &["echo ${x:-'}'}", "git push -f"]),
+            ("echo \\'x; git push", false, &["echo 'x", "git push"]),
             ("/usr/bin/git push", false, &["/usr/bin/git push", "git push"]),
             ("cat <<'EOF'\ndon't\nEOF\ngit push", false, &["cat", "git push"]),
             ("if true; then git push; fi", false, &["true", "git push", "fi"]),

@@ -38,6 +38,12 @@ fn bash() -> std::path::PathBuf {
 
 /// What bash ran: each stub call's argv; `None` when bash refused the syntax.
 fn bash_runs(dir: &Path, command: &str) -> Option<Vec<Vec<String>>> {
+    let (runs, refused) = bash_log(dir, command);
+    (!refused).then_some(runs)
+}
+
+/// Each stub call's argv, and whether bash refused the syntax (it may have run lines before).
+fn bash_log(dir: &Path, command: &str) -> (Vec<Vec<String>>, bool) {
     let log = dir.join("log");
     let _ = std::fs::remove_file(&log);
     let mut child = Command::new(bash())
@@ -52,10 +58,7 @@ fn bash_runs(dir: &Path, command: &str) -> Option<Vec<Vec<String>>> {
         .spawn()
         .expect("bash runs");
     drop(child.stdin.take().map(|mut s| s.write_all(b"")));
-    let status = child.wait().expect("bash ends");
-    if status.code() == Some(2) {
-        return None;
-    }
+    let refused = child.wait().expect("bash ends").code() == Some(2);
     let text = std::fs::read(&log).unwrap_or_default();
     let mut runs = Vec::new();
     let mut argv = Vec::new();
@@ -65,7 +68,7 @@ fn bash_runs(dir: &Path, command: &str) -> Option<Vec<Vec<String>>> {
             _ => argv.push(String::from_utf8_lossy(field).into_owned()),
         }
     }
-    Some(runs)
+    (runs, refused)
 }
 
 /// A word of the generated language: plain text, quotes of every kind, escapes, expansions.
@@ -93,6 +96,11 @@ fn word() -> impl Strategy<Value = String> {
         Just("{a}".to_owned()),
         Just("a}".to_owned()),
         Just("]".to_owned()),
+        Just("${x:-'}'}".to_owned()),
+        Just("${x:-\"}\"}".to_owned()),
+        Just("\"${x:-\"a}\"}\"".to_owned()),
+        Just("${x:-$'\\''}".to_owned()),
+        Just("'${x:-'}".to_owned()),
     ]
 }
 
@@ -156,5 +164,22 @@ proptest! {
             prop_assert!(seen, "bash ran {:?} for {:?}; views: {:?}", argv, command,
                 analysis.views.iter().map(|v| &v.text).collect::<Vec<_>>());
         }
+    }
+
+    /// A line the analysis says runs nothing (no view, not uncertain: bash refuses it before
+    /// running any of it) runs no stub.
+    #[test]
+    fn a_line_analysed_as_running_nothing_runs_nothing(
+        command in command_line(),
+        tail in prop_oneof![Just(" 'x"), Just(" \"x"), Just("'"), Just(" p \"$(p)"), Just("\np 'x")],
+    ) {
+        let command = format!("{command}{tail}");
+        let analysis = analyse(&command);
+        if analysis.uncertain || !analysis.views.is_empty() {
+            return Ok(());
+        }
+        let dir = stub_dir();
+        let (runs, _) = bash_log(dir.path(), &command);
+        prop_assert!(runs.is_empty(), "bash ran {:?} for {:?}, analysed as running nothing", runs, command);
     }
 }

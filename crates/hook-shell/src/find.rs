@@ -184,9 +184,11 @@ fn expression_start(words: &[Word]) -> usize {
 }
 
 /// The glob every path an action at `action` runs on matches, when the line says: one start point
-/// of known text (`.` when none is given), no `-L`, `-follow` or `-files0-from`, an expression of
-/// known words joined by "and" only up to the action, with a `-name` or `-iname` test before it
-/// that the start point itself does not pass.
+/// of known text (`.` when none is given), no `-L`, `-follow` or `-files0-from`, and known words
+/// up to the action. Every path find visits is below its start point, which does not begin with
+/// `-` (it would be read as a test), so none is an option: `ROOT/**`, narrowed to `ROOT/**/PATTERN`
+/// by a `-name` or `-iname` test when the expression joins it by "and" only and the start point
+/// itself does not pass it.
 fn found_paths(words: &[Word], start: usize, action: usize) -> Option<String> {
     let mut first_root = 1;
     while first_root < start {
@@ -203,23 +205,35 @@ fn found_paths(words: &[Word], start: usize, action: usize) -> Option<String> {
         [w] if w.known && !w.glob && !w.text.is_empty() && !w.text.starts_with('~') => w.text.as_str(),
         _ => return None,
     };
-    let mut name = None;
+    let (mut name, mut only_and) = (None, true);
     let mut i = start;
     while i < action {
         let w = &words[i];
-        if !w.known || NOT_AND.contains(&w.text.as_str()) || matches!(w.text.as_str(), "-follow" | "-files0-from") {
+        if !w.known || matches!(w.text.as_str(), "-follow" | "-files0-from") {
             return None;
         }
         if ACTIONS.iter().any(|(a, _)| w.text == *a) {
             // Another action's command: its words are not find's.
             i += words[i..].iter().position(|w| w.text == ";" || w.text == "+").unwrap_or(words.len());
+        } else if NOT_AND.contains(&w.text.as_str()) {
+            only_and = false;
         } else if (w.text == "-name" || w.text == "-iname") && name.is_none() {
             let value = words.get(i + 1).filter(|v| v.known)?;
             name = Some((value.text.as_str(), w.text == "-iname"));
         }
         i += 1;
     }
-    let (pattern, caseless) = name?;
+    let root = if root == "/" { "" } else { root.trim_end_matches('/') };
+    let below = |pattern: &str| format!("{}/**{pattern}", globset::escape(root));
+    Some(match name.filter(|_| only_and).and_then(|(pattern, caseless)| name_glob(pattern, caseless, root)) {
+        Some(pattern) => below(&format!("/{pattern}")),
+        None => below(""),
+    })
+}
+
+/// A `-name` (or, `caseless`, `-iname`) pattern as a glob of the last component, when the start
+/// point does not pass it (the narrowed glob would leave the start point out).
+fn name_glob(pattern: &str, caseless: bool, root: &str) -> Option<String> {
     if pattern.is_empty() || pattern.contains(['/', '{', '}']) {
         return None;
     }
@@ -230,12 +244,11 @@ fn found_paths(words: &[Word], start: usize, action: usize) -> Option<String> {
         .build()
         .ok()?
         .compile_matcher();
-    let root = if root == "/" { "" } else { root.trim_end_matches('/') };
     if matcher.is_match(basename(root)) {
         return None;
     }
     // A letter of a caseless test is either case: a class, which the overlap reads as any character.
-    let pattern: String = if caseless {
+    Some(if caseless {
         pattern
             .chars()
             .map(|c| {
@@ -248,8 +261,7 @@ fn found_paths(words: &[Word], start: usize, action: usize) -> Option<String> {
             .collect()
     } else {
         pattern.to_owned()
-    };
-    Some(format!("{}/**/{pattern}", globset::escape(root)))
+    })
 }
 
 #[cfg(test)]
@@ -274,7 +286,7 @@ mod tests {
     }
 
     #[test]
-    fn the_paths_find_lists_are_a_glob_where_the_expression_says_which_and_unknown_otherwise() {
+    fn the_paths_find_lists_are_below_its_start_point_narrowed_by_a_name_test_the_expression_applies() {
         #[rustfmt::skip]
         let table: &[(&str, Option<&str>)] = &[
             ("find . -name '*.rs' -exec wc -l {} +", Some("./**/*.rs")),
@@ -283,12 +295,22 @@ mod tests {
             ("find / -name '*.conf' -exec cat {} \\;", Some("/**/*.conf")),
             ("find -P . -iname 'ab*' -exec cat {} \\;", Some("./**/[aA][bB]*")),
             ("find '[x]' -name '*.md' -exec cat {} \\;", Some("[[]x[]]/**/*.md")),
-            // Which paths reach the action is not the -name test's alone.
-            ("find . -exec cat {} \\; -name '*.rs'", None),
-            ("find . -name '*.rs' -o -name '*.md' -exec cat {} \\;", None),
-            ("find . ! -name '*.rs' -exec cat {} \\;", None),
-            ("find . \\( -name '*.rs' \\) -exec cat {} \\;", None),
-            ("find . -type f -exec cat {} +", None),
+            // Which paths reach the action is not the -name test's alone: all below the start point.
+            ("find . -exec cat {} \\; -name '*.rs'", Some("./**")),
+            ("find . -name '*.rs' -o -name '*.md' -exec cat {} \\;", Some("./**")),
+            ("find . ! -name '*.rs' -exec cat {} \\;", Some("./**")),
+            ("find . \\( -name '*.rs' \\) -exec cat {} \\;", Some("./**")),
+            ("find . -type f -exec cat {} +", Some("./**")),
+            ("find / -exec rm -r {} +", Some("/**")),
+            // The start point itself passes the test: it is listed too.
+            ("find x.rs -name '*.rs' -exec cat {} +", Some("x.rs/**")),
+            ("find . -name '.*' -exec cat {} +", Some("./**")),
+            // A pattern find never matches as written, or one the overlap would read otherwise.
+            ("find . -name 'a/b' -exec cat {} +", Some("./**")),
+            ("find . -name '{a,b}' -exec cat {} +", Some("./**")),
+            // An earlier action's words are its command's, not find's.
+            ("find . -name '*.rs' -exec grep -o x {} \\; -exec cat {} \\;", Some("./**/*.rs")),
+            // A word of unknown value may be a start point or `-files0-from`.
             ("find . -name \"$p\" -exec cat {} +", None),
             ("find . $more -name '*.rs' -exec cat {} +", None),
             ("find . -name '*.rs' $more -exec cat {} +", None),
@@ -299,14 +321,6 @@ mod tests {
             ("find . -follow -name '*.rs' -exec cat {} +", None),
             ("find -files0-from list -name '*.rs' -exec cat {} +", None),
             ("find ~ -name '*.rs' -exec cat {} +", None),
-            // The start point itself passes the test: it is listed too.
-            ("find x.rs -name '*.rs' -exec cat {} +", None),
-            ("find . -name '.*' -exec cat {} +", None),
-            // A pattern find never matches as written, or one the overlap would read otherwise.
-            ("find . -name 'a/b' -exec cat {} +", None),
-            ("find . -name '{a,b}' -exec cat {} +", None),
-            // An earlier action's words are its command's, not find's.
-            ("find . -name '*.rs' -exec grep -o x {} \\; -exec cat {} \\;", Some("./**/*.rs")),
         ];
         for (line, want) in table {
             assert_eq!(found(line).as_deref(), *want, "{line}");
@@ -320,12 +334,12 @@ mod tests {
         let table: &[(&str, Option<&str>)] = &[
             ("find . -name '*.rs' -print0", Some("./**/*.rs")),
             ("find src -type f -name '*.md' -print0", Some("src/**/*.md")),
-            ("find . -print0 -name '*.rs'", None),
+            ("find . -print0 -name '*.rs'", Some("./**")),
             ("find . -name '*.rs' -print0 -o -print0", None),
             ("find . -name '*.rs' -print0 -print", None),
             ("find . -name '*.rs' -print0 -exec cat {} +", None),
             ("find . -name '*.rs' -print", None),
-            ("find . -type f -print0", None),
+            ("find . -type f -print0", Some("./**")),
             ("sudo find . -name '*.rs' -print0", None),
         ];
         for (line, want) in table {

@@ -143,13 +143,13 @@ impl Walk<'_> {
         if prints_and_exits(words) {
             return;
         }
-        let (mut saw_c, mut saw_s) = (false, false);
+        let (mut saw_c, mut saw_s, mut unknown) = (false, false, false);
         let mut i = 1;
         while let Some(w) = words.get(i) {
             let t = w.text.as_str();
             if !w.known {
                 // An option of unknown value may be `-c`.
-                saw_c = true;
+                (saw_c, unknown) = (true, true);
                 i += 1;
             } else if matches!(t, "--rcfile" | "--init-file" | "--emulate") {
                 i += 2;
@@ -177,6 +177,8 @@ impl Walk<'_> {
                 }
             }
             Some(w) if !saw_s => self.script(w, stdin),
+            // `bash -c` and no command line: a usage error, nothing runs.
+            None if saw_c && !unknown => {}
             _ => self.stdin_code(stdin),
         }
     }

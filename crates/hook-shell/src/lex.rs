@@ -242,7 +242,7 @@ impl<S: Sink> Lexer<'_, '_, S> {
                 b'(' if self.peek_at(1) == Some(b'(') && opens_command(&words, &["for"]) => {
                     // `(( … ))` and `for (( … ))`: arithmetic, not commands.
                     self.pos += 2;
-                    self.skip_balanced(b'(', b')', 2);
+                    self.skip_balanced(b'(', b')', 2, false);
                     words.push(Word::literal("(( ))"));
                 }
                 b'(' => {
@@ -392,10 +392,12 @@ impl<S: Sink> Lexer<'_, '_, S> {
                 body.extend_from_slice(line);
                 body.push(b'\n');
             }
-            let expands = doc.expands && body.iter().any(|c| matches!(c, b'$' | b'`' | b'\\'));
-            let text = String::from_utf8_lossy(&body).into_owned();
+            let body = if doc.expands { unescaped_body(&body) } else { Some(body) };
             if let Some(slot) = self.bodies.get_mut(doc.id) {
-                *slot = Some(if expands { Stdin::Unknown } else { Stdin::Text(text) });
+                *slot = Some(match body {
+                    Some(body) => Stdin::Text(String::from_utf8_lossy(&body).into_owned()),
+                    None => Stdin::Unknown,
+                });
             }
         }
     }
@@ -574,4 +576,26 @@ fn opens_command(words: &[Word], also: &[&str]) -> bool {
     // limit); stopping here keeps a run of 100,000 `{` linear.
     words.len() <= 2 * MAX_LAYERS
         && words.iter().all(|w| !w.quoted && (RESERVED.contains(&w.text.as_str()) || also.contains(&w.text.as_str())))
+}
+
+/// The text of an unquoted here-document's body as bash hands it on: `\\`, `\$` and `` \` `` are
+/// unescaped and any other backslash stays; `None` when an expansion or substitution would change
+/// it, or a backslash joins two lines (the joined line may be the delimiter).
+fn unescaped_body(body: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while let Some(&c) = body.get(i) {
+        match (c, body.get(i + 1)) {
+            (b'$' | b'`', _) | (b'\\', Some(b'\n') | None) => return None,
+            (b'\\', Some(&e @ (b'\\' | b'$' | b'`'))) => {
+                out.push(e);
+                i += 2;
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    Some(out)
 }

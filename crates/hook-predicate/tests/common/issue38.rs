@@ -54,6 +54,26 @@ fn lexer() -> Vec<Case> {
         c(PUSH, "$(echo -n git) push", true),
         c(PUSH, "$(echo git push)", true),
         c(PUSH, "$(echo gi)t push", true),
+        // Quotes inside `${ … }` quote its brackets too (found this session: the `}` inside the
+        // quotes ended the expansion and the next quote hid `git push`).
+        c(PUSH, "echo ${x:-'}'} ; git push ; echo '${w:-'}", true).bash(),
+        c(PUSH, "echo ${x:-\"}\"} ; git push ; echo \"${w:-\"}\"}\"", true).bash(),
+        c(PUSH, "echo ${x:-$'\\''} ; git push ; echo '${w:-'}", true).bash(),
+        c(PUSH, "echo \"${x:-'}'}\" ; git push", true).bash(),
+        // A first line whose plain words end in a quote nothing closes: bash refuses the line and
+        // runs none of it. On a later line, the lines before it run.
+        c(PUSH, "git push; echo 'unterminated", false).bash(),
+        c(PUSH, "git push && rg \"find . -delete", false).bash(),
+        c(PUSH, "git push\necho 'unterminated", true).bash(),
+        c(PUSH, "bash -c", false).bash(),
+        c(PUSH, "bash -c; git push", true).bash(),
+        // An unquoted here-document's body is known text when only backslashes are in it: `\\t`
+        // stays `\\t` for the shell that reads it; a backslash at a line's end joins lines.
+        c(PUSH, "bash <<-EOF\n\\techo hello\nEOF", false).bash(),
+        c(PUSH, "bash <<EOF\n\\git push\nEOF", true).bash(),
+        c(PUSH, "bash <<EOF\n\\\\git push\nEOF", true).bash(),
+        c(PUSH, "bash <<EOF\ngit pu\\\nsh\nEOF", true).bash(),
+        c(PUSH, "bash <<EOF\necho \\$(git push)\nEOF", true).bash(),
     ]
 }
 
@@ -172,6 +192,11 @@ fn files() -> Vec<Case> {
         c(READ_ENV, "find . -exec cat {} \\; -name '*.md'", true),
         c(READ_ENV, "find -L . -name '*.md' -exec cat {} +", true),
         c("Bash(rm -rf:*)", "find . -name '*.txt' -exec rm {} \\;", false),
+        // Every path find visits is below its start point: none is an option.
+        c("Bash(rm -rf:*)", "find . -exec rm -r {} \\;", false),
+        c("Bash(rm -rf:*)", "find . -type f -exec rm -f {} +", false),
+        c("Bash(rm -rf:*)", "find . -exec rm -r -f {} +", true),
+        c("Bash(rm -rf:*)", "find $d -exec rm -r {} +", true),
         // So are the NUL-separated paths `find … -print0` pipes into `xargs -0`; xargs without -0
         // splits a name at blanks (`x .env y.md` is three names).
         c(READ_ENV, "find . -name '*.md' -print0 | xargs -0 cat", false),

@@ -67,7 +67,7 @@ impl<S: Sink> Lexer<'_, '_, S> {
                 }
                 b'$' => {
                     let before = w.literal_from;
-                    self.dollar(&mut w);
+                    self.dollar(&mut w, false);
                     w.splits |= w.literal_from != before;
                 }
                 b'`' => {
@@ -180,7 +180,7 @@ impl<S: Sink> Lexer<'_, '_, S> {
                     self.pos += 1;
                     w.text.push(b'$');
                 }
-                b'$' => self.dollar(w),
+                b'$' => self.dollar(w, true),
                 b'`' => self.backtick(w),
                 _ => self.take_char(&mut w.text),
             }
@@ -188,12 +188,13 @@ impl<S: Sink> Lexer<'_, '_, S> {
     }
 
     /// `$…`: substitutions are analysed as subcommands; every expansion makes the word unknown.
-    fn dollar(&mut self, w: &mut WordBuf) {
+    /// `in_double`: the `$` is inside double quotes.
+    fn dollar(&mut self, w: &mut WordBuf, in_double: bool) {
         let start = self.pos;
         match self.peek_at(1) {
             Some(b'(') if self.peek_at(2) == Some(b'(') => {
                 self.pos += 3;
-                self.skip_balanced(b'(', b')', 2);
+                self.skip_balanced(b'(', b')', 2, in_double);
                 w.known = false;
             }
             Some(b'(') => {
@@ -209,7 +210,7 @@ impl<S: Sink> Lexer<'_, '_, S> {
             }
             Some(b'{') => {
                 self.pos += 2;
-                self.skip_balanced(b'{', b'}', 1);
+                self.skip_balanced(b'{', b'}', 1, in_double);
                 w.known = false;
             }
             Some(b'\'') => {
@@ -246,8 +247,10 @@ impl<S: Sink> Lexer<'_, '_, S> {
     }
 
     /// Skips to the closing bracket of `${ … }` or `$(( … ))`; a command substitution inside is
-    /// analysed as a command (it may run).
-    pub(super) fn skip_balanced(&mut self, open: u8, close: u8, mut depth: usize) {
+    /// analysed as a command (it may run). Quotes inside quote a bracket too: `${x:-'}'}` ends at
+    /// its second `}`. Inside double quotes (`in_double`), whether bash reads a single quote there
+    /// as a quote depends on the operator and bash's version: uncertain.
+    pub(super) fn skip_balanced(&mut self, open: u8, close: u8, mut depth: usize, in_double: bool) {
         while let Some(c) = self.peek() {
             self.pos += 1;
             if depth > MAX_DEPTH {
@@ -265,6 +268,16 @@ impl<S: Sink> Lexer<'_, '_, S> {
                     self.pos += 1;
                     self.nested_list();
                 }
+                b'"' => {
+                    self.pos -= 1;
+                    self.double_quoted(&mut WordBuf::default());
+                }
+                b'\'' | b'$' if in_double && (c == b'\'' || self.peek() == Some(b'\'')) => self.uncertain(),
+                b'\'' => {
+                    self.pos -= 1;
+                    self.single_quoted(&mut Vec::new());
+                }
+                b'$' if self.peek() == Some(b'\'') => self.ansi_c_quoted(&mut Vec::new()),
                 _ if c == open => depth += 1,
                 _ if c == close => {
                     depth -= 1;
