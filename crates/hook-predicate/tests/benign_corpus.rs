@@ -38,11 +38,11 @@ const RULES: [(&str, &str); 3] = [("Bash(git push:*)", "git"), ("Bash(rm -rf:*)"
 /// unknown value (`rm -f "$x"` may be `rm -f -r`).
 const MAX_UNCERTAIN_SHARE: f64 = 0.066;
 
-/// The share of the outside corpus's allow-labelled lines the analyser may stop by uncertainty: a
-/// regression guard over today's 2.55 % (goal 2 %: what remains is mostly a reader given file
-/// names it cannot know under `Read(./.env)` — `xargs cat` fed by a pipe without `-0`, which
-/// splits a name at its blanks, `find -type f -exec file {} +`, whose `{}` may be `.env`).
-const MAX_OUTSIDE_UNCERTAIN_SHARE: f64 = 0.026;
+/// The share of the outside corpus's allow-labelled lines the analyser may stop by uncertainty:
+/// the goal, 2 % (today 1.95 %: what remains is mostly a reader given file names it cannot know
+/// under `Read(./.env)` — `xargs cat` fed by a pipe without `-0`, which splits a name at its
+/// blanks, `find -type f -exec file {} +`, whose `{}` may be `.env`).
+const MAX_OUTSIDE_UNCERTAIN_SHARE: f64 = 0.02;
 
 fn corpus() -> Vec<&'static str> {
     CORPUS.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
