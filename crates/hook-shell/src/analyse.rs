@@ -106,12 +106,17 @@ fn analyse_with(cmd: &str, files: bool) -> Analysis {
 /// bash reads a whole line before it runs a command on it, so `echo hi; echo 'x` runs nothing, as
 /// does `echo "x`; dash and zsh also refuse the line. Anything less plain is left to the lexer, which is uncertain there.
 fn refused_before_running(cmd: &str) -> bool {
-    let Some(at) = cmd.find(['\'', '"']) else {
-        return false;
-    };
-    let quote = cmd[at..].chars().next().unwrap_or('"');
-    cmd[..at].bytes().all(|b| b.is_ascii_alphanumeric() || b" \t._/=:,+@%-;&|".contains(&b))
-        && !cmd[at + 1..].contains(quote)
+    let bytes = cmd.as_bytes();
+    for (at, &b) in bytes.iter().enumerate() {
+        match b {
+            b'\'' | b'"' => return !bytes[at + 1..].contains(&b),
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => {}
+            b' ' | b'\t' | b'.' | b'_' | b'/' | b'=' | b':' | b',' | b'+' | b'@' | b'%' | b'-' => {}
+            b';' | b'&' | b'|' => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Splits a permission-rule body into words the way the shell would (quotes removed, `*` kept).
