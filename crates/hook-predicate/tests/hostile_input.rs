@@ -30,6 +30,9 @@ fn cases() -> Vec<(&'static str, &'static str, String, bool)> {
         ("1 MB of commands before", PUSH, format!("{filler}git push"), true),
         ("1 MB of commands after", PUSH, format!("git push; {filler}"), true),
         ("a 1 MB argument", TOUCH, format!("touch {}", "x".repeat(MB)), true),
+        // A reserved word that skips words past the last one (found by the search: it panicked).
+        ("`function` with no name", TOUCH, "function".to_owned(), false),
+        ("`function` with no name, then a command", TOUCH, "function\ntouch x".to_owned(), true),
         ("a 1 MB unterminated quote on a later line", TOUCH, format!("touch x\necho '{}", "y".repeat(MB)), true),
         (
             "a 1 MB unterminated quote on the first line (bash runs none of it)",

@@ -156,7 +156,7 @@ impl Walk<'_> {
                         more_args |= appends;
                         if let Some(p) = placeholder.filter(|p| !p.is_empty()) {
                             // `xargs -I{} git {}`: each word holding the replacement string is unknown.
-                            for w in words[next..].iter_mut().filter(|w| w.text.contains(&p)) {
+                            for w in words.iter_mut().skip(next).filter(|w| w.text.contains(&p)) {
                                 w.known = false;
                                 w.program_known = false;
                             }
@@ -171,7 +171,8 @@ impl Walk<'_> {
                 break;
             }
             layers += 1;
-            at = next;
+            // `function` alone names nothing: a skip may pass the last word.
+            at = next.min(words.len());
         }
         if self.out.files_recorded {
             // File uses for Read/Edit rules (files.rs).
