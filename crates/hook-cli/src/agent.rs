@@ -134,19 +134,33 @@ pub(crate) fn answer(client: Client, args: &CallArgs, named: Option<&str>, verbo
     // The decision log's line is written when `host` is dropped, after the answer went out.
     let host = OneShot { recording: Env::get().one_shot(home.as_deref()), home };
     let hints = CallHints { explicit: None, client_project_dir: client_project_dir.as_deref(), base: &base };
-    let answered = runtime.block_on(crate::signals::or_terminated(async {
-        let answered = hook_host::answer_call(&host, client, &bytes, &source, hints).await;
-        match (write(&shape(answered.answer.clone())), answered.mail) {
-            (Ok(()), Some(mail)) => crate::rewake::ack(mail),
-            (Err(e), Some(_)) => {
-                tracing::warn!("hooks: cannot write the answer ({e}); its session mail is delivered again later");
-            }
-            (Err(e), None) => tracing::debug!("hooks: cannot write the answer: {e}"),
-            (Ok(()), None) => {}
-        }
-        Ok(answered.answer.exit)
-    }));
-    answered.unwrap_or_else(|e| emit(&failed(&format!("{e:#}"))))
+    or_refused(
+        || {
+            let answered = runtime.block_on(crate::signals::or_terminated(async {
+                let answered = hook_host::answer_call(&host, client, &bytes, &source, hints).await;
+                match (write(&shape(answered.answer.clone())), answered.mail) {
+                    (Ok(()), Some(mail)) => crate::rewake::ack(mail),
+                    (Err(e), Some(_)) => {
+                        tracing::warn!(
+                            "hooks: cannot write the answer ({e}); its session mail is delivered again later"
+                        );
+                    }
+                    (Err(e), None) => tracing::debug!("hooks: cannot write the answer: {e}"),
+                    (Ok(()), None) => {}
+                }
+                Ok(answered.answer.exit)
+            }));
+            answered.unwrap_or_else(|e| emit(&failed(&format!("{e:#}"))))
+        },
+        &failed,
+    )
+}
+
+/// Runs `answer_here`. A panic in it (a bug: nothing may panic on a payload) is answered by
+/// `failed`, which refuses where the event can veto: exiting 101 would let the call through.
+fn or_refused(answer_here: impl FnOnce() -> u8, failed: &dyn Fn(&str) -> Answer) -> u8 {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(answer_here))
+        .unwrap_or_else(|_| emit(&failed("aimon-hooks failed while answering this call (an internal error)")))
 }
 
 /// Writes the answer's command form and returns its exit code.
@@ -168,4 +182,22 @@ fn write(answer: &Answer) -> std::io::Result<()> {
     }
     put(std::io::stdout().lock(), &answer.stdout)?;
     put(std::io::stderr().lock(), &answer.stderr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_while_answering_a_pre_tool_use_call_refuses_it() {
+        let client = Client::Claude;
+        let bytes = br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"}}"#;
+        let event = client.sniff(bytes).expect("the event is found in the payload");
+        let failed = |error: &str| client.answer(event, Err(error), &Extras::default()).0;
+        let refused = failed("x");
+        assert_ne!(refused.exit, 0, "a failure refuses a PreToolUse call");
+        let exit = or_refused(|| panic!("a bug in the analyser"), &failed);
+        assert_eq!(exit, refused.exit);
+        assert_eq!(or_refused(|| 0, &failed), 0, "no panic: the answer stands");
+    }
 }
