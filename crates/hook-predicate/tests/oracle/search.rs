@@ -55,6 +55,15 @@ pub(crate) const SHAPES: &[(u8, &str)] = &[
 /// Ways to write an act's first word that bash reads the same.
 const SPELLINGS: &[&str] = &["@", "'@'", "\"@\"", "\\@", "@''", "${X:-@}"];
 
+/// Words whose quotes a reader may pair differently from bash (inside `${ … }`, `$'…'`, escapes,
+/// comments, nested substitutions). Put one before an act and one after it, a misreading hides the
+/// act inside what the reader takes for one quoted word.
+#[rustfmt::skip]
+const QUOTE_WORDS: &[&str] = &["${x:-'}'}", "'${w:-'}", "${x:-\"}\"}", "\"${w:-\"}\"}\"", "${x:-$'\\''}",
+    "$'\\''", "\"'\"", "'\"'", "\\'", "\\\"", "${x#\\'}", "\"${x//'/}\"", "\"${x:-'}'}\"", "$(echo ')')",
+    "`echo \\'`", "$((1))'", "a#'", "#'", "${x:+'a}b'}", "\"$(echo \"'\")\"", "$\"'\"", "[[ a = \"'\" ]]",
+    "${x:-`echo }`}", "$(case x in x) echo \"'\";; esac)", "${#x}'", "${x/\\}/'}"];
+
 /// A small seeded generator (xorshift64*), so a run is reproducible from its seed.
 pub(crate) struct Rng(u64);
 
@@ -79,8 +88,10 @@ pub(crate) struct Candidate {
 }
 
 /// A mutation of `seed`: an act in a shape, its first word respelled, put before, after or instead
-/// of the seed.
-pub(crate) fn mutate(rng: &mut Rng, seed: &str) -> Candidate {
+/// of the seed; or, one time in four, between two words whose quotes may be misread, or between a
+/// cut of the seed and a cut of another (`seeds`), which leaves either reader in whatever quoting
+/// the cut ends in.
+pub(crate) fn mutate(rng: &mut Rng, seed: &str, seeds: &[String]) -> Candidate {
     let (pattern, act) = TARGETS[rng.below(TARGETS.len())];
     let (class, shape) = SHAPES[rng.below(SHAPES.len())];
     let (first, rest) = act.split_once(' ').unwrap_or((act, ""));
@@ -88,12 +99,32 @@ pub(crate) fn mutate(rng: &mut Rng, seed: &str) -> Candidate {
     let act = format!("{spelled} {rest}");
     let act = act.trim_end();
     let fragment = shape.replace('@', act);
-    let command = match rng.below(3) {
-        0 => fragment,
-        1 => format!("{seed}; {fragment}"),
-        _ => format!("{fragment}; {seed}"),
+    let command = match rng.below(12) {
+        0..=2 => fragment,
+        3..=5 => format!("{seed}; {fragment}"),
+        6..=8 => format!("{fragment}; {seed}"),
+        9 | 10 => {
+            let (before, after) =
+                (QUOTE_WORDS[rng.below(QUOTE_WORDS.len())], QUOTE_WORDS[rng.below(QUOTE_WORDS.len())]);
+            return Candidate { pattern, command: format!("echo {before} ; {fragment} ; echo {after}"), class: 2 };
+        }
+        _ => {
+            let other = &seeds[rng.below(seeds.len())];
+            let head = &seed[..cut(rng, seed)];
+            let tail = &other[cut(rng, other)..];
+            return Candidate { pattern, command: format!("{head} ; {fragment} ; {tail}"), class: 2 };
+        }
     };
     Candidate { pattern, command, class }
+}
+
+/// A random char boundary of `text`.
+fn cut(rng: &mut Rng, text: &str) -> usize {
+    let mut at = rng.below(text.len() + 1);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// What the analyser says of a candidate in `cwd`.
@@ -169,7 +200,7 @@ pub(crate) fn search(sandbox: &Sandbox, seeds: &[String], seed: u64, budget: Dur
     let mut found = Found { run: 0, failures: Vec::new() };
     while start.elapsed() < budget {
         let seed_command = &seeds[rng.below(seeds.len())];
-        let candidate = mutate(&mut rng, seed_command);
+        let candidate = mutate(&mut rng, seed_command, seeds);
         found.run += 1;
         if fails(sandbox, found.run, &candidate) {
             let small = minimise(sandbox, found.run, &candidate);
