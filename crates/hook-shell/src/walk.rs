@@ -145,6 +145,11 @@ impl Walk<'_> {
             } else {
                 match self.unwrap(&words, at) {
                     Some(Unwrapped { next, appends, placeholder, null_input }) if next > at => {
+                        if more_args && next >= words.len() {
+                            // `cat list | xargs nice`: the command the wrapper runs is what an
+                            // earlier wrapper appends.
+                            self.uncertain();
+                        }
                         if appends && !more_args {
                             appended = match &stdin {
                                 Stdin::Listing(glob) if null_input && placeholder.is_none() => Some(glob.clone()),
@@ -176,7 +181,7 @@ impl Walk<'_> {
         }
         if self.out.files_recorded {
             // File uses for Read/Edit rules (files.rs).
-            let appended = more_args.then(|| appended.map_or(Arg::Unknown, Arg::Glob));
+            let appended = more_args.then(|| appended.clone().map_or(Arg::Unknown, Arg::Glob));
             self.out.files.command(&words, at, appended);
         }
         if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
@@ -205,10 +210,12 @@ impl Walk<'_> {
         if self.git(&words, at, first_view, &stdin) {
             return;
         }
-        if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty())
-            && !self.recurse_into_strings(rest, &stdin)
-        {
-            self.model(rest, &stdin);
+        if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
+            // What a wrapper appends are operands too: `xargs -0 watch`, `xargs bash -c` run them.
+            let rest: Vec<Word> = rest.iter().cloned().chain(more_args.then(|| appended_word(appended))).collect();
+            if !self.recurse_into_strings(&rest, &stdin) {
+                self.model(&rest, &stdin);
+            }
         }
     }
 
@@ -589,6 +596,15 @@ fn xargs_reads_null_separated_stdin(options: &[Word]) -> bool {
 /// and each word counts besides.
 fn view_work(words: &[Word]) -> usize {
     words.iter().map(|w| WORD_WORK + w.text.len()).sum()
+}
+
+/// The words a wrapper appends (`xargs`), as one word: the glob of the paths it reads when known
+/// (`find … -print0 | xargs -0`), else a word of unknown value that may be several.
+fn appended_word(appended: Option<String>) -> Word {
+    match appended {
+        Some(glob) => Word { glob: true, splits: true, ..Word::literal(&glob) },
+        None => Word { known: false, splits: true, ..Word::literal("") },
+    }
 }
 
 fn push_view(views: &mut Vec<View>, words: &[Word], more_args: bool) {

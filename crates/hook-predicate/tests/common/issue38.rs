@@ -149,6 +149,17 @@ fn option_grammars() -> Vec<Case> {
         c("Bash(git push --force:*)", "touch -- --force; git push origin *", true),
         c("Bash(git push --force:*)", "touch -- --force; git push origin ./*", false),
         c("Bash(rm -rf:*)", "touch ./-f; rm -r *", true),
+        // What xargs appends is the command of a wrapper with none of its own, and an operand of
+        // a program that runs its operands (found this session by the peers bench).
+        c(PUSH, "printf 'git push' | xargs -0 bash -c", true).bash(),
+        c(PUSH, "echo git push > f; xargs -a f env", true).bash(),
+        c(PUSH, "echo git push > f; xargs -a f nice", true).bash(),
+        c(PUSH, "echo git push > f; xargs -a f timeout 5", true).bash(),
+        c(PUSH, "echo git push > f; xargs -a f sudo", true).skip("sudo is not in the sandbox"),
+        c(PUSH, "printf 'git\\0push\\0;\\0' | xargs -0 find . -maxdepth 0 -exec", true).bash(),
+        c(PUSH, "printf 'git push' | xargs -0 watch", true).skip("watch runs until it is stopped"),
+        c(PUSH, "echo hi | xargs", false).bash(),
+        c(PUSH, "find . -name '*.rs' | xargs grep foo", false).bash(),
     ]
 }
 
