@@ -363,6 +363,8 @@ impl Walk<'_> {
             text = text.replace(&r, "$P");
         }
         let text = replace_placeholders(&text);
+        // Without a replacement string in it, the command gets the arguments appended.
+        let text = if text.contains("$P") { text } else { format!("{text} $P") };
         let before = self.out.views.len();
         analyse_into(&text, self.depth + 1, self.out);
         for view in &mut self.out.views[before..] {
