@@ -14,6 +14,9 @@ const SSH_WITH_VALUE: &[u8] = b"BbcDEeFIiJLlmOoPpQRSWw";
 /// `ssh` options that stand alone.
 const SSH_FLAGS: &[u8] = b"46AaCfGgKkMNnqsTtVvXxYy";
 /// `ssh -o` settings whose value is a command line run locally or remotely.
+/// At most this many `:::` arguments are read one job at a time; more are one unknown word.
+const MAX_PARALLEL_JOBS: usize = 16;
+
 const SSH_COMMANDS: &[&str] = &["remotecommand", "proxycommand", "localcommand", "knownhostscommand"];
 
 /// GNU parallel's options that take a value as the next word.
@@ -341,6 +344,7 @@ impl Walk<'_> {
                 return;
             }
         }
+        let one_per_job = one_argument_per_job(&words[1..i]);
         let rest = words.get(i..).unwrap_or_default();
         let end = rest.iter().position(|w| w.text.starts_with(":::")).unwrap_or(rest.len());
         let (template, sources) = rest.split_at(end);
@@ -359,10 +363,27 @@ impl Walk<'_> {
             return;
         }
         let mut text = template.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        let written_p = text.contains("$P");
         if let Some(r) = replace.filter(|r| !r.is_empty()) {
             text = text.replace(&r, "$P");
         }
         let text = replace_placeholders(&text);
+        // `::: a b`, each argument known: the command line of each job, the argument quoted in
+        // (in place of the replacement string, or appended).
+        let known = match sources {
+            [first, args @ ..] if first.text == ":::" && one_per_job && !written_p => Some(args),
+            _ => None,
+        }
+        .filter(|args| (1..=MAX_PARALLEL_JOBS).contains(&args.len()))
+        .filter(|args| args.iter().all(|w| w.known && !w.text.starts_with(":::")));
+        if let Some(args) = known {
+            for arg in args {
+                let quoted = format!("'{}'", arg.text.replace('\'', "'\\''"));
+                let line = if text.contains("$P") { text.replace("$P", &quoted) } else { format!("{text} {quoted}") };
+                analyse_into(&line, self.depth + 1, self.out);
+            }
+            return;
+        }
         // Without a replacement string in it, the command gets the arguments appended.
         let text = if text.contains("$P") { text } else { format!("{text} $P") };
         let before = self.out.views.len();
@@ -441,6 +462,26 @@ impl Walk<'_> {
 }
 
 /// GNU parallel's replacement strings (`{}`, `{.}`, `{/}`, `{#}`, `{1}`, …) as an unknown word.
+/// Whether GNU parallel's `options` leave its command line as written with one argument per job:
+/// only the number of jobs and the output order are set (`-N2`, `-X`, `-m` put several arguments
+/// in one line, `-q` changes the quoting, `-S` runs elsewhere).
+fn one_argument_per_job(options: &[Word]) -> bool {
+    let mut k = 0;
+    while let Some(w) = options.get(k) {
+        match w.text.as_str() {
+            "-j" | "--jobs" => k += 2,
+            "-k" | "--keep-order" | "--will-cite" => k += 1,
+            t if t.starts_with("--jobs=")
+                || t.strip_prefix("-j").is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())) =>
+            {
+                k += 1;
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
 fn replace_placeholders(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

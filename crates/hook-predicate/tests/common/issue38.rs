@@ -158,7 +158,12 @@ fn option_grammars() -> Vec<Case> {
         c(PUSH, "echo git push > f; xargs -a f sudo", true).skip("sudo is not in the sandbox"),
         c(PUSH, "printf 'git\\0push\\0;\\0' | xargs -0 find . -maxdepth 0 -exec", true).bash(),
         c(PUSH, "printf 'git push' | xargs -0 watch", true).skip("watch runs until it is stopped"),
+        // GNU parallel's jobs, each argument quoted into the command line (appended, or for `{}`).
         c("Bash(rm -rf:*)", "parallel bash -c ::: 'rm -rf x'", true).skip("GNU parallel is not in the sandbox"),
+        c("Bash(rm -rf:*)", "parallel rm {} x ::: -rf", true).skip("GNU parallel is not in the sandbox"),
+        c("Bash(rm -rf:*)", "parallel -X rm ::: -r -f", true).skip("GNU parallel is not in the sandbox"),
+        c("Bash(rm -rf:*)", "parallel rm -r ::: x y", false).skip("GNU parallel is not in the sandbox"),
+        c(PUSH, "parallel bash -c 'echo ok' ::: ok", false).skip("GNU parallel is not in the sandbox"),
         c(PUSH, "echo hi | xargs", false).bash(),
         c(PUSH, "find . -name '*.rs' | xargs grep foo", false).bash(),
     ]
