@@ -22,8 +22,10 @@
 //! Whatever the walk cannot pin down is reported rather than guessed: [`Analysis::uncertain`] for
 //! the whole command (unbalanced quotes or parentheses, a stray `)`, nesting deeper than
 //! `MAX_DEPTH`, text bash evaluates later — arithmetic subscripts, prompt expansion, startup files
-//! —, more work than the budget allows), and [`Word::known`] for a word whose value depends on an
-//! expansion.
+//! —, what a wrapper appends where a command is read, more work than the budget allows), and
+//! [`Word::known`] for a word whose value depends on an expansion. A first line of plain words
+//! ending in a quote nothing closes is the one syntax error read as certain: bash refuses the
+//! line before running any of it, so the analysis has no views.
 //!
 //! **Every analysis is bounded.** The walk counts its work (`Analysis::spend`) against a budget
 //! linear in the command's length, with a cap unless a [`WholeArgv`] scope says the command is an
