@@ -212,7 +212,11 @@ impl Walk<'_> {
         }
         if let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
             // What a wrapper appends are operands too: `xargs -0 watch`, `xargs bash -c` run them.
-            let rest: Vec<Word> = rest.iter().cloned().chain(more_args.then(|| appended_word(appended))).collect();
+            let rest: std::borrow::Cow<'_, [Word]> = if more_args {
+                rest.iter().cloned().chain([appended_word(appended)]).collect::<Vec<_>>().into()
+            } else {
+                rest.into()
+            };
             if !self.recurse_into_strings(&rest, &stdin) {
                 self.model(&rest, &stdin);
             }
