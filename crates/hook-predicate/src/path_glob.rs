@@ -503,12 +503,13 @@ impl PathGlob {
             if uses == Verdict::Match {
                 return uses;
             }
-            // An unmodelled program, interpreter code, or a command the analyser could not read,
-            // naming the protected path: it may open it.
+            // A command the analyser could not read may open any file (its text may spell the
+            // name apart: `.e''nv`, or read by sh where bash reads other quotes); an unmodelled
+            // program or interpreter code naming the protected path may open it.
             let named = files.overflow
+                || a.uncertain
                 || files.mentions().any(|m| compiled.name.named_in(m))
-                || a.code.iter().any(|code| compiled.name.named_in(code))
-                || (a.uncertain && compiled.name.named_in(command));
+                || a.code.iter().any(|code| compiled.name.named_in(code));
             if named { Verdict::Uncertain } else { uses }
         })
     }

@@ -60,6 +60,11 @@ fn lexer() -> Vec<Case> {
         c(PUSH, "echo ${x:-\"}\"} ; git push ; echo \"${w:-\"}\"}\"", true).bash(),
         c(PUSH, "echo ${x:-$'\\''} ; git push ; echo '${w:-'}", true).bash(),
         c(PUSH, "echo \"${x:-'}'}\" ; git push", true).bash(),
+        // `\'` inside `$'…'` ends the quote for sh, which has no `$'…'` (found by the search's
+        // pairing mutation, under sh): the shells pair the quotes after it differently.
+        c(READ_ENV, "$'\\'' ; x='$(cat .env)'; #'", true),
+        c(PUSH, "$'\\'' ; x='$(git'' push)'; \\'", true),
+        c(READ_ENV, "echo $'\\'' ; x='$(cat .e''nv)' ; #'", true),
         // A first line whose plain words end in a quote nothing closes: bash refuses the line and
         // runs none of it. On a later line, the lines before it run.
         c(PUSH, "git push; echo 'unterminated", false).bash(),

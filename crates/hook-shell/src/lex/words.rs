@@ -338,6 +338,12 @@ impl<S: Sink> Lexer<'_, '_, S> {
             self.pos += 1;
             match c {
                 b'\'' => return,
+                // `\'` ends the quote for sh (dash), which has no `$'…'`: the two shells pair the
+                // quotes after it differently.
+                b'\\' if self.peek() == Some(b'\'') => {
+                    self.uncertain();
+                    self.ansi_c_escape(text);
+                }
                 b'\\' => self.ansi_c_escape(text),
                 _ => text.push(c),
             }
