@@ -227,8 +227,9 @@ fn git_reading(
     for _ in 0..8 {
         let Some(value) = git_alias(git, &globals, &name, cwd, &vars) else { break };
         if value.trim_start().starts_with('!') {
-            // git runs a shell alias with `sh -c`: that shell is the exec's reading.
-            return String::from("sh -c");
+            // git runs a shell alias with `sh -c` (or execs its first word): read as a shell
+            // given a command line of unknown text, which is uncertain.
+            return String::from("sh -c \"$ALIAS\"");
         }
         let first = value.split_whitespace().next().unwrap_or_default().to_owned();
         expansion = Some(match expansion {
