@@ -77,7 +77,11 @@ fn run() -> Result<(), String> {
     let threads = env_or("PEERS_THREADS", std::thread::available_parallelism().map_or(2, |n| n.get())).max(1);
     let timeout = Duration::from_millis(env_or("PEERS_TIMEOUT_MS", 10_000));
 
-    let scratch_root = tempfile::tempdir().map_err(|e| format!("scratch dir: {e}"))?;
+    // Under target/, not /tmp: the suites take a project that `/tmp` does not hold (`rm -rf
+    // /tmp/*` is safe to them), as a person's projects are.
+    let scratch_parent = tools::peers_dir().join("scratch");
+    std::fs::create_dir_all(&scratch_parent).map_err(|e| format!("{}: {e}", scratch_parent.display()))?;
+    let scratch_root = tempfile::tempdir_in(&scratch_parent).map_err(|e| format!("scratch dir: {e}"))?;
     let policy = match std::env::var_os("PEERS_AIMON_CONFIG") {
         Some(path) => std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", Path::new(&path).display()))?,
         None => AIMON_POLICY.to_string(),

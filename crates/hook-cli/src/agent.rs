@@ -95,6 +95,7 @@ pub(crate) fn answer(client: Client, args: &CallArgs, named: Option<&str>, verbo
     };
     let client_project_dir = client.project_dir_env().and_then(|name| Env::get().project_dir(name)).map(Path::to_owned);
     let home = crate::cli::TierArgs::default().home_dir();
+    let guarded = Env::get().guards_commands(client);
     let no_serve = args.no_serve || Env::get().no_serve;
     let socket = args.socket.clone().or_else(|| home.as_deref().map(hook_server::default_socket));
     let mut unproven = None;
@@ -104,6 +105,7 @@ pub(crate) fn answer(client: Client, args: &CallArgs, named: Option<&str>, verbo
             base: &base,
             home,
             audit: Env::get().audit,
+            guarded,
         };
         match hook_server::forward_blocking(&socket, client, hints, bytes.clone()) {
             Forwarded::Answered(answer) => return emit(&shape(answer)),
@@ -133,7 +135,7 @@ pub(crate) fn answer(client: Client, args: &CallArgs, named: Option<&str>, verbo
     };
     // The decision log's line is written when `host` is dropped, after the answer went out.
     let host = OneShot { recording: Env::get().one_shot(home.as_deref()), home };
-    let hints = CallHints { explicit: None, client_project_dir: client_project_dir.as_deref(), base: &base };
+    let hints = CallHints { explicit: None, client_project_dir: client_project_dir.as_deref(), base: &base, guarded };
     or_refused(
         || {
             let answered = runtime.block_on(crate::signals::or_terminated(async {

@@ -42,7 +42,7 @@ pub(crate) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     };
     let project = args.input.tiers.project_dir()?;
     let cwd = crate::env::Env::get().cwd()?.to_path_buf();
-    let hints = hook_host::CallHints { explicit: Some(&project), client_project_dir: None, base: &cwd };
+    let hints = hook_host::CallHints { explicit: Some(&project), client_project_dir: None, base: &cwd, guarded: false };
     let policy = hook_host::run_policy(args.stop_on_blocked, args.fail_closed, args.parallel);
     // The decision log's line is written when `host` is dropped, after the verdict is printed.
     let recording = crate::env::Env::get().one_shot(args.input.tiers.home_dir().as_deref());

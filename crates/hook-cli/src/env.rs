@@ -42,6 +42,8 @@ pub(crate) struct Env {
     home: Option<PathBuf>,
     /// Each client's project-directory variable that is set (`CLAUDE_PROJECT_DIR`, …).
     project_dirs: Vec<(&'static str, PathBuf)>,
+    /// `CLAUDE_CODE_SHELL_PREFIX`: what Claude Code puts in front of every Bash command.
+    shell_prefix: Option<String>,
 }
 
 impl Env {
@@ -61,7 +63,17 @@ impl Env {
                 .filter_map(|client| client.project_dir_env())
                 .filter_map(|name| Some((name, PathBuf::from(std::env::var_os(name)?))))
                 .collect(),
+            shell_prefix: std::env::var(hook_wire::claude::SHELL_PREFIX).ok(),
         }
+    }
+
+    /// Whether `client` runs the commands of its calls under this binary's guard: Claude Code
+    /// with the shell prefix `init claude` writes (which it hands to its hooks as well).
+    pub(crate) fn guards_commands(&self, client: hook_wire::Client) -> bool {
+        client == hook_wire::Client::Claude
+            && self.shell_prefix.as_deref().is_some_and(|prefix| {
+                std::env::current_exe().is_ok_and(|exe| hook_wire::claude::prefix_guards(prefix, &exe))
+            })
     }
 
     /// The directory the command started in.

@@ -10,7 +10,8 @@ use hook_actions::{
     ShellAction,
 };
 use hook_core::{
-    ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject, ToolCall,
+    AnswerChannel, ExecutionHook, HandlerKind, HookContext, HookEventType, HookFuture, HookResult, MatchSubject,
+    ToolCall,
 };
 use hook_predicate::{Call, PathAnchors, Verdict};
 use serde_json::Value;
@@ -244,6 +245,11 @@ pub struct DeclarativeHook {
     located: Option<Arc<Located>>,
     /// Its build's decision log and audit-all switch.
     recording: Recording,
+    /// Whether its matcher is one Read or Edit rule or a `|`-list with some (see
+    /// [`DeclarativeHook::guard_mounts`]); worked out on the first guarded call.
+    lists_paths: OnceLock<bool>,
+    /// The anchors its rules were compiled with.
+    anchors: Arc<PathAnchors>,
 }
 
 impl fmt::Debug for DeclarativeHook {
@@ -331,7 +337,25 @@ impl DeclarativeHook {
             handler,
             untrusted: env.untrusted_file.clone(),
             recording: env.recording.clone(),
+            lists_paths: OnceLock::new(),
+            anchors: anchors.clone(),
         })
+    }
+
+    /// Whether the exec-time guard mounts the paths of this hook's Read and Edit rules in the
+    /// command's namespace (hides them, or binds them read-only): a deny on a tool event that
+    /// answers with a permission, without an `if` (which denies less than the rule's paths), not
+    /// audited, whose matcher is one rule or a `|`-list of rules naming some paths.
+    pub fn guard_mounts(&self) -> bool {
+        let spec = self.event.spec();
+        spec.matcher == MatchSubject::Tool
+            && matches!(spec.answer, AnswerChannel::PermissionDecision | AnswerChannel::PermissionBehavior)
+            && matches!(self.handler.action, HandlerAction::Deny(_))
+            && self.handler.if_rule.is_none()
+            && !self.audited()
+            && *self.lists_paths.get_or_init(|| {
+                hook_predicate::rule_paths(&self.matcher, &self.anchors).is_ok_and(|paths| !paths.is_empty())
+            })
     }
 
     /// The action, made from the handler the first time the hook runs: its kind's spec with the
@@ -393,15 +417,16 @@ impl DeclarativeHook {
         match &self.if_rule {
             IfRule::Absent => None,
             IfRule::Unsupported => Some(Skip::IfUnsupported),
-            IfRule::Rule(p) => (tool_verdict(p, ctx) == Verdict::NoMatch).then_some(Skip::IfRule),
+            IfRule::Rule(p) => (tool_verdict(p, ctx, false) == Verdict::NoMatch).then_some(Skip::IfRule),
         }
     }
 
-    /// What the matcher says of `ctx` (a hook without a matcher matches).
+    /// What the matcher says of `ctx` (a hook without a matcher matches). A command the guard
+    /// runs has this hook's paths hidden from it by the kernel when the guard mounts them.
     fn matcher_verdict(&self, ctx: &HookContext) -> Verdict {
         let Some(p) = &self.predicate else { return Verdict::Match };
         match self.event.spec().matcher {
-            MatchSubject::Tool => tool_verdict(p, ctx),
+            MatchSubject::Tool => tool_verdict(p, ctx, ctx.guarded && self.guard_mounts()),
             _ => Verdict::from_bool(ctx.match_subject().is_some_and(|s| p.test(s, &Value::Null))),
         }
     }
@@ -411,7 +436,7 @@ impl DeclarativeHook {
     /// through unasked.
     fn matched_uncertainly(&self, ctx: &HookContext) -> bool {
         let rule = match &self.if_rule {
-            IfRule::Rule(p) => tool_verdict(p, ctx),
+            IfRule::Rule(p) => tool_verdict(p, ctx, false),
             IfRule::Absent | IfRule::Unsupported => Verdict::Match,
         };
         self.matcher_verdict(ctx) == Verdict::Uncertain || rule == Verdict::Uncertain
@@ -643,9 +668,12 @@ impl LoadedConfig {
     }
 }
 
-/// What a tool matcher says of the tool call in `ctx` (an event without a tool call never matches).
-fn tool_verdict(p: &Matcher, ctx: &HookContext) -> Verdict {
-    ctx.tool.as_ref().map_or(Verdict::NoMatch, |t| p.verdict(&Call::new(&t.name, &t.input).in_dir(ctx.cwd.as_deref())))
+/// What a tool matcher says of the tool call in `ctx` (an event without a tool call never
+/// matches); `hidden`: the kernel hides the matcher's paths from the call's command.
+fn tool_verdict(p: &Matcher, ctx: &HookContext, hidden: bool) -> Verdict {
+    ctx.tool.as_ref().map_or(Verdict::NoMatch, |t| {
+        p.verdict(&Call::new(&t.name, &t.input).in_dir(ctx.cwd.as_deref()).hidden_by_kernel(hidden))
+    })
 }
 
 #[cfg(test)]

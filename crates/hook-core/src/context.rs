@@ -92,6 +92,11 @@ pub struct HookContext {
     /// The client whose call this is (`claude`, `codex`, `aimon`, …), as the decision log names
     /// it; `None` when the front end did not say.
     pub client: Option<&'static str>,
+    /// Whether the tool's command runs under the exec-time guard, whose kernel mounts hide the
+    /// paths of the Read deny rules from it (set by the front end from the client's own
+    /// settings, never from the payload): such a rule need not refuse a command for what it may
+    /// read by names the text does not show.
+    pub guarded: bool,
 }
 
 impl HookContext {
@@ -112,7 +117,14 @@ impl HookContext {
             fields: Map::new(),
             rewake: None,
             client: None,
+            guarded: false,
         }
+    }
+
+    /// Marks the tool's command as run under the exec-time guard ([`HookContext::guarded`]).
+    pub fn with_guard(mut self, guarded: bool) -> Self {
+        self.guarded = guarded;
+        self
     }
 
     /// Sets the client whose call this is.

@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use hook_config::{DeclarativeHook, HandlerAction, TierPaths};
-use hook_core::{AnswerChannel, HookEventType, MatchSubject};
+use hook_config::{DeclarativeHook, TierPaths};
+use hook_core::HookEventType;
 use hook_predicate::{RuleAccess, RulePath, rule_paths};
 
 /// The most entries a glob's walk visits.
@@ -33,8 +33,8 @@ pub(crate) struct Mount {
     pub(crate) dir: bool,
 }
 
-/// The mounts for the deny hooks among `hooks` whose matcher is a list of Read or Edit rules (a
-/// hook with an `if` denies less than its paths, and gives none), in the order they are made
+/// The mounts for the hooks among `hooks` the guard mounts ([`DeclarativeHook::guard_mounts`]),
+/// in the order they are made
 /// (a directory before what is below it); a path both hidden and read-only is hidden, and nothing
 /// below a hidden directory is mounted. `Err`: the sentence the guard refuses with.
 pub(crate) fn mounts<'a>(
@@ -42,14 +42,8 @@ pub(crate) fn mounts<'a>(
     paths: &TierPaths,
 ) -> Result<Vec<Mount>, String> {
     let mut found = Vec::new();
-    for (event, hook) in hooks {
-        let spec = event.spec();
-        let denies = spec.matcher == MatchSubject::Tool
-            && matches!(spec.answer, AnswerChannel::PermissionDecision | AnswerChannel::PermissionBehavior)
-            && matches!(hook.handler().action, HandlerAction::Deny(_))
-            && hook.handler().if_rule.is_none()
-            && !hook.audited();
-        if !denies {
+    for (_, hook) in hooks {
+        if !hook.guard_mounts() {
             continue;
         }
         let Ok(rules) = rule_paths(hook.matcher(), &paths.anchors(hook.tier())) else {

@@ -129,7 +129,9 @@ impl Guard {
         paths: &hook_config::TierPaths,
     ) -> Result<Self, Error> {
         let mounts = files::mounts(hooks.clone().into_iter().chain(protected), paths).map_err(Error::Unavailable)?;
-        Ok(Guard { mounts, ..Guard::new(hooks) })
+        let mut guard = Guard::new(hooks);
+        guard.rules.hidden_by_kernel = true;
+        Ok(Guard { mounts, ..guard })
     }
 
     /// Runs `command` (program first, found on `PATH` as `execvp` finds it) with every exec of

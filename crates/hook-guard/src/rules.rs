@@ -34,6 +34,9 @@ pub(crate) struct Rules {
     reads_cwd: bool,
     /// What the programs the rules name are on this machine (found on the guard's `PATH`).
     identities: Identities,
+    /// The command's mount namespace hides the Read rules' paths ([`crate::Guard::with_files`]): an exec
+    /// is refused by such a rule only where its argv names a protected path.
+    pub(crate) hidden_by_kernel: bool,
 }
 
 impl Rules {
@@ -69,7 +72,7 @@ impl Rules {
                 Identities::resolve(&programs, std::env::var_os("PATH").as_deref())
             }
         };
-        Rules { rules, reads_cwd, identities }
+        Rules { rules, reads_cwd, identities, hidden_by_kernel: false }
     }
 
     /// What the programs the rules name are (empty without rules).
@@ -97,8 +100,9 @@ impl Rules {
             return None;
         }
         let _whole = hook_predicate::WholeArgv::enter();
-        let mut ctx =
-            HookContext::new(HookEventType::PRE_TOOL).with_tool(ToolCall::new("Bash", json!({ "command": command })));
+        let mut ctx = HookContext::new(HookEventType::PRE_TOOL)
+            .with_tool(ToolCall::new("Bash", json!({ "command": command })))
+            .with_guard(self.hidden_by_kernel);
         ctx.cwd = cwd.map(Path::to_path_buf);
         self.rules
             .iter()

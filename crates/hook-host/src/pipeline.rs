@@ -59,6 +59,8 @@ pub struct CallHints<'a> {
     pub client_project_dir: Option<&'a Path>,
     /// Relative paths, and a call without any hint, are taken against this directory.
     pub base: &'a Path,
+    /// The client runs the call's command under the exec-time guard ([`HookContext::guarded`]).
+    pub guarded: bool,
 }
 
 /// An answered call.
@@ -117,7 +119,7 @@ pub async fn answer_call<H: Host>(
         Err(error) => return Answered::new(Some(event), client.answer(event, Err(&error), &Extras::default()).0),
     };
     let ctx = match client.context(event, payload, &dir) {
-        Ok(ctx) => ctx.with_client(client.name()),
+        Ok(ctx) => ctx.with_client(client.name()).with_guard(hints.guarded),
         Err(e) => return Answered::new(Some(event), client.unreadable(Some(event), &e.to_string())),
     };
     let verdict = host.dispatch(&project, &ctx).await;

@@ -222,7 +222,7 @@ mod tests {
     }
 
     fn hints(project: &Path) -> CallHints<'_> {
-        CallHints { explicit: Some(project), client_project_dir: None, base: Path::new("/") }
+        CallHints { explicit: Some(project), client_project_dir: None, base: Path::new("/"), guarded: false }
     }
 
     #[tokio::test]

@@ -55,7 +55,7 @@ impl Host for OneProject {
 /// Claude Code's answer to a call of `event` in session `s1` of `project`, through the pipeline.
 async fn claude_call(host: &OneProject, event: &str, project: &Path) -> hook_host::Answered {
     let payload = json!({"hook_event_name": event, "session_id": "s1", "tool_name": "Bash", "tool_input": {}});
-    let hints = CallHints { explicit: Some(project), client_project_dir: None, base: Path::new("/") };
+    let hints = CallHints { explicit: Some(project), client_project_dir: None, base: Path::new("/"), guarded: false };
     answer_call(host, Client::Claude, payload.to_string().as_bytes(), "test", hints).await
 }
 

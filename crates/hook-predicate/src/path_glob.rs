@@ -219,7 +219,7 @@ impl ToolInputPredicate for PathGlob {
         };
         let home = self.home.get_or_init(|| self.anchor_home.clone().or_else(std::env::home_dir)).as_deref();
         match (bash, unknown, self.compiled()) {
-            (true, _, compiled) => self.bash_verdict(compiled, call.input, &base, home),
+            (true, _, compiled) => self.bash_verdict(compiled, call, &base, home),
             (_, true, compiled) => unknown_verdict(compiled, call.input, &base, home),
             // No home directory for a `~/` rule: every call that names a path matches.
             (false, false, None) => Verdict::from_bool(
@@ -465,7 +465,10 @@ impl PathGlob {
     /// call that names its own directory ([`DIR_KEY`]) is tested there and in the call's `cwd`
     /// (all of them matching is a match, some is uncertain); a command or directory that is not a
     /// string is uncertain, and so is a match in text a POSIX shell may not be reading.
-    fn bash_verdict(&self, compiled: Option<&Compiled>, input: &Value, base: &Path, home: Option<&Path>) -> Verdict {
+    fn bash_verdict(&self, compiled: Option<&Compiled>, call: &Call<'_>, base: &Path, home: Option<&Path>) -> Verdict {
+        let input = call.input;
+        // What a Read rule's paths are to the command: the kernel hides them under the guard.
+        let hidden = call.hidden_by_kernel && self.bash == Some(BashAccess::Reads);
         let command = match text(input, COMMAND_KEY) {
             Text::Missing => return Verdict::NoMatch,
             Text::Wrong => return Verdict::Uncertain,
@@ -477,14 +480,23 @@ impl PathGlob {
             Text::Str(dir) => Some(normalise(&base.join(tilde(dir, home).as_ref()))),
         };
         let verdict = match &own {
-            None => self.command_verdict(compiled, command, base, home),
-            Some(own) => of_each([base, own.as_path()].map(|dir| self.command_verdict(compiled, command, dir, home))),
+            None => self.command_verdict(compiled, command, base, home, hidden),
+            Some(own) => {
+                of_each([base, own.as_path()].map(|dir| self.command_verdict(compiled, command, dir, home, hidden)))
+            }
         };
         if verdict == Verdict::Match && foreign_shell(input) { Verdict::Uncertain } else { verdict }
     }
 
-    /// A command run in `base` against the rule.
-    fn command_verdict(&self, compiled: Option<&Compiled>, command: &str, base: &Path, home: Option<&Path>) -> Verdict {
+    /// A command run in `base` against the rule; `hidden`: the kernel hides the rule's paths.
+    fn command_verdict(
+        &self,
+        compiled: Option<&Compiled>,
+        command: &str,
+        base: &Path,
+        home: Option<&Path>,
+        hidden: bool,
+    ) -> Verdict {
         let wanted = self.bash;
         shell::with_analysis(command, shell::Need::Files, |a| {
             let files = &a.files;
@@ -498,7 +510,7 @@ impl PathGlob {
                         Some(BashAccess::Reads) => u.access.read,
                         _ => u.access.write,
                     })
-                    .fold(Verdict::NoMatch, |acc, u| acc.or(use_verdict(compiled, u)))
+                    .fold(Verdict::NoMatch, |acc, u| acc.or(use_verdict(compiled, u, hidden)))
             });
             if uses == Verdict::Match {
                 return uses;
@@ -515,10 +527,17 @@ impl PathGlob {
     }
 }
 
-/// One file use of a Bash command against the rule.
-fn use_verdict(compiled: &Compiled, u: &ResolvedUse) -> Verdict {
+/// One file use of a Bash command against the rule. `hidden`: the kernel hides the rule's paths
+/// from the command, so only a use that names one (the path, or a root at or below the rule's
+/// directory) is the rule's; a walk from above, a glob or a name known at run time opens the
+/// kernel's empty, unreadable stand-in.
+fn use_verdict(compiled: &Compiled, u: &ResolvedUse, hidden: bool) -> Verdict {
     if u.paths.iter().any(|p| compiled.matches(p)) {
         return Verdict::Match;
+    }
+    if hidden {
+        let inside = compiled.dir.as_ref().is_some_and(|dir| u.paths.iter().any(|p| p.starts_with(dir)));
+        return Verdict::from_bool(inside);
     }
     let reaches = match u.reach {
         Reach::File => false,

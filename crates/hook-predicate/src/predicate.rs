@@ -34,12 +34,23 @@ pub struct Call<'a> {
     /// The directory the call runs in (the payload's `cwd`): relative paths in the input, and the
     /// paths a Bash command names, are taken from here. `None`: the project root.
     pub cwd: Option<&'a Path>,
+    /// Whether the kernel hides the paths of the rule being tested from the command (the
+    /// exec-time guard's mounts): a Read rule then matches a Bash command only where its text
+    /// names a protected path, and leaves what it may reach by other names (a walk, a name
+    /// known at run time, a glob) to the kernel.
+    pub hidden_by_kernel: bool,
 }
 
 impl<'a> Call<'a> {
     /// A call without a working directory of its own.
     pub fn new(tool_name: &'a str, input: &'a Value) -> Self {
-        Call { tool_name, input, cwd: None }
+        Call { tool_name, input, cwd: None, hidden_by_kernel: false }
+    }
+
+    /// The same call, whose command runs where the kernel hides the rule's paths from it
+    /// ([`Call::hidden_by_kernel`]).
+    pub fn hidden_by_kernel(self, hidden: bool) -> Self {
+        Call { hidden_by_kernel: hidden, ..self }
     }
 
     /// The same call run in `cwd`.

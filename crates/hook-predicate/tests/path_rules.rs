@@ -151,3 +151,44 @@ fn a_symlink_inside_the_project_is_followed_to_the_protected_file() {
     assert_eq!(verdict(READ_ENV, &anchors, "Read", &json!({ "file_path": "docs" }), None), NoMatch);
     std::fs::remove_dir_all(&root).expect("removes the temporary project");
 }
+
+/// Under the guard the kernel hides a Read rule's paths from the command, so a Bash command is
+/// the rule's only where its text names a protected path; what it may reach by other names (a
+/// walk from above, a glob, a name known at run time) opens the kernel's unreadable stand-in.
+/// Interpreter code and unmodelled programs naming the path stay uncertain (they may hand the
+/// name to a process outside the command's namespace), and Edit rules are not eased.
+#[rustfmt::skip]
+#[test]
+fn a_read_rule_the_kernel_holds_refuses_only_what_names_its_path() {
+    let cases: &[(&str, &str, Verdict, Verdict)] = &[
+        // rule, command, without the kernel, with it
+        (READ_ENV, "cat .env", Match, Match),
+        (READ_ENV, "grep KEY ./.env", Match, Match),
+        (READ_ENV, "sort < .env", Match, Match),
+        (READ_ENV, "xargs cat", Uncertain, NoMatch),
+        (READ_ENV, "find . -name '*.md' | xargs grep -l TODO", Uncertain, NoMatch),
+        (READ_ENV, "find . -type f -exec cat {} +", Uncertain, NoMatch),
+        (READ_ENV, "grep -r pattern .", Match, NoMatch),
+        (READ_ENV, "cat .e*", Uncertain, NoMatch),
+        (READ_ENV, "cat $FILE", Uncertain, NoMatch),
+        (READ_ENV, "python3 -c 'print(open(\".env\").read())'", Uncertain, Uncertain),
+        (READ_ENV, "somecli --config .env", Uncertain, Uncertain),
+        (READ_ENV, "eval \"$(printf 'cat .e%s' nv)\"", Uncertain, Uncertain),
+        (READ_SSH, "grep -r BEGIN ~/.ssh", Match, Match),
+        (READ_SSH, "cat ~/.ssh/id_rsa", Match, Match),
+        (READ_SSH, "grep -r BEGIN ~", Match, NoMatch),
+        (EDIT_ENV, "rm -rf .", Match, Match),
+        (EDIT_ENV, "find . -name '*.bak' | xargs rm", Uncertain, Uncertain),
+    ];
+    let anchors = anchors();
+    let mut failures = Vec::new();
+    for &(rule, command, without, with) in cases {
+        let predicate = parse(rule, &anchors).unwrap_or_else(|e| panic!("{rule}: {e}"));
+        let input = bash(command);
+        let got = |hidden| predicate.verdict(&Call::new("Bash", &input).hidden_by_kernel(hidden));
+        if (got(false), got(true)) != (without, with) {
+            failures.push(format!("{rule} on {command}: expected {without:?}/{with:?}, got {:?}/{:?}", got(false), got(true)));
+        }
+    }
+    assert!(failures.is_empty(), "{} cases failed:\n{}", failures.len(), failures.join("\n"));
+}

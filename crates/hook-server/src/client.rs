@@ -18,7 +18,7 @@ use hook_wire::{Answer, Client};
 use crate::delivery::MAIL_HEADER;
 use crate::form::CommandForm;
 use crate::proof::{self, HELLO_PATH, NONCE_HEADER, PROOF_HEADER, STANCE_LIMIT, Stance};
-use crate::routes::{BASE_HEADER, FORM_HEADER, PROJECT_HEADER};
+use crate::routes::{BASE_HEADER, FORM_HEADER, GUARDED_HEADER, PROJECT_HEADER};
 
 /// How long `aimon-hooks <client>` waits for the daemon's socket to accept.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_millis(50);
@@ -61,6 +61,8 @@ pub struct ForwardHints<'a> {
     /// Whether this process audits every hook (`AIMON_AUDIT=1` as the caller read it): only
     /// then may a daemon in audit mode answer.
     pub audit: bool,
+    /// The client runs the call's command under the exec-time guard (hook-host's `CallHints`).
+    pub guarded: bool,
 }
 
 /// [`forward`] on a runtime of its own (current thread, I/O and timers only), for a caller that
@@ -248,6 +250,9 @@ pub async fn forward(socket: &Path, client: Client, hints: ForwardHints<'_>, bod
             .header(BASE_HEADER, path(hints.base)?);
         if let Some(dir) = hints.client_project_dir {
             request = request.header(PROJECT_HEADER, path(dir)?);
+        }
+        if hints.guarded {
+            request = request.header(GUARDED_HEADER, "1");
         }
         let request =
             request.body(Full::new(Bytes::from(body))).map_err(|e| format!("cannot build the request: {e}"))?;

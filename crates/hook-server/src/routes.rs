@@ -58,6 +58,9 @@ pub const PROJECT_HEADER: &str = "x-claude-project-dir";
 /// The request header carrying the working directory of a forwarding process: relative paths of
 /// its call are taken against it.
 pub const BASE_HEADER: &str = "x-aimon-base";
+/// The request header (`1`) saying the forwarding client runs the call's command under the
+/// exec-time guard.
+pub(crate) const GUARDED_HEADER: &str = "x-aimon-guarded";
 
 /// What a [`HookService`] is built from.
 #[derive(Debug, Clone)]
@@ -232,6 +235,7 @@ impl HookService {
             explicit,
             client_project_dir: path(PROJECT_HEADER),
             base: path(BASE_HEADER).filter(|b| b.is_absolute()).unwrap_or(&self.inner.base),
+            guarded: headers.get(GUARDED_HEADER).is_some_and(|v| v.as_bytes() == b"1"),
         }
     }
 

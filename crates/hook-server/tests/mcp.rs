@@ -106,7 +106,13 @@ async fn a_second_mcp_call_reuses_the_server_process() {
     .to_string();
     let mut pids = Vec::new();
     for call in 1..=2 {
-        let hints = ForwardHints { client_project_dir: Some(&project), base: &project, home: &home, audit: false };
+        let hints = ForwardHints {
+            client_project_dir: Some(&project),
+            base: &project,
+            home: &home,
+            audit: false,
+            guarded: false,
+        };
         let Forwarded::Answered(printed) = forward(&socket, Client::Claude, hints, payload.clone().into_bytes()).await
         else {
             panic!("call {call}: the daemon did not answer");

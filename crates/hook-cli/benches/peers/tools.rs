@@ -86,6 +86,8 @@ pub(crate) struct Tool {
     pub(crate) name: &'static str,
     program: PathBuf,
     args: Vec<String>,
+    /// Variables of its environment beyond HOME, PATH and CLAUDE_PROJECT_DIR.
+    env: Vec<(&'static str, String)>,
     /// The first line of its `--version`.
     pub(crate) version: String,
 }
@@ -129,6 +131,12 @@ pub(crate) fn prepare(names: &[&'static str]) -> Result<Vec<Tool>, String> {
                 name,
                 program: PathBuf::from(env!("CARGO_BIN_EXE_aimon-hooks")),
                 args: vec!["claude".into(), "--no-serve".into()],
+                // As `init claude --protect` leaves Claude Code: every Bash command under the
+                // guard, whose prefix Claude Code hands to its hooks as well.
+                env: vec![(
+                    hook_wire::claude::SHELL_PREFIX,
+                    hook_wire::claude::guard_prefix(env!("CARGO_BIN_EXE_aimon-hooks")),
+                )],
                 version: String::new(),
             },
             None => return Err(format!("unknown tool {name:?} (known: {})", ALL.join(", "))),
@@ -171,7 +179,7 @@ fn install(peer: &Peer, root: &Path) -> Result<Tool, String> {
                     install_with_pins(krate, version, *toolchain, lock_pins, root, &log)?;
                 }
             }
-            Ok(Tool { name: peer.name, program, args: Vec::new(), version: String::new() })
+            Ok(Tool { name: peer.name, program, args: Vec::new(), env: Vec::new(), version: String::new() })
         }
         Install::Npm { package, version, script, args } => {
             let package_dir = root.join("node_modules").join(package);
@@ -190,7 +198,7 @@ fn install(peer: &Peer, root: &Path) -> Result<Tool, String> {
             let node = which("node").ok_or("node is not on PATH")?;
             let mut all = vec![package_dir.join(script).display().to_string()];
             all.extend(args.iter().map(|a| a.to_string()));
-            Ok(Tool { name: peer.name, program: node, args: all, version: String::new() })
+            Ok(Tool { name: peer.name, program: node, args: all, env: Vec::new(), version: String::new() })
         }
     }
 }
@@ -326,6 +334,7 @@ impl Tool {
             .env("HOME", &scratch.home)
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("CLAUDE_PROJECT_DIR", &scratch.project)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -70,3 +70,30 @@ async fn by_default_a_denied_file_read_by_python_at_run_time_shows_nothing_and_c
     let expected = format!("cwd={}/sub", project.display());
     run.check(run.model_saw(&expected), format_args!("{expected:?} never reached the model"));
 }
+
+/// Claude Code hands the guard's shell prefix to its hooks too, so the parse-time hook knows the
+/// kernel hides `.env` from the command: a recursive grep and `xargs cat` of names found at run
+/// time are no longer refused for what they might read, and the secret still never reaches the
+/// model. `cat .env`, which names it, is still refused with the rule's reason.
+#[tokio::test(flavor = "multi_thread")]
+async fn under_the_guard_a_walk_or_xargs_cat_runs_and_still_shows_nothing_of_a_hidden_file() {
+    let secret = "SECRET=kernel-held-8d2b71";
+    let scenario =
+        Scenario::new(Route::Command).project_hooks(&on("PreToolUse", "Read(./.env)", deny("secrets-stay-put")));
+    let project = scenario.project();
+    std::fs::write(project.join(".env"), format!("{secret}\n")).expect(".env");
+    std::fs::write(project.join("notes.md"), "notes-text-5e0a\n").expect("notes.md");
+    let run = scenario
+        .model(vec![
+            Turn::bash("grep -r SECRET . 2>&1; echo walked"),
+            Turn::bash("find . -maxdepth 1 -name '*.md' | xargs cat 2>&1; echo listed"),
+            Turn::bash("cat .env"),
+        ])
+        .run()
+        .await;
+    run.check(run.model_saw("walked"), "the recursive grep was refused");
+    run.check(run.model_saw("notes-text-5e0a"), "xargs cat was refused");
+    run.check(!run.model_saw("kernel-held-8d2b71"), "the secret reached the model");
+    run.check(run.denied_tools().len() == 1, format_args!("only cat .env is refused: {:?}", run.denied_tools()));
+    run.check(run.model_saw("secrets-stay-put"), "the rule's reason for cat .env never reached the model");
+}

@@ -81,7 +81,7 @@ fn packs_and_validate_say_which_packs_are_on_and_their_version() {
 
     let out = Outcome::of(sandbox.cmd().arg("validate"));
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let line = format!("packs: aimon/secrets {version} (PROJECT, 5 rules), aimon/self {version} (always on)");
+    let line = format!("packs: aimon/secrets {version} (PROJECT, 6 rules), aimon/self {version} (always on)");
     assert!(out.stdout.contains(&line), "{}", out.stdout);
 }
 
@@ -108,4 +108,36 @@ fn under_the_guard_a_packs_deny_rules_hold_for_commands_built_at_run_time() {
     assert!(!out.stdout.contains("SECRET-KEY"), "{}", out.stdout);
     let kept = std::fs::read_to_string(sandbox.project().join("a.txt")).expect("a.txt");
     assert_eq!(kept, "two\n", "the uncommitted change survives");
+}
+
+/// Claude Code hands its shell prefix to the hook: when it is this binary's guard, the secrets
+/// pack leaves a recursive grep and `xargs cat` to the kernel, which hides `.env` from them; a
+/// prefix naming another program, or none, leaves the hook reading the command alone. `cat .env`
+/// is refused either way.
+#[test]
+fn with_the_guards_shell_prefix_the_secrets_pack_leaves_reads_by_unseen_names_to_the_kernel() {
+    let sandbox = Sandbox::new();
+    let out = Outcome::of(sandbox.cmd().args(["init", "claude", "--protect", "--no-guard"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ours = format!("{} --guard", env!("CARGO_BIN_EXE_aimon-hooks"));
+    let decide = |prefix: Option<&str>, command: &str| {
+        let mut cmd = sandbox.cmd();
+        cmd.arg("claude").arg("--no-serve").write_stdin(bash(command));
+        if let Some(prefix) = prefix {
+            cmd.env("CLAUDE_CODE_SHELL_PREFIX", prefix);
+        }
+        let out = Outcome::of(&mut cmd);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        if out.stdout.trim().is_empty() {
+            String::from("none")
+        } else {
+            out.json()["hookSpecificOutput"]["permissionDecision"].as_str().unwrap_or_default().to_owned()
+        }
+    };
+    for command in ["grep -r TOKEN .", "find . -name '*.md' | xargs cat"] {
+        assert_eq!(decide(None, command), "deny", "{command} without the guard");
+        assert_eq!(decide(Some("/usr/bin/env --guard"), command), "deny", "{command} under another prefix");
+        assert_eq!(decide(Some(&ours), command), "none", "{command} under the guard");
+    }
+    assert_eq!(decide(Some(&ours), "cat .env"), "deny", "naming the file is refused under the guard too");
 }

@@ -65,6 +65,7 @@ impl Sandbox {
             .env("HOME", self.home())
             .env("AIMON_MANAGED_DIR", self.managed())
             .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("CLAUDE_CODE_SHELL_PREFIX")
             .env_remove("AIMON_TRUST_PROJECT_HOOKS")
             .env_remove("AIMON_REWAKE_STORE")
             .env_remove("RUST_LOG");

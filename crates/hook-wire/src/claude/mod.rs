@@ -26,8 +26,8 @@ pub use self::{
     fields::{PayloadKey, TOOL_INPUT_PREFIX, context_scalars, context_structure, template_scalar},
     keys::{Key, Word},
     settings::{
-        ALLOWED_ENV_VARS, add_routes, command_route, guard_prefix, http_route, is_route, remove_routes,
-        remove_shell_prefix, routed_events, set_shell_prefix,
+        ALLOWED_ENV_VARS, SHELL_PREFIX, add_routes, command_route, guard_prefix, http_route, is_route, prefix_guards,
+        remove_routes, remove_shell_prefix, routed_events, set_shell_prefix,
     },
     transcript::transcript_dir,
 };

@@ -114,7 +114,9 @@ pub fn remove_routes(settings: &mut Value, route: &Value) -> Result<(), Error> {
 /// The settings key of the environment Claude Code sets for its tools, and the variable whose
 /// value it puts in front of every Bash command (with the whole snippet as one argument).
 const ENV: &str = "env";
-const SHELL_PREFIX: &str = "CLAUDE_CODE_SHELL_PREFIX";
+/// The variable (a settings `env` key, which Claude Code also hands to its hooks) whose value it
+/// puts in front of every Bash command.
+pub const SHELL_PREFIX: &str = "CLAUDE_CODE_SHELL_PREFIX";
 
 /// The shell prefix running every Bash command under the guard (`init claude --guard`):
 /// `binary --guard`. Claude Code (2.1.332) takes everything before the prefix's last ` -` as the
@@ -122,6 +124,17 @@ const SHELL_PREFIX: &str = "CLAUDE_CODE_SHELL_PREFIX";
 /// argument: the binary's path must come alone, then flags only.
 pub fn guard_prefix(binary: &str) -> String {
     format!("{binary} --guard")
+}
+
+/// Whether `prefix` (the value of [`SHELL_PREFIX`] Claude Code runs with) runs every Bash command
+/// under the guard of `binary`: [`guard_prefix`] of a path that is the same file.
+pub fn prefix_guards(prefix: &str, binary: &std::path::Path) -> bool {
+    let Some(program) = prefix.strip_suffix(" --guard") else { return false };
+    let same = |a: &std::path::Path, b: &std::path::Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    same(std::path::Path::new(program), binary)
 }
 
 /// Sets `env.CLAUDE_CODE_SHELL_PREFIX` to `prefix`; the other `env` keys stay.
