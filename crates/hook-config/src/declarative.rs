@@ -248,8 +248,6 @@ pub struct DeclarativeHook {
     /// Whether its matcher is one Read or Edit rule or a `|`-list with some (see
     /// [`DeclarativeHook::guard_mounts`]); worked out on the first guarded call.
     lists_paths: OnceLock<bool>,
-    /// The anchors its rules were compiled with.
-    anchors: Arc<PathAnchors>,
 }
 
 impl fmt::Debug for DeclarativeHook {
@@ -338,7 +336,6 @@ impl DeclarativeHook {
             untrusted: env.untrusted_file.clone(),
             recording: env.recording.clone(),
             lists_paths: OnceLock::new(),
-            anchors: anchors.clone(),
         })
     }
 
@@ -353,9 +350,8 @@ impl DeclarativeHook {
             && matches!(self.handler.action, HandlerAction::Deny(_))
             && self.handler.if_rule.is_none()
             && !self.audited()
-            && *self.lists_paths.get_or_init(|| {
-                hook_predicate::rule_paths(&self.matcher, &self.anchors).is_ok_and(|paths| !paths.is_empty())
-            })
+            && self.predicate.is_some()
+            && *self.lists_paths.get_or_init(|| hook_predicate::lists_rule_paths(&self.matcher))
     }
 
     /// The action, made from the handler the first time the hook runs: its kind's spec with the

@@ -4,7 +4,8 @@
 //! crate compiles such a pattern once, at load time, into a [`ToolInputPredicate`] that looks at the
 //! tool name *and* its input. The public surface is exactly that trait, [`parse`] with its input
 //! vocabulary [`PathAnchors`], [`Error`], and [`rule_paths`] (the absolute globs of a matcher's
-//! Read and Edit rules, [`RulePath`] and [`RuleAccess`], for the exec-time guard's mounts), and
+//! Read and Edit rules, [`RulePath`] and [`RuleAccess`], for the exec-time guard's mounts;
+//! whether it has any, [`lists_rule_paths`]), and
 //! [`WholeArgv`] (the guard's scope in which an exec's argv is read to its end), and [`read_only`]
 //! with [`NotReadOnly`] (whether a Bash command is shown to only read, and why not) (R-LAYER-3); the four implementations — NameOnly,
 //! BashSubcommand, PathGlob and Composite (plus the input-field test they are built from) — are
@@ -305,5 +306,5 @@ pub use crate::error::Error;
 pub use crate::parser::parse;
 pub use crate::predicate::{Call, ToolInputPredicate};
 pub use crate::read_only::{NotReadOnly, read_only};
-pub use crate::rule_paths::{RuleAccess, RulePath, rule_paths};
+pub use crate::rule_paths::{RuleAccess, RulePath, lists_rule_paths, rule_paths};
 pub use hook_shell::{Verdict, WholeArgv};

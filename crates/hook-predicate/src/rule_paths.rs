@@ -72,14 +72,7 @@ pub fn rule_paths(pattern: &str, anchors: &PathAnchors) -> Result<Vec<RulePath>,
     };
     let mut paths = Vec::new();
     for item in items {
-        let Some((name, body)) = item.strip_suffix(')').and_then(|i| i.split_once('(')) else {
-            continue;
-        };
-        let access = match name.trim() {
-            "Read" => RuleAccess::Read,
-            "Edit" | "Write" | "MultiEdit" | "NotebookEdit" => RuleAccess::Edit,
-            _ => continue,
-        };
+        let Some((access, body)) = path_rule(item) else { continue };
         let body = body.trim();
         if body.is_empty() || body.contains('=') && body.split('=').next().is_some_and(is_field_path) {
             continue;
@@ -95,6 +88,23 @@ pub fn rule_paths(pattern: &str, anchors: &PathAnchors) -> Result<Vec<RulePath>,
         paths.push(RulePath { access, glob, parsed, matcher: OnceLock::new() });
     }
     Ok(paths)
+}
+
+/// Whether `pattern` (one that parses) is one rule or a `|`-list with a Read or Edit rule among
+/// its items: [`rule_paths`] without parsing the pattern again or anchoring its globs.
+pub fn lists_rule_paths(pattern: &str) -> bool {
+    alternatives(pattern).is_some_and(|items| items.into_iter().any(|item| path_rule(item).is_some()))
+}
+
+/// A `Read(…)` or `Edit(…)`-like item: what it denies, and its body.
+fn path_rule(item: &str) -> Option<(RuleAccess, &str)> {
+    let (name, body) = item.strip_suffix(')').and_then(|i| i.split_once('('))?;
+    let access = match name.trim() {
+        "Read" => RuleAccess::Read,
+        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" => RuleAccess::Edit,
+        _ => return None,
+    };
+    Some((access, body))
 }
 
 /// The items of a `|`-list at the top level (outside parentheses), trimmed; `None` when the
