@@ -85,6 +85,16 @@ const SUBCOMMAND_RUNNERS: &[(&str, &[&str])] = &[
     ("uv", &["run", "tool"]), ("yarn", &["exec", "dlx"]),
 ];
 
+/// Programs whose named subcommand only reads its words as data when no option follows it: an
+/// option may set what runs later (`go env -w GOFLAGS=-toolexec=…`, `apt-cache -o …`), so a
+/// word starting with `-` leaves the program unmodelled.
+#[rustfmt::skip]
+const SUBCOMMAND_INERT: &[(&str, &[&str])] = &[
+    ("apt-cache", &["depends", "madison", "pkgnames", "policy", "rdepends", "search", "show", "showpkg", "showsrc", "stats"]),
+    ("brew", &["deps", "desc", "home", "info", "leaves", "list", "ls", "outdated", "search", "uses"]),
+    ("go", &["env", "help", "version"]),
+];
+
 /// Runner subcommands whose options this model reads exactly: `(program, subcommand, options that
 /// take the next word as their value, options that stand alone)`. perf's option parser stops at the
 /// first operand, and an option that takes a value takes the next word whatever it holds, so the
@@ -223,6 +233,14 @@ pub(crate) fn kind(words: &[&str]) -> Kind {
         }
         _ if INERT.binary_search(&name).is_ok() || WRAPPERS.contains(&name) => Kind::Inert,
         _ if RUNNERS.contains(&name) || is_loader(name) => Kind::Runner { from: 1 },
+        _ if SUBCOMMAND_INERT.iter().any(|(program, subs)| {
+            *program == name
+                && words.get(1).is_some_and(|sub| subs.contains(sub))
+                && words.iter().skip(2).all(|w| !w.starts_with('-'))
+        }) =>
+        {
+            Kind::Inert
+        }
         _ => {
             let Some((_, subs)) = SUBCOMMAND_RUNNERS.iter().find(|(program, _)| *program == name) else {
                 return Kind::Other;
@@ -259,6 +277,13 @@ mod tests {
             (&["npm", "--yes", "x", "touch"], Kind::Runner { from: 3 }),
             (&["npm", "test"], Kind::Other),
             (&["make", "touch"], Kind::Other),
+            (&["apt-cache", "policy", "cryptsetup"], Kind::Inert),
+            (&["apt-cache", "-o", "Dir=/x", "policy", "cryptsetup"], Kind::Other),
+            (&["brew", "deps", "wget"], Kind::Inert),
+            (&["brew", "bundle", "exec", "wget"], Kind::Other),
+            (&["go", "env"], Kind::Inert),
+            (&["go", "env", "-w", "GOFLAGS=-toolexec=touch"], Kind::Other),
+            (&["go", "run", "touch"], Kind::Other),
         ];
         for (words, kind) in cases {
             assert_eq!(super::kind(words), *kind, "{words:?}");
