@@ -205,14 +205,15 @@ fn check_syntax(re_src: &str) -> Result<(), regex::Error> {
     checked.map_err(|e| regex::Error::Syntax(e.to_string()))
 }
 
-/// Whether `name` occurs in `code` as a word of its own (`git` in `os.system('git push')`, not in
-/// `digital`).
+/// Whether `name` occurs in `code` as a word of its own (`git` in `os.system('git push')` and in
+/// `/usr/bin/git`, not in `digital`, nor in `repos/o/r/git/trees`: a directory on a path is not
+/// the program it runs).
 pub(crate) fn names(code: &str, name: &str) -> bool {
     let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-');
     !name.is_empty()
         && code.match_indices(name).any(|(at, _)| {
-            !code[..at].chars().next_back().is_some_and(word)
-                && !code[at + name.len()..].chars().next().is_some_and(word)
+            let after = code[at + name.len()..].chars().next();
+            !code[..at].chars().next_back().is_some_and(word) && !after.is_some_and(|c| word(c) || c == '/')
         })
 }
 
@@ -221,6 +222,23 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn a_program_is_named_as_a_word_or_a_paths_last_part_and_not_as_a_directory() {
+        let cases = [
+            ("os.system('git push')", true),
+            ("/usr/bin/git push", true),
+            ("run(['git'])", true),
+            ("digital", false),
+            ("gitk", false),
+            ("repos/owner/repo/git/trees/main", false),
+            ("cd git/ && ls", false),
+            ("cd git/ && git log", true),
+        ];
+        for (code, named) in cases {
+            assert_eq!(names(code, "git"), named, "{code}");
+        }
+    }
 
     /// The message of a syntax error, whichever way it was found.
     fn message(e: regex::Error) -> String {
