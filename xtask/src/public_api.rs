@@ -1,6 +1,7 @@
 //! R-LAYER-3: hook-predicate exposes the trait (with the call it reads and the verdict it answers),
 //! the parser entry point (with its anchors), its error type, and for the exec-time guard the paths of
-//! a matcher's Read and Edit rules (and whether it has any) and the scope in which an exec's whole argv is read, and whether a
+//! a matcher's Read and Edit rules (and whether it has any), the scope in which a client call's
+//! `$TMPDIR` reads as the client's own value, and the scope in which an exec's whole argv is read, and whether a
 //! Bash command is shown read-only (for the read-only pack's reports), nothing more. The crate keeps its modules private and re-exports through one
 //! `pub use` block in `lib.rs`, so its public surface is what `lib.rs` declares `pub`.
 
@@ -17,6 +18,7 @@ const ALLOWED: &[&str] = &[
     "RulePath",
     "RuleAccess",
     "WholeArgv",
+    "ClientTmpdir",
     "read_only",
     "NotReadOnly",
 ];

@@ -82,12 +82,16 @@ fn run() -> Result<(), String> {
     let scratch_parent = tools::peers_dir().join("scratch");
     std::fs::create_dir_all(&scratch_parent).map_err(|e| format!("{}: {e}", scratch_parent.display()))?;
     let scratch_root = tempfile::tempdir_in(&scratch_parent).map_err(|e| format!("scratch dir: {e}"))?;
+    // Each tool's TMPDIR, in the system's temporary directory as a person's is.
+    let tmp_root = tempfile::tempdir().map_err(|e| format!("temporary dir: {e}"))?;
     let policy = match std::env::var_os("PEERS_AIMON_CONFIG") {
         Some(path) => std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", Path::new(&path).display()))?,
         None => AIMON_POLICY.to_string(),
     };
-    let scratches: Vec<Scratch> =
-        tools.iter().map(|t| scratch(scratch_root.path(), t.name, &policy)).collect::<Result<_, _>>()?;
+    let scratches: Vec<Scratch> = tools
+        .iter()
+        .map(|t| scratch(scratch_root.path(), tmp_root.path(), t.name, &policy))
+        .collect::<Result<_, _>>()?;
 
     println!(
         "peers: {} ({} lines; {} label(s) corrected by peers_labels.toml)",
@@ -138,10 +142,11 @@ fn sample(all: &[Line], limit: usize) -> Vec<Line> {
     out
 }
 
-/// A project (a git repository; aimon's has the policy) and a home for one tool.
-fn scratch(root: &Path, name: &str, policy: &str) -> Result<Scratch, String> {
-    let (home, project) = (root.join(name).join("home"), root.join(name).join("project"));
-    for dir in [&home, &project] {
+/// A project (a git repository; aimon's has the policy), a home and a TMPDIR (under `tmp`) for
+/// one tool.
+fn scratch(root: &Path, tmp: &Path, name: &str, policy: &str) -> Result<Scratch, String> {
+    let (home, project, tmp) = (root.join(name).join("home"), root.join(name).join("project"), tmp.join(name));
+    for dir in [&home, &project, &tmp] {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let _ = std::process::Command::new("git")
@@ -154,7 +159,7 @@ fn scratch(root: &Path, name: &str, policy: &str) -> Result<Scratch, String> {
         std::fs::create_dir_all(project.join(".aimon")).map_err(|e| e.to_string())?;
         std::fs::write(project.join(".aimon/hooks.json"), policy).map_err(|e| e.to_string())?;
     }
-    Ok(Scratch { home, project })
+    Ok(Scratch { home, project, tmp })
 }
 
 /// `aimon-hooks validate` on aimon's scratch project: its warnings and summary (a binary without

@@ -136,6 +136,8 @@ pub(crate) fn answer(client: Client, args: &CallArgs, named: Option<&str>, verbo
     // The decision log's line is written when `host` is dropped, after the answer went out.
     let host = OneShot { recording: Env::get().one_shot(home.as_deref()), home };
     let hints = CallHints { explicit: None, client_project_dir: client_project_dir.as_deref(), base: &base, guarded };
+    // The client's environment is this process's: its commands read `$TMPDIR` as it does.
+    let _tmpdir = hook_predicate::ClientTmpdir::enter(Env::get().tmpdir.as_deref());
     or_refused(
         || {
             let answered = runtime.block_on(crate::signals::or_terminated(async {

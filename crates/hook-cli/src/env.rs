@@ -44,6 +44,8 @@ pub(crate) struct Env {
     project_dirs: Vec<(&'static str, PathBuf)>,
     /// `CLAUDE_CODE_SHELL_PREFIX`: what Claude Code puts in front of every Bash command.
     shell_prefix: Option<String>,
+    /// `TMPDIR`: the client's, which the commands it runs inherit.
+    pub(crate) tmpdir: Option<String>,
 }
 
 impl Env {
@@ -64,6 +66,7 @@ impl Env {
                 .filter_map(|name| Some((name, PathBuf::from(std::env::var_os(name)?))))
                 .collect(),
             shell_prefix: std::env::var(hook_wire::claude::SHELL_PREFIX).ok(),
+            tmpdir: std::env::var("TMPDIR").ok(),
         }
     }
 

@@ -6,7 +6,8 @@
 //! vocabulary [`PathAnchors`], [`Error`], and [`rule_paths`] (the absolute globs of a matcher's
 //! Read and Edit rules, [`RulePath`] and [`RuleAccess`], for the exec-time guard's mounts;
 //! whether it has any, [`lists_rule_paths`]), and
-//! [`WholeArgv`] (the guard's scope in which an exec's argv is read to its end), and [`read_only`]
+//! [`WholeArgv`] (the guard's scope in which an exec's argv is read to its end), [`ClientTmpdir`]
+//! (a client call's scope in which `$TMPDIR` reads as the client's own value), and [`read_only`]
 //! with [`NotReadOnly`] (whether a Bash command is shown to only read, and why not) (R-LAYER-3); the four implementations — NameOnly,
 //! BashSubcommand, PathGlob and Composite (plus the input-field test they are built from) — are
 //! private. How a Bash command is read — its simple commands, wrappers, hidden command lines and
@@ -307,4 +308,4 @@ pub use crate::parser::parse;
 pub use crate::predicate::{Call, ToolInputPredicate};
 pub use crate::read_only::{NotReadOnly, read_only};
 pub use crate::rule_paths::{RuleAccess, RulePath, lists_rule_paths, rule_paths};
-pub use hook_shell::{Verdict, WholeArgv};
+pub use hook_shell::{ClientTmpdir, Verdict, WholeArgv};

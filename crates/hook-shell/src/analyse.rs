@@ -13,7 +13,8 @@ use crate::{argv, evaluated};
 
 thread_local! {
     /// The last command analysed on this thread: one tool call is tested against many predicates.
-    static LAST: RefCell<Option<(String, Rc<Analysis>)>> = const { RefCell::new(None) };
+    /// The last analysis, under its command and the client's `TMPDIR` it was read with.
+    static LAST: RefCell<Option<(String, Option<String>, Rc<Analysis>)>> = const { RefCell::new(None) };
 }
 
 /// How many rules that read a Bash command's file uses (Read and Edit rules) exist in this process.
@@ -59,9 +60,13 @@ pub enum Need {
 /// Analyses `cmd`, reusing this thread's previous analysis when the command is the same string (and
 /// it has the file model, when `need` asks for it).
 pub fn with_analysis<R>(cmd: &str, need: Need, f: impl FnOnce(&Analysis) -> R) -> R {
+    let tmpdir = crate::environment::current();
     let cached = LAST.with(|last| match &*last.borrow() {
-        Some((text, analysis))
-            if text == cmd && analysis.whole == argv::whole() && (need == Need::Views || analysis.files_recorded) =>
+        Some((text, seen, analysis))
+            if text == cmd
+                && *seen == tmpdir
+                && analysis.whole == argv::whole()
+                && (need == Need::Views || analysis.files_recorded) =>
         {
             Some(Rc::clone(analysis))
         }
@@ -70,7 +75,7 @@ pub fn with_analysis<R>(cmd: &str, need: Need, f: impl FnOnce(&Analysis) -> R) -
     let analysis = cached.unwrap_or_else(|| {
         let files = need == Need::Files || FILE_RULES.load(Ordering::Relaxed) > 0;
         let fresh = Rc::new(analyse_with(cmd, files));
-        LAST.with(|last| *last.borrow_mut() = Some((cmd.to_owned(), Rc::clone(&fresh))));
+        LAST.with(|last| *last.borrow_mut() = Some((cmd.to_owned(), tmpdir, Rc::clone(&fresh))));
         fresh
     });
     f(&analysis)

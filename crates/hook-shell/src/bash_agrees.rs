@@ -44,11 +44,17 @@ fn bash_runs(dir: &Path, command: &str) -> Option<Vec<Vec<String>>> {
 
 /// Each stub call's argv, and whether bash refused the syntax (it may have run lines before).
 fn bash_log(dir: &Path, command: &str) -> (Vec<Vec<String>>, bool) {
+    bash_log_in(dir, command, &[])
+}
+
+/// [`bash_log`] with `env` set for bash besides PATH.
+fn bash_log_in(dir: &Path, command: &str, env: &[(&str, &str)]) -> (Vec<Vec<String>>, bool) {
     let log = dir.join("log");
     let _ = std::fs::remove_file(&log);
     let mut child = Command::new(bash())
         .args(["--norc", "--noprofile", "-c", command])
         .env_clear()
+        .envs(env.iter().copied())
         .env("PATH", dir)
         .env("ORACLE_LOG", &log)
         .current_dir(dir)
@@ -181,5 +187,45 @@ proptest! {
         let dir = stub_dir();
         let (runs, _) = bash_log(dir.path(), &command);
         prop_assert!(runs.is_empty(), "bash ran {:?} for {:?}, analysed as running nothing", runs, command);
+    }
+}
+
+/// With the client's `TMPDIR` known, bash run with that `TMPDIR` gives the stubs exactly the
+/// words the analysis read: each argv is a view whose every word is known, in every spelling of
+/// the expansion the analysis reads, and a line that may change the variable first is read as
+/// not knowing it.
+#[test]
+fn the_clients_tmpdir_reads_as_bash_expands_it() {
+    let value = "/tmp/oracle-u";
+    let _scope = crate::ClientTmpdir::enter(Some(value));
+    let known = [
+        "p $TMPDIR/build",
+        "p \"$TMPDIR\"/x \"${TMPDIR}\"y",
+        "p ${TMPDIR:-/elsewhere}/a ${TMPDIR-/e}",
+        "q x$TMPDIR 'lit'$TMPDIR\"/q\"",
+        "p $TMPDIR; q ${TMPDIR}/z | p",
+    ];
+    let dir = stub_dir();
+    for command in known {
+        let analysis = analyse(command);
+        let (runs, refused) = bash_log_in(dir.path(), command, &[("TMPDIR", value)]);
+        assert!(!refused && !runs.is_empty(), "bash ran {command}");
+        for argv in runs {
+            let seen = analysis.views.iter().any(|v| {
+                v.words.len() == argv.len() && v.words.iter().zip(&argv).all(|(w, a)| w.known && w.text == *a)
+            });
+            assert!(
+                seen,
+                "bash ran {argv:?} for {command}; views: {:?}",
+                analysis.views.iter().map(|v| &v.text).collect::<Vec<_>>()
+            );
+        }
+    }
+    for command in
+        ["TMPDIR=/ p $TMPDIR", "export TMPDIR=/; p $TMPDIR", "v=TMP; export ${v}DIR=/; p $TMPDIR", "p $TMPDIR/../x"]
+    {
+        let analysis = analyse(command);
+        let p = analysis.views.iter().find(|v| v.innermost && v.words.first().is_some_and(|w| w.text == "p"));
+        assert!(p.is_some_and(|v| v.has_unknown()), "{command}: read as knowing TMPDIR");
     }
 }

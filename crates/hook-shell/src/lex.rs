@@ -84,6 +84,8 @@ pub(crate) struct Lexer<'a, 's, S: Sink> {
     /// The next simple command reads the output of the one the sink was handed last.
     piped: bool,
     sink: &'s mut S,
+    /// The client's `TMPDIR`, when this command cannot have changed it (`environment.rs`).
+    pub(crate) tmpdir: Option<String>,
 }
 
 impl<'a, 's, S: Sink> Lexer<'a, 's, S> {
@@ -97,6 +99,7 @@ impl<'a, 's, S: Sink> Lexer<'a, 's, S> {
             deferred: Vec::new(),
             piped: false,
             sink,
+            tmpdir: crate::environment::tmpdir_for(src),
         }
     }
 }

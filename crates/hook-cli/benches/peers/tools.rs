@@ -311,6 +311,8 @@ impl Watchdog {
 pub(crate) struct Scratch {
     pub(crate) home: PathBuf,
     pub(crate) project: PathBuf,
+    /// Its TMPDIR.
+    pub(crate) tmp: PathBuf,
 }
 
 impl Tool {
@@ -334,6 +336,9 @@ impl Tool {
             .env("HOME", &scratch.home)
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("CLAUDE_PROJECT_DIR", &scratch.project)
+            // A temporary directory of its own, as a person's session has one (macOS always sets
+            // TMPDIR; the suites take `rm -rf $TMPDIR/…` as removing scratch files).
+            .env("TMPDIR", &scratch.tmp)
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -141,3 +141,39 @@ fn with_the_guards_shell_prefix_the_secrets_pack_leaves_reads_by_unseen_names_to
     }
     assert_eq!(decide(Some(&ours), "cat .env"), "deny", "naming the file is refused under the guard too");
 }
+
+/// The client's `TMPDIR` is the one its commands inherit: `rm -rf $TMPDIR/build` removes a
+/// directory in it and is let through; unset, the same line removes `/build`-like paths the hook
+/// cannot vouch for, and a line that may change the variable first, or climbs out of it, is read
+/// as before.
+#[test]
+fn the_clients_tmpdir_is_what_a_commands_tmpdir_reads_as() {
+    let sandbox = Sandbox::new();
+    let out = Outcome::of(sandbox.cmd().args(["init", "claude", "--protect", "--no-guard"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let tmp = sandbox.home().join("tmp");
+    std::fs::create_dir_all(&tmp).expect("a temporary directory");
+    let decide = |tmpdir: Option<&std::path::Path>, command: &str| {
+        let mut cmd = sandbox.cmd();
+        cmd.arg("claude").arg("--no-serve").write_stdin(bash(command));
+        match tmpdir {
+            Some(dir) => cmd.env("TMPDIR", dir),
+            None => cmd.env_remove("TMPDIR"),
+        };
+        let out = Outcome::of(&mut cmd);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        if out.stdout.trim().is_empty() {
+            return String::from("none");
+        }
+        out.json()["hookSpecificOutput"]["permissionDecision"].as_str().unwrap_or("none").to_owned()
+    };
+    for command in ["rm -rf $TMPDIR/build", "rm -rf \"${TMPDIR}/test\"", "rm -rf ${TMPDIR:-/tmp}/build"] {
+        assert_eq!(decide(Some(&tmp), command), "none", "{command} with TMPDIR set");
+        assert_eq!(decide(None, command), "deny", "{command} with TMPDIR unset");
+    }
+    for command in
+        ["export TMPDIR=$HOME; rm -rf $TMPDIR/*", "rm -rf $TMPDIR/../..", "v=TMP; export ${v}DIR=~; rm -rf $TMPDIR"]
+    {
+        assert_eq!(decide(Some(&tmp), command), "deny", "{command}");
+    }
+}

@@ -187,7 +187,19 @@ impl<S: Sink> Lexer<'_, '_, S> {
         }
     }
 
-    /// `$…`: substitutions are analysed as subcommands; every expansion makes the word unknown.
+    /// Appends the client's `TMPDIR` for an expansion of it just read, when this command is read
+    /// with it and the word does not climb with `..` after it (`environment.rs`).
+    fn client_tmpdir(&mut self, w: &mut WordBuf) -> bool {
+        let Some(value) = self.tmpdir.as_deref() else { return false };
+        if crate::environment::climbs(&self.src[self.pos..]) {
+            return false;
+        }
+        w.text.extend_from_slice(value.as_bytes());
+        true
+    }
+
+    /// `$…`: substitutions are analysed as subcommands; every expansion but the client's `TMPDIR`
+    /// makes the word unknown.
     /// `in_double`: the `$` is inside double quotes.
     fn dollar(&mut self, w: &mut WordBuf, in_double: bool) {
         let start = self.pos;
@@ -209,8 +221,13 @@ impl<S: Sink> Lexer<'_, '_, S> {
                 w.known = false;
             }
             Some(b'{') => {
+                let plain =
+                    [&b"TMPDIR}"[..], b"TMPDIR:-", b"TMPDIR-"].iter().any(|p| self.src[start + 2..].starts_with(p));
                 self.pos += 2;
                 self.skip_balanced(b'{', b'}', 1, in_double);
+                if plain && self.client_tmpdir(w) {
+                    return;
+                }
                 w.known = false;
             }
             Some(b'\'') => {
@@ -229,6 +246,9 @@ impl<S: Sink> Lexer<'_, '_, S> {
                 self.pos += 1;
                 while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
                     self.pos += 1;
+                }
+                if &self.src[start + 1..self.pos] == b"TMPDIR" && self.client_tmpdir(w) {
+                    return;
                 }
                 w.known = false;
             }
