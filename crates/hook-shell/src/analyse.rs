@@ -13,8 +13,7 @@ use crate::{argv, evaluated};
 
 thread_local! {
     /// The last command analysed on this thread: one tool call is tested against many predicates.
-    /// The last analysis, under its command and the client's `TMPDIR` it was read with.
-    static LAST: RefCell<Option<(String, Option<String>, Rc<Analysis>)>> = const { RefCell::new(None) };
+    static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
 }
 
 /// How many rules that read a Bash command's file uses (Read and Edit rules) exist in this process.
@@ -57,12 +56,19 @@ pub enum Need {
     Files,
 }
 
+/// This thread's last analysis, under its command and the client's `TMPDIR` it was read with.
+struct Last {
+    text: String,
+    tmpdir: Option<String>,
+    analysis: Rc<Analysis>,
+}
+
 /// Analyses `cmd`, reusing this thread's previous analysis when the command is the same string (and
 /// it has the file model, when `need` asks for it).
 pub fn with_analysis<R>(cmd: &str, need: Need, f: impl FnOnce(&Analysis) -> R) -> R {
     let tmpdir = crate::environment::current();
     let cached = LAST.with(|last| match &*last.borrow() {
-        Some((text, seen, analysis))
+        Some(Last { text, tmpdir: seen, analysis })
             if text == cmd
                 && *seen == tmpdir
                 && analysis.whole == argv::whole()
@@ -75,7 +81,7 @@ pub fn with_analysis<R>(cmd: &str, need: Need, f: impl FnOnce(&Analysis) -> R) -
     let analysis = cached.unwrap_or_else(|| {
         let files = need == Need::Files || FILE_RULES.load(Ordering::Relaxed) > 0;
         let fresh = Rc::new(analyse_with(cmd, files));
-        LAST.with(|last| *last.borrow_mut() = Some((cmd.to_owned(), tmpdir, Rc::clone(&fresh))));
+        LAST.with(|last| *last.borrow_mut() = Some(Last { text: cmd.to_owned(), tmpdir, analysis: Rc::clone(&fresh) }));
         fresh
     });
     f(&analysis)
