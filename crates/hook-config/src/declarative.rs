@@ -305,11 +305,11 @@ impl DeclarativeHook {
         let id = entry.named.map_or_else(|| ids.next(event, matcher, &handler, source), str::to_owned);
         let trimmed = matcher.trim();
         let predicate = (!trimmed.is_empty() && trimmed != "*" && event.spec().matcher != MatchSubject::Nothing)
-            .then(|| entry.cached.take_or_new(matcher, anchors));
+            .then(|| entry.cached.take_or_new(matcher, anchors, entry.named.is_some()));
         let if_rule = match &handler.if_rule {
             None => IfRule::Absent,
             Some(_) if !event.supports_if() => IfRule::Unsupported,
-            Some(rule) => IfRule::Rule(handler.if_compiled.take_or_new(rule, anchors)),
+            Some(rule) => IfRule::Rule(handler.if_compiled.take_or_new(rule, anchors, false)),
         };
         Arc::new(DeclarativeHook {
             id,

@@ -21,17 +21,31 @@ pub(crate) struct Matcher {
     anchors: Arc<PathAnchors>,
     /// The predicate (the exact-name fallback when the pattern does not parse) and whether it parsed.
     pub(crate) compiled: OnceLock<(Box<dyn ToolInputPredicate>, bool)>,
+    /// A rule pack's pattern, built into the binary: its regexes were checked by the packs' tests.
+    built_in: bool,
 }
 
 impl Matcher {
     pub(crate) fn new(pattern: &str, anchors: &Arc<PathAnchors>) -> Arc<Self> {
-        Arc::new(Matcher { pattern: pattern.into(), anchors: anchors.clone(), compiled: OnceLock::new() })
+        Arc::new(Matcher {
+            pattern: pattern.into(),
+            anchors: anchors.clone(),
+            compiled: OnceLock::new(),
+            built_in: false,
+        })
     }
 
     fn compiled(&self) -> &(Box<dyn ToolInputPredicate>, bool) {
-        self.compiled.get_or_init(|| match hook_predicate::parse(&self.pattern, &self.anchors) {
-            Ok(predicate) => (predicate, true),
-            Err(e) => (e.fallback(), false),
+        self.compiled.get_or_init(|| {
+            let parsed = if self.built_in {
+                hook_predicate::parse_built_in(&self.pattern, &self.anchors)
+            } else {
+                hook_predicate::parse(&self.pattern, &self.anchors)
+            };
+            match parsed {
+                Ok(predicate) => (predicate, true),
+                Err(e) => (e.fallback(), false),
+            }
         })
     }
 
@@ -65,10 +79,17 @@ impl Matcher {
 pub(crate) struct MatcherCache(pub(crate) Option<Arc<Matcher>>);
 
 impl MatcherCache {
-    /// The cached matcher when it anchors like `anchors`, else a fresh (uncompiled) one.
-    pub(crate) fn take_or_new(&self, pattern: &str, anchors: &Arc<PathAnchors>) -> Arc<Matcher> {
+    /// The cached matcher when it anchors like `anchors`, else a fresh (uncompiled) one;
+    /// `built_in`: the pattern is a rule pack's.
+    pub(crate) fn take_or_new(&self, pattern: &str, anchors: &Arc<PathAnchors>, built_in: bool) -> Arc<Matcher> {
         match &self.0 {
             Some(m) if *m.pattern == *pattern && m.anchored_like(anchors) => m.clone(),
+            _ if built_in => Arc::new(Matcher {
+                pattern: pattern.into(),
+                anchors: anchors.clone(),
+                compiled: OnceLock::new(),
+                built_in,
+            }),
             _ => Matcher::new(pattern, anchors),
         }
     }

@@ -304,7 +304,7 @@ mod shell_tests;
 
 pub use crate::anchors::PathAnchors;
 pub use crate::error::Error;
-pub use crate::parser::parse;
+pub use crate::parser::{parse, parse_built_in};
 pub use crate::predicate::{Call, ToolInputPredicate};
 pub use crate::read_only::{NotReadOnly, read_only};
 pub use crate::rule_paths::{RuleAccess, RulePath, lists_rule_paths, rule_paths};

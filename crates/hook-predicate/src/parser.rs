@@ -19,6 +19,18 @@ const MAX_NESTING: usize = 64;
 /// Relative path globs are anchored with `anchors`. A pattern that does not parse returns an
 /// [`Error`]; [`Error::fallback`] gives the R-PRED-5 name-only predicate for it.
 pub fn parse(pattern: &str, anchors: &PathAnchors) -> Result<Box<dyn ToolInputPredicate>, Error> {
+    parse_with(pattern, anchors, true)
+}
+
+/// [`parse`] of a pattern built into the binary (a rule pack's), whose regexes a test has already
+/// compiled: they are not checked again on every load, which was a quarter of a one-shot call.
+/// Were one invalid after all, it would match every text (a gate that cannot test its pattern
+/// runs its hook).
+pub fn parse_built_in(pattern: &str, anchors: &PathAnchors) -> Result<Box<dyn ToolInputPredicate>, Error> {
+    parse_with(pattern, anchors, false)
+}
+
+fn parse_with(pattern: &str, anchors: &PathAnchors, check: bool) -> Result<Box<dyn ToolInputPredicate>, Error> {
     let trimmed = pattern.trim();
     if trimmed.is_empty() || trimmed == "*" {
         return Ok(Box::new(NameOnly::Any));
@@ -27,7 +39,7 @@ pub fn parse(pattern: &str, anchors: &PathAnchors) -> Result<Box<dyn ToolInputPr
         let names = trimmed.split(['|', ',']).map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned);
         return Ok(Box::new(NameOnly::Exact(names.collect())));
     }
-    let mut parser = Parser { src: pattern, pos: 0, anchors, extension: false, definitive: false, nesting: 0 };
+    let mut parser = Parser { src: pattern, pos: 0, anchors, extension: false, definitive: false, nesting: 0, check };
     let extended = parser.parse_all();
     if parser.extension {
         match extended {
@@ -86,6 +98,8 @@ struct Parser<'a> {
     /// error stands even when the whole pattern happens to be a valid regex.
     definitive: bool,
     nesting: usize,
+    /// Whether regexes are checked now ([`parse_built_in`] leaves them to their first use).
+    check: bool,
 }
 
 type Parsed = Result<Box<dyn ToolInputPredicate>, Error>;
@@ -114,6 +128,9 @@ impl<'a> Parser<'a> {
     }
 
     fn compile(&mut self, re_src: &str, at: usize) -> Result<Pattern, Error> {
+        if !self.check {
+            return Ok(Pattern::unchecked(re_src));
+        }
         Pattern::new(re_src).map_err(|e| self.definitive(regex_error(self.src, at, re_src, e)))
     }
 

@@ -520,7 +520,10 @@ impl PathGlob {
             // program or interpreter code naming the protected path may open it.
             let named = files.overflow
                 || a.uncertain
-                || files.mentions().any(|m| compiled.name.named_in(m))
+                || match wanted {
+                    Some(BashAccess::Reads) => files.mentions().any(|m| compiled.name.named_in(m)),
+                    _ => files.mentions_written().any(|m| compiled.name.named_in(m)),
+                }
                 || a.code.iter().any(|code| compiled.name.named_in(code));
             if named { Verdict::Uncertain } else { uses }
         })

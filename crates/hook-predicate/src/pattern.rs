@@ -7,8 +7,8 @@
 //! Loading a pattern only parses it (the syntax check the regex engine would make, with the same
 //! settings), which is what tells the user about a bad regex; building the matching automaton costs
 //! ten times more and is deferred to the first text the pattern is tested against (with the start
-//! literals, read from a second parse then), so a large hooks.json loads fast and a hook that never
-//! sees its event never pays for its regex.
+//! literals, read from a second parse then, whose tree the automaton is built from), so a large
+//! hooks.json loads fast and a hook that never sees its event never pays for its regex.
 
 use std::sync::OnceLock;
 
@@ -65,13 +65,21 @@ impl StartLiterals {
     }
 }
 
+/// The longest text searched without the lazy DFA ([`Pattern::regex_for`]).
+const SHORT: usize = 1024;
+
 /// A user regex (Rust dialect), searched unanchored unless it anchors itself.
 #[derive(Debug)]
 pub(crate) struct Pattern {
     src: Box<str>,
-    /// The automaton, built on first use; `None` when the engine refuses a regex whose syntax is
-    /// valid (only its compiled-size limit does that).
+    /// The automaton for texts up to [`SHORT`] bytes, built on first use; `None` when the engine
+    /// refuses a regex whose syntax is valid (only its compiled-size limit does that).
     re: OnceLock<Option<meta::Regex>>,
+    /// The automaton for longer texts (with the lazy DFA), built on first such text.
+    re_long: OnceLock<Option<meta::Regex>>,
+    /// The regex's syntax tree, parsed once for the start literals and both automata; `None` when
+    /// it does not parse (a built-in regex never checked: it then matches every text).
+    hir: OnceLock<Option<Hir>>,
     /// Read from the regex on first use too: loading only checks the syntax.
     start: OnceLock<StartLiterals>,
     /// What the regex says when it is a rule's literal words (`git push` of `git push:*`): the
@@ -109,18 +117,26 @@ impl Pattern {
     /// Checks the syntax now, as `regex::Regex::new` would (same parser settings, same message).
     pub(crate) fn new(re_src: &str) -> Result<Self, regex::Error> {
         check_syntax(re_src)?;
-        Ok(Pattern { src: re_src.into(), re: OnceLock::new(), start: OnceLock::new(), literal: None })
+        Ok(Self::unchecked(re_src))
+    }
+
+    /// A regex whose syntax was checked elsewhere ([`crate::parse_built_in`]); one that does not
+    /// compile after all matches every text.
+    pub(crate) fn unchecked(re_src: &str) -> Self {
+        Pattern {
+            src: re_src.into(),
+            re: OnceLock::new(),
+            re_long: OnceLock::new(),
+            hir: OnceLock::new(),
+            start: OnceLock::new(),
+            literal: None,
+        }
     }
 
     /// A regex this crate writes itself from escaped text (valid by construction, so not checked)
     /// whose every match starts with `prefix`: nothing is parsed until a text passes that prefix.
     pub(crate) fn written(re_src: &str, prefix: &str) -> Self {
-        Pattern {
-            src: re_src.into(),
-            re: OnceLock::new(),
-            start: OnceLock::from(StartLiterals::prefix(prefix)),
-            literal: None,
-        }
+        Pattern { start: OnceLock::from(StartLiterals::prefix(prefix)), ..Self::unchecked(re_src) }
     }
 
     /// This written regex is `(?s)^TEXT$`, or `(?s)^TEXT(?: .*)?$` when `prefix`, for a `text`
@@ -135,7 +151,7 @@ impl Pattern {
     /// The automaton, if it was built.
     #[cfg(test)]
     pub(crate) fn compiled(&self) -> Option<&meta::Regex> {
-        self.re.get().and_then(Option::as_ref)
+        self.re.get().or(self.re_long.get()).and_then(Option::as_ref)
     }
 
     /// The regex as written.
@@ -146,9 +162,12 @@ impl Pattern {
 
     /// The start literals, read on first use (the syntax was checked by [`Pattern::new`]).
     fn start(&self) -> &StartLiterals {
-        self.start.get_or_init(|| {
-            regex_syntax::Parser::new().parse(&self.src).map_or(StartLiterals(None), |hir| StartLiterals::of_hir(&hir))
-        })
+        self.start.get_or_init(|| self.hir().map_or(StartLiterals(None), StartLiterals::of_hir))
+    }
+
+    /// The syntax tree, with the engine's own parser settings.
+    fn hir(&self) -> Option<&Hir> {
+        self.hir.get_or_init(|| regex_syntax::Parser::new().parse(&self.src).ok()).as_ref()
     }
 
     /// Whether the regex finds a match in `text`. A regex too big for the engine matches every text:
@@ -160,7 +179,7 @@ impl Pattern {
                 None => false,
             };
         }
-        self.start().may_match(text.as_bytes()) && self.regex().is_none_or(|re| re.is_match(text))
+        self.start().may_match(text.as_bytes()) && self.regex_for(text).is_none_or(|re| re.is_match(text))
     }
 
     /// The automaton: `regex::Regex`'s engine and syntax, without the full DFA. A rule's regex
@@ -169,10 +188,17 @@ impl Pattern {
     /// (`cargo bench -p hook-cli --bench deny_path`); the lazy DFA answers one call as fast. The
     /// full DFA is there at all only because tracing-subscriber's `env-filter` turns on
     /// regex-automata's `dfa-build` for the whole binary.
-    fn regex(&self) -> Option<&meta::Regex> {
-        self.re
-            .get_or_init(|| meta::Regex::builder().configure(meta::Config::new().dfa(false)).build(&self.src).ok())
-            .as_ref()
+    ///
+    /// A text up to [`SHORT`] bytes (nearly every command) is searched without the lazy DFA too:
+    /// building one (and the reverse automaton it needs) cost more than a bounded backtracker or
+    /// the PikeVM spends on such a text; a longer text gets the lazy DFA, linear whatever it holds.
+    fn regex_for(&self, text: &str) -> Option<&meta::Regex> {
+        let (cell, hybrid) = if text.len() <= SHORT { (&self.re, false) } else { (&self.re_long, true) };
+        cell.get_or_init(|| {
+            let config = meta::Config::new().dfa(false).hybrid(hybrid);
+            meta::Regex::builder().configure(config).build_from_hir(self.hir()?).ok()
+        })
+        .as_ref()
     }
 
     /// Whether interpreter code names a program this regex is about: one its match can start with
@@ -180,7 +206,7 @@ impl Pattern {
     pub(crate) fn mentioned_in(&self, code: &str) -> bool {
         match self.start().first_words() {
             Some(mut programs) => programs.any(|p| std::str::from_utf8(p).is_ok_and(|p| names(code, p))),
-            None => self.regex().is_none_or(|re| re.is_match(code)),
+            None => self.regex_for(code).is_none_or(|re| re.is_match(code)),
         }
     }
 

@@ -90,6 +90,16 @@ fn cases() -> Vec<(&'static str, &'static str, Value, Option<&'static str>, Verd
         (EDIT_ENV, "Bash", bash("dd if=/dev/zero of=.env"), None, Match),
         (EDIT_ENV, "Bash", bash("chmod 600 .env"), None, Match),
         (EDIT_ENV, "Bash", bash("cat .env"), None, NoMatch),
+        // A program the read-only column shows writing nothing reads what its words name at most;
+        // with words that make it write, it may write them.
+        (EDIT_ENV, "Bash", bash("git --git-dir=.env/.git config core.hooksPath"), None, NoMatch),
+        (READ_ENV, "Bash", bash("git --git-dir=.env/.git config core.hooksPath"), None, Uncertain),
+        (EDIT_ENV, "Bash", bash("git --git-dir=.env/.git config core.hooksPath x"), None, Uncertain),
+        (EDIT_ENV, "Bash", bash("git -C .env log --output=o"), None, Uncertain),
+        (EDIT_ENV, "Bash", bash("git -C .env diff"), None, NoMatch),
+        (EDIT_ENV, "Bash", bash("ls | xargs git -C .env log"), None, Uncertain),
+        (EDIT_ENV, "Bash", bash("./git -C .env log"), None, Uncertain),
+        (EDIT_ENV, "Bash", bash("mytool --config .env"), None, Uncertain),
         (READ_ENV, "Bash", bash("echo X=1 > .env"), None, NoMatch),
         // Bash: must not match.
         (READ_ENV, "Bash", bash("cat README.md"), None, NoMatch),

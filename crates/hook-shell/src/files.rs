@@ -84,6 +84,9 @@ pub struct FileModel {
     /// Words of unmodelled programs and of `sed`/`awk` scripts, each followed by a NUL (no shell
     /// word holds one): one buffer rather than a string each ([`FileModel::mentions`]).
     mentions: String,
+    /// The same, for programs the read-only column shows writing nothing: they may read a file
+    /// a word names, never write one ([`FileModel::mentions_written`]).
+    read_mentions: String,
     mention_count: usize,
     /// More was recorded than `MAX_RECORDS`, or substituted than `MAX_SUBSTITUTED`.
     pub overflow: bool,
@@ -178,7 +181,15 @@ impl FileModel {
                     if program.text.contains('/') {
                         self.push_word(READ, Reach::File, program);
                     }
+                    // `git log -- .env` may read what it names; a program the read-only column
+                    // shows writing nothing (`git --git-dir=.git config core.editor`) writes none.
+                    let read = crate::read_only::writes_nothing(rest, appended.is_some());
+                    let before = self.mentions.len();
                     self.mention_all(&rest[1..]);
+                    if read && !self.overflow {
+                        let words = self.mentions.split_off(before);
+                        self.read_mentions.push_str(&words);
+                    }
                 }
             },
         }
@@ -446,6 +457,11 @@ impl FileModel {
     /// The words of unmodelled programs and of `sed`/`awk` scripts, with the values of variables
     /// assigned earlier in the line substituted where known.
     pub fn mentions(&self) -> impl Iterator<Item = &str> {
+        self.mentions.split_terminator('\0').chain(self.read_mentions.split_terminator('\0'))
+    }
+
+    /// The mentions of programs that may write a file their words name (an Edit rule's doubts).
+    pub fn mentions_written(&self) -> impl Iterator<Item = &str> {
         self.mentions.split_terminator('\0')
     }
 

@@ -203,6 +203,18 @@ fn view_read_only(view: &View) -> Result<Option<String>, Refusal> {
     Ok(Some(name.to_owned()))
 }
 
+/// Whether `words` (a program and its arguments, wrappers stripped) is a program of the read-only
+/// column that, with these arguments, writes no file: its words may name a file it reads, never
+/// one it writes. `appended`: a wrapper (`xargs`) appends words nobody can see.
+pub(crate) fn writes_nothing(words: &[Word], appended: bool) -> bool {
+    let Some(first) = words.first().filter(|w| w.known && !w.glob && !w.assignment) else { return false };
+    let Ok(name) = program_name(&first.text) else { return false };
+    READ_ONLY
+        .iter()
+        .find(|(p, _)| *p == name)
+        .is_some_and(|(_, rule)| (!appended || matches!(rule, Rule::Any)) && program(words, *rule).is_ok())
+}
+
 /// A program's name as it will be found: a bare name (looked up in `PATH`) or one in the system's
 /// directories; any other path may be a program of the same name put there by anyone.
 fn program_name(text: &str) -> Result<&str, Refusal> {
@@ -550,7 +562,7 @@ const GIT_READ_ONLY: &[(&str, &str, &[&str])] = &[
     ("rev-list", "", &[]), ("show-ref", "", &[]), ("for-each-ref", "", &[]), ("merge-base", "", &[]),
     ("name-rev", "", &[]), ("count-objects", "", &[]), ("version", "", &[]), ("grep", "O", &["--open-files-in-pager"]),
     ("diff-tree", "", &["--ext-diff", "--textconv"]), ("show-branch", "", &[]), ("check-ignore", "", &[]),
-    ("check-attr", "", &[]), ("fsck", "", &["--lost-found"]),
+    ("check-attr", "", &[]), ("fsck", "", &["--lost-found"]), ("verify-pack", "", &[]),
 ];
 
 /// git: global options that run nothing, then a subcommand of [`GIT_READ_ONLY`] (or a listing of
