@@ -291,6 +291,7 @@ mod composite;
 mod error;
 mod field;
 mod name_only;
+mod needles;
 mod overlap;
 mod parser;
 mod path_glob;

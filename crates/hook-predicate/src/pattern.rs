@@ -14,6 +14,8 @@ use std::sync::OnceLock;
 
 use hook_shell::{Need, Verdict, View, with_analysis};
 
+use crate::needles::Needles;
+
 use regex_automata::meta;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{Hir, Look};
@@ -82,6 +84,8 @@ pub(crate) struct Pattern {
     hir: OnceLock<Option<Hir>>,
     /// Read from the regex on first use too: loading only checks the syntax.
     start: OnceLock<StartLiterals>,
+    /// Words every match contains, read when a text first passes the start literals.
+    needles: OnceLock<Needles>,
     /// What the regex says when it is a rule's literal words (`git push` of `git push:*`): the
     /// text itself, or (`true`, a prefix rule) the text then a space and anything. Tested
     /// without compiling the regex.
@@ -129,6 +133,7 @@ impl Pattern {
             re_long: OnceLock::new(),
             hir: OnceLock::new(),
             start: OnceLock::new(),
+            needles: OnceLock::new(),
             literal: None,
         }
     }
@@ -165,6 +170,12 @@ impl Pattern {
         self.start.get_or_init(|| self.hir().map_or(StartLiterals(None), StartLiterals::of_hir))
     }
 
+    /// Past the start literals: whether the text holds a needle, then the automaton's answer.
+    fn may_hold(&self, text: &str) -> bool {
+        let needles = self.needles.get_or_init(|| self.hir().map_or_else(Needles::none, Needles::of));
+        needles.may_match(text) && self.regex_for(text).is_none_or(|re| re.is_match(text))
+    }
+
     /// The syntax tree, with the engine's own parser settings.
     fn hir(&self) -> Option<&Hir> {
         self.hir.get_or_init(|| regex_syntax::Parser::new().parse(&self.src).ok()).as_ref()
@@ -179,7 +190,7 @@ impl Pattern {
                 None => false,
             };
         }
-        self.start().may_match(text.as_bytes()) && self.regex_for(text).is_none_or(|re| re.is_match(text))
+        self.start().may_match(text.as_bytes()) && self.may_hold(text)
     }
 
     /// The automaton: `regex::Regex`'s engine and syntax, without the full DFA. A rule's regex
@@ -206,7 +217,7 @@ impl Pattern {
     pub(crate) fn mentioned_in(&self, code: &str) -> bool {
         match self.start().first_words() {
             Some(mut programs) => programs.any(|p| std::str::from_utf8(p).is_ok_and(|p| names(code, p))),
-            None => self.regex_for(code).is_none_or(|re| re.is_match(code)),
+            None => self.may_hold(code),
         }
     }
 
@@ -345,7 +356,25 @@ mod tests {
     fn a_regex_too_big_for_the_engine_matches_every_text_so_its_hook_still_runs() {
         let huge = Pattern::new("^(a{1000}){1000}z").expect("the syntax is valid");
         assert!(regex::Regex::new("^(a{1000}){1000}z").is_err(), "the engine refuses it");
-        assert!(huge.is_match(&"a".repeat(5000)));
+        assert!(huge.is_match(&format!("{}z", "a".repeat(5000))));
         assert!(!huge.is_match("bcd"), "the literal pre-check still applies");
+    }
+
+    #[test]
+    fn an_unchecked_regex_that_does_not_parse_matches_every_text() {
+        let broken = Pattern::unchecked("^git(");
+        assert!(Pattern::new("^git(").is_err(), "the syntax is invalid");
+        assert!(broken.is_match("ls") && broken.is_match(&"x".repeat(SHORT + 1)));
+    }
+
+    #[test]
+    fn short_and_long_texts_get_the_same_answer_from_their_two_automata() {
+        let p = Pattern::new(r"(?:^|[\s;&|])(?i:core\.editor)=\S").expect("compiles");
+        for (text, want) in [("git -c core.Editor=vim commit", true), ("git commit", false)] {
+            let long = format!("{}; {text}", "echo padding ".repeat(SHORT / 8));
+            assert!(long.len() > SHORT);
+            assert_eq!((p.is_match(text), p.is_match(&long)), (want, want), "{text}");
+        }
+        assert!(p.re.get().is_some() && p.re_long.get().is_some(), "each length used its own automaton");
     }
 }
