@@ -11,6 +11,7 @@ const ALLOWED: &[&str] = &[
     "Call",
     "Verdict",
     "parse",
+    "parse_built_in",
     "PathAnchors",
     "Error",
     "rule_paths",

@@ -183,7 +183,7 @@ impl FileModel {
                     }
                     // `git log -- .env` may read what it names; a program the read-only column
                     // shows writing nothing (`git --git-dir=.git config core.editor`) writes none.
-                    let read = crate::read_only::writes_nothing(rest, appended.is_some());
+                    let read = crate::column::writes_nothing(rest, appended.is_some());
                     let before = self.mentions.len();
                     self.mention_all(&rest[1..]);
                     if read && !self.overflow {
