@@ -65,7 +65,7 @@ pub(crate) const READ_ONLY: &[(&str, Rule)] = &[
     ("du", Rule::Any), ("echo", Rule::Any), ("egrep", Rule::Any), ("env", Rule::Custom(env)), ("expand", Rule::Any),
     ("exit", Rule::Any), ("expr", Rule::Any), ("factor", Rule::Any), ("false", Rule::Any), ("fgrep", Rule::Any),
     ("file", unless("C", &["--compile"])), ("find", Rule::Find(FIND_WRITES)), ("fmt", Rule::Any), ("fold", Rule::Any),
-    ("findmnt", Rule::Any), ("free", Rule::Any), ("getconf", Rule::Any), ("git", Rule::Custom(git)), ("grep", Rule::Any), ("groups", Rule::Any),
+    ("findmnt", Rule::Any), ("free", Rule::Any), ("getconf", Rule::Any), ("git", Rule::Custom(git)), ("grep", Rule::Any), ("groups", Rule::Any), ("hash", unless("p", &[])),
     ("head", Rule::Any), ("hexdump", Rule::Any), ("hostname", Rule::Bare), ("id", Rule::Any), ("ip", Rule::Custom(ip)), ("jq", Rule::Any),
     ("join", Rule::Any), ("locale", Rule::Any), ("logname", Rule::Any), ("ls", Rule::Any), ("lsof", Rule::Any), ("md5sum", Rule::Any),
     ("netstat", Rule::Any), ("nl", Rule::Any), ("nproc", Rule::Any), ("numfmt", Rule::Any), ("od", Rule::Any), ("paste", Rule::Any),

@@ -10,7 +10,7 @@ const CASES: &[(&str, bool)] = &[
     ("echo $(git log -1 --format=%H)", true), ("LC_ALL=C sort a", true), ("diff <(ls a) <(ls b)", true),
     ("find . -name '*.rs' | xargs grep -l fn", true), ("xargs -0 -n1 wc -l", true), ("for f in *.md; do wc -l \"$f\"; done", true),
     ("if grep -q x a; then echo y; fi", true), ("for f in a b; do echo $f; done", true), ("timeout 5 ls", true),
-    ("command -v cargo", true), ("find . -name '*.rs' -type f", true), ("rg -n foo src", true),
+    ("command -v cargo", true), ("hash git", true), ("hash -t git", true), ("hash -p /tmp/x ls", false), ("find . -name '*.rs' -type f", true), ("rg -n foo src", true),
     ("sed -n 1,20p a.txt", true), ("sed 's/a/b/g' a.txt", true), ("sed -e '/x/d' -e 's|a|b|' a", true),
     ("sort -k2 -n a", true), ("awk '{print $1}' a", true), ("jq .name package.json", true), ("date +%s", true),
     ("/usr/bin/ls -l", true), ("uniq -c a", true), ("[ -f a ] && echo yes", true), ("[[ -d src ]]", true),
