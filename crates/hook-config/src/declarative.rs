@@ -402,6 +402,12 @@ impl DeclarativeHook {
         self.untrusted.is_none()
     }
 
+    /// Whether the hook would run for `ctx` because its matcher and `if` show that the call is
+    /// what they describe (not only because they could not show that it is not).
+    pub fn would_match_certainly(&self, ctx: &HookContext) -> bool {
+        self.skip(ctx).is_none() && !self.matched_uncertainly(ctx)
+    }
+
     /// Why the hook would not run for `ctx`, without allocating (`matches` is on the hot path).
     fn skip(&self, ctx: &HookContext) -> Option<Skip> {
         if ctx.event != self.event {

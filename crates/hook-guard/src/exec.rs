@@ -5,8 +5,9 @@
 //!   busybox runs the applet `argv[0]` names) and of the file with its symlinks followed; each
 //!   is a reading, and a rule that meets any of them refuses the exec.
 //! - A shell (`sh`, `bash`, …) is read with its options only: its script runs its builtins in
-//!   the shell and every program it starts is an exec checked on its own, so the script's text
-//!   is not the exec's business (the parse-time hook reads it).
+//!   the shell and every program it starts is an exec checked on its own. Its `-c` script is
+//!   read once more, whole ([`Readings::scripts`]), for what no single exec shows (`curl … |
+//!   sh`): there a certain match refuses, and an uncertain one is left to the execs it makes.
 //! - The program the file is by identity (see the `identity` module: a renamed copy of git is
 //!   git) is one more name, unless `argv[0]` already names it in git's dashed form (`git-push`).
 //! - The dynamic loader's exec is read as the program it runs (`loaded`), and as itself with its
@@ -104,11 +105,7 @@ impl Exec {
 
     /// The command lines the rules are asked about; `env` gives the exec's environment (asked
     /// only for git); `git` is the git that looks aliases up.
-    pub(crate) fn readings(
-        &self,
-        git: Option<&Path>,
-        env: &mut dyn FnMut() -> Vec<(OsString, OsString)>,
-    ) -> Vec<String> {
+    pub(crate) fn readings(&self, git: Option<&Path>, env: &mut dyn FnMut() -> Vec<(OsString, OsString)>) -> Readings {
         let names = self.names();
         let args = match &self.loaded {
             // The loader's own reading is its options: the program it runs is read below as
@@ -119,28 +116,52 @@ impl Exec {
             }
             _ => self.argv.get(1..).unwrap_or_default(),
         };
-        let mut lines = Vec::with_capacity(names.len());
+        let mut readings = Readings { lines: Vec::with_capacity(names.len()), scripts: Vec::new() };
         for name in names {
             let words: Vec<&str> = std::iter::once(name.as_str()).chain(args.iter().map(String::as_str)).collect();
             let porcelain = plumbing(&words);
             for words in std::iter::once(words).chain(porcelain) {
                 let line = match words[0] {
                     "git" => git_reading(&words, git, self.cwd.as_deref(), env),
-                    _ => quote_line(&shell_reading(&words)),
+                    _ => {
+                        let (reading, script) = shell_reading(&words);
+                        readings.add_script(script);
+                        quote_line(&reading)
+                    }
                 };
-                if !lines.contains(&line) {
-                    lines.push(line);
-                }
+                readings.add_line(line);
             }
         }
         if let Some(Ok(program)) = &self.loaded {
-            for line in program.readings(git, env) {
-                if !lines.contains(&line) {
-                    lines.push(line);
-                }
-            }
+            let Readings { lines, scripts } = program.readings(git, env);
+            lines.into_iter().for_each(|line| readings.add_line(line));
+            scripts.iter().for_each(|script| readings.add_script(Some(script)));
         }
-        lines
+        readings
+    }
+}
+
+/// What the rules are asked about one exec.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Readings {
+    /// The exec as simple commands (a shell without its script): any match refuses it.
+    pub(crate) lines: Vec<String>,
+    /// A shell's `-c` script, whole: a certain match refuses the exec. An uncertain one does
+    /// not: whatever the script runs is an exec of its own, checked then.
+    pub(crate) scripts: Vec<String>,
+}
+
+impl Readings {
+    fn add_line(&mut self, line: String) {
+        if !self.lines.contains(&line) {
+            self.lines.push(line);
+        }
+    }
+
+    fn add_script(&mut self, script: Option<&str>) {
+        if let Some(script) = script.filter(|s| !self.scripts.iter().any(|known| known == s)) {
+            self.scripts.push(script.to_owned());
+        }
     }
 }
 
@@ -177,11 +198,12 @@ fn subcommand_at(words: &[&str]) -> usize {
 /// `-c` script, or the script file; a shell reading its commands from standard input reads as
 /// `<shell> -c :` (`bash -c 'touch x' sh` reads `bash -c :`, `bash -o pipefail x.sh a` reads
 /// `bash -o pipefail x.sh`); any other program's words as they are (`busybox sh -c …` is a shell).
-fn shell_reading<'w>(words: &[&'w str]) -> Vec<&'w str> {
+/// Second, the `-c` script (`touch x`), if there is one.
+fn shell_reading<'w>(words: &[&'w str]) -> (Vec<&'w str>, Option<&'w str>) {
     let at = match words {
         [first, ..] if SHELLS.contains(first) => 0,
         [first, second, ..] if *first == MULTI_CALL && MULTI_CALL_SHELLS.contains(second) => 1,
-        _ => return words.to_vec(),
+        _ => return (words.to_vec(), None),
     };
     let mut end = at + 1;
     let (mut script_in_argument, mut script_on_stdin) = (false, false);
@@ -202,10 +224,10 @@ fn shell_reading<'w>(words: &[&'w str]) -> Vec<&'w str> {
         }
     }
     match words.get(end) {
-        _ if script_in_argument => words[..end].iter().copied().chain([":"]).collect(),
-        Some(file) if !script_on_stdin => words[..end].iter().copied().chain([*file]).collect(),
+        script if script_in_argument => (words[..end].iter().copied().chain([":"]).collect(), script.copied()),
+        Some(file) if !script_on_stdin => (words[..end].iter().copied().chain([*file]).collect(), None),
         // Commands on standard input: read like an empty `-c` script, whatever the options.
-        _ => words[..=at].iter().copied().chain(["-c", ":"]).collect(),
+        _ => (words[..=at].iter().copied().chain(["-c", ":"]).collect(), None),
     }
 }
 
@@ -285,20 +307,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_shell_is_read_with_its_options_only() {
-        let cases: &[(&[&str], &[&str])] = &[
-            (&["bash", "-c", "touch x"], &["bash", "-c", ":"]),
-            (&["sh", "-e", "-c", "touch x", "sh"], &["sh", "-e", "-c", ":"]),
-            (&["bash", "-o", "pipefail", "-c", "x"], &["bash", "-o", "pipefail", "-c", ":"]),
-            (&["bash", "--norc", "script.sh", "a"], &["bash", "--norc", "script.sh"]),
-            (&["busybox", "sh", "-c", "x"], &["busybox", "sh", "-c", ":"]),
-            (&["touch", "-c", "x"], &["touch", "-c", "x"]),
-            (&["bash"], &["bash", "-c", ":"]),
-            (&["bash", "-s", "a"], &["bash", "-c", ":"]),
-            (&["bash", "-e"], &["bash", "-c", ":"]),
+    fn a_shell_is_read_with_its_options_only_and_its_c_script_whole_beside() {
+        let cases: &[(&[&str], &[&str], Option<&str>)] = &[
+            (&["bash", "-c", "touch x"], &["bash", "-c", ":"], Some("touch x")),
+            (&["sh", "-e", "-c", "touch x", "sh"], &["sh", "-e", "-c", ":"], Some("touch x")),
+            (&["bash", "-o", "pipefail", "-c", "x"], &["bash", "-o", "pipefail", "-c", ":"], Some("x")),
+            (&["bash", "-c", "-l", "curl x | sh"], &["bash", "-c", "-l", ":"], Some("curl x | sh")),
+            (&["bash", "-lc", "x", "a"], &["bash", "-lc", ":"], Some("x")),
+            (&["bash", "--norc", "script.sh", "a"], &["bash", "--norc", "script.sh"], None),
+            (&["busybox", "sh", "-c", "x"], &["busybox", "sh", "-c", ":"], Some("x")),
+            (&["touch", "-c", "x"], &["touch", "-c", "x"], None),
+            (&["bash"], &["bash", "-c", ":"], None),
+            (&["bash", "-c"], &["bash", "-c", ":"], None),
+            (&["bash", "-s", "a"], &["bash", "-c", ":"], None),
+            (&["bash", "-e"], &["bash", "-c", ":"], None),
         ];
-        for (words, reading) in cases {
-            assert_eq!(shell_reading(words), *reading, "{words:?}");
+        for (words, reading, script) in cases {
+            assert_eq!(shell_reading(words), (reading.to_vec(), *script), "{words:?}");
         }
     }
 
@@ -313,7 +338,8 @@ mod tests {
             loaded: None,
         };
         let readings = exec.readings(None, &mut Vec::new);
-        assert_eq!(readings, vec!["rm -rf /".to_owned(), "busybox -rf /".to_owned()]);
+        assert_eq!(readings.lines, vec!["rm -rf /".to_owned(), "busybox -rf /".to_owned()]);
+        assert!(readings.scripts.is_empty());
     }
 
     #[test]
@@ -341,8 +367,26 @@ mod tests {
             (loader, &["ld-linux-x86-64.so.2 --argv0 x", "ld.so --argv0 x", "g push o", "x push o", "git push o"]),
         ];
         for (exec, want) in cases {
-            assert_eq!(exec.readings(None, &mut Vec::new), *want, "{:?}", exec.argv);
+            assert_eq!(exec.readings(None, &mut Vec::new).lines, *want, "{:?}", exec.argv);
         }
+    }
+
+    #[test]
+    fn a_shell_the_loader_runs_has_its_script_read_whole_too() {
+        let shell = |argv: &str| Exec {
+            file: PathBuf::from("/bin/bash"),
+            argv: argv.split(' ').map(str::to_owned).collect(),
+            cwd: None,
+            real: None,
+            identity: None,
+            loaded: None,
+        };
+        let mut loader = shell("ld.so /bin/bash -c curl|sh");
+        loader.file = PathBuf::from("/lib64/ld-linux-x86-64.so.2");
+        loader.loaded = Some(Ok(Box::new(shell("bash -c curl|sh"))));
+        let readings = loader.readings(None, &mut Vec::new);
+        assert_eq!(readings.scripts, ["curl|sh"]);
+        assert!(readings.lines.contains(&"bash -c :".to_owned()), "{:?}", readings.lines);
     }
 
     /// The guard and the analyser read one program table (hook-shell's `table`): each entry is read
@@ -357,12 +401,12 @@ mod tests {
             push.verdict(&hook_predicate::Call::new("Bash", &input)).matches()
         };
         for shell in SHELLS {
-            assert_eq!(shell_reading(&[shell, "-c", "git push"]), [*shell, "-c", ":"], "the guard on {shell}");
+            assert_eq!(shell_reading(&[shell, "-c", "git push"]).0, [*shell, "-c", ":"], "the guard on {shell}");
             assert!(denies(&format!("{shell} -c 'git push'")), "the analyser on {shell}");
         }
         for applet in MULTI_CALL_SHELLS {
             let words = [MULTI_CALL, applet, "-c", "git push"];
-            assert_eq!(shell_reading(&words), [MULTI_CALL, applet, "-c", ":"], "the guard on {applet}");
+            assert_eq!(shell_reading(&words).0, [MULTI_CALL, applet, "-c", ":"], "the guard on {applet}");
             assert!(denies(&format!("{MULTI_CALL} {applet} -c 'git push'")), "the analyser on {applet}");
         }
         for (sub, porcelain) in GIT_PLUMBING {

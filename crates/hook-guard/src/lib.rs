@@ -157,9 +157,11 @@ impl Guard {
             true => self.git.get_or_init(|| find_on_path("git")).as_deref(),
             false => None,
         };
-        exec.readings(git, env)
-            .iter()
-            .find_map(|line| self.rules.check(line, exec.cwd.as_deref()))
+        let readings = exec.readings(git, env);
+        let cwd = exec.cwd.as_deref();
+        let lines = readings.lines.iter().find_map(|line| self.rules.check(line, cwd));
+        lines
+            .or_else(|| readings.scripts.iter().find_map(|script| self.rules.check_script(script, cwd)))
             .map(|d| supervise::message(&d.source, &d.reason, &exec.argv))
     }
 }
@@ -299,7 +301,8 @@ mod tests {
         ("/usr/bin/env", &["env", "A=1", "touch", "x"], Some("no touching")),
         ("/usr/bin/git", &["git", "status"], None),
         ("/usr/bin/echo", &["echo", "touch", "x"], None),
-        ("/bin/bash", &["bash", "-c", "touch x; $(printf tou)ch y"], None),
+        ("/bin/bash", &["bash", "-c", "echo; touch x"], Some("no touching")),
+        ("/bin/bash", &["bash", "-c", "$(printf tou)ch y; echo"], None),
         ("/bin/sh", &["sh"], None),
         ("/usr/bin/rm", &["rm", "-rf", "/"], None),
         ("/usr/bin/python3", &["python3", "-c", "import os; os.system('touch x')"], Some("no touching")),

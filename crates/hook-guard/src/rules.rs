@@ -96,6 +96,22 @@ impl Rules {
     /// `cwd` would meet. An uncertain match is a match. The command is an exec's argv, which the
     /// kernel bounds: it is read to its end, however long ([`hook_predicate::WholeArgv`]).
     pub(crate) fn check(&self, command: &str, cwd: Option<&Path>) -> Option<Denial> {
+        self.first(command, cwd, |hook, ctx| hook.would_match(ctx))
+    }
+
+    /// The first rule that a Bash call of `script` (a shell's `-c` script, whole) run in `cwd`
+    /// certainly meets. An uncertain match is none here: each program the script runs is an exec
+    /// checked on its own; only what no single exec shows (a pipe into a shell) needs the whole.
+    pub(crate) fn check_script(&self, script: &str, cwd: Option<&Path>) -> Option<Denial> {
+        self.first(script, cwd, |hook, ctx| hook.would_match_certainly(ctx))
+    }
+
+    fn first(
+        &self,
+        command: &str,
+        cwd: Option<&Path>,
+        meets: impl Fn(&DeclarativeHook, &HookContext) -> bool,
+    ) -> Option<Denial> {
         if self.rules.is_empty() {
             return None;
         }
@@ -106,7 +122,7 @@ impl Rules {
         ctx.cwd = cwd.map(Path::to_path_buf);
         self.rules
             .iter()
-            .find(|r| r.hook.would_match(&ctx))
+            .find(|r| meets(&r.hook, &ctx))
             .map(|r| Denial { source: r.hook.source().to_owned(), reason: r.reason.clone() })
     }
 }
