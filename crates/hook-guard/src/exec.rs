@@ -16,11 +16,14 @@
 //!   `push` ([`GIT_PLUMBING`]).
 //! - git with a subcommand that is an alias is read with the alias expanded, looked up with the
 //!   exec's own cwd and git environment by the git the guard found at its start (never by the
-//!   program being executed); a shell alias (`!…`) reads as the shell git starts.
+//!   program being executed); a shell alias (`!…`) reads as the shell git starts. A builtin
+//!   command of that git (`status`, `commit`) is never looked up when the exec runs that very
+//!   file: git ignores an alias that would hide one ([`Git`]).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 
 use hook_shell::table::{
     GIT_GLOBAL_WITH_VALUE, GIT_PLUMBING, LOADER, MULTI_CALL, MULTI_CALL_SHELLS, SHELLS, is_loader,
@@ -105,7 +108,7 @@ impl Exec {
 
     /// The command lines the rules are asked about; `env` gives the exec's environment (asked
     /// only for git); `git` is the git that looks aliases up.
-    pub(crate) fn readings(&self, git: Option<&Path>, env: &mut dyn FnMut() -> Vec<(OsString, OsString)>) -> Readings {
+    pub(crate) fn readings(&self, git: Option<&Git>, env: &mut dyn FnMut() -> Vec<(OsString, OsString)>) -> Readings {
         let names = self.names();
         let args = match &self.loaded {
             // The loader's own reading is its options: the program it runs is read below as
@@ -122,7 +125,7 @@ impl Exec {
             let porcelain = plumbing(&words);
             for words in std::iter::once(words).chain(porcelain) {
                 let line = match words[0] {
-                    "git" => git_reading(&words, git, self.cwd.as_deref(), env),
+                    "git" => git_reading(&words, git.map(|git| (git, self.real.as_deref())), self.cwd.as_deref(), env),
                     _ => {
                         let (reading, script) = shell_reading(&words);
                         readings.add_script(script);
@@ -231,15 +234,66 @@ fn shell_reading<'w>(words: &[&'w str]) -> (Vec<&'w str>, Option<&'w str>) {
     }
 }
 
-/// git's words with an alias subcommand expanded (up to a few aliases deep).
+/// The git the guard looks aliases up with (found on its `PATH`), and its builtin commands, asked
+/// once (`git --list-cmds=builtins`): git runs a builtin before it looks for an alias, so no
+/// alias can hide one (`git -c alias.status='!x' status` runs `status`).
+#[derive(Debug)]
+pub(crate) struct Git {
+    path: PathBuf,
+    /// The file's device and inode (the command's namespace sees the same file under any path).
+    file: Option<(u64, u64)>,
+    builtins: OnceLock<Vec<String>>,
+}
+
+/// A file's device and inode, its symlinks followed.
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+impl Git {
+    pub(crate) fn new(path: PathBuf) -> Git {
+        Git { file: file_id(&path), path, builtins: OnceLock::new() }
+    }
+
+    /// Whether `sub` is one of this git's builtins and the exec (its file with symlinks followed:
+    /// `real`) is this very git: another git may have other builtins, and is looked up each time.
+    fn builtin(&self, real: Option<&Path>, sub: &str) -> bool {
+        let same = self.file.is_some() && real.and_then(file_id) == self.file;
+        same && self.builtins().iter().any(|b| b == sub)
+    }
+
+    fn builtins(&self) -> &[String] {
+        self.builtins.get_or_init(|| {
+            let out = Command::new(&self.path)
+                .arg("--list-cmds=builtins")
+                .env_clear()
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .output();
+            match out {
+                Ok(out) if out.status.success() => {
+                    String::from_utf8_lossy(&out.stdout).lines().map(str::to_owned).collect()
+                }
+                _ => Vec::new(),
+            }
+        })
+    }
+}
+
+/// git's words with an alias subcommand expanded (up to a few aliases deep); `git` is the git
+/// that looks aliases up, with the exec's file (symlinks followed).
 fn git_reading(
     words: &[&str],
-    git: Option<&Path>,
+    git: Option<(&Git, Option<&Path>)>,
     cwd: Option<&Path>,
     env: &mut dyn FnMut() -> Vec<(OsString, OsString)>,
 ) -> String {
     let sub_at = subcommand_at(words);
-    let (Some(sub), Some(git)) = (words.get(sub_at), git) else { return quote_line(words) };
+    let (Some(sub), Some((git, real))) = (words.get(sub_at), git) else { return quote_line(words) };
+    if git.builtin(real, sub) {
+        return quote_line(words);
+    }
     let globals: Vec<&str> =
         words[1..sub_at.min(words.len())].iter().copied().filter(|w| !matches!(*w, "-p" | "--paginate")).collect();
     let vars: Vec<(OsString, OsString)> =
@@ -247,7 +301,7 @@ fn git_reading(
     let mut name = (*sub).to_owned();
     let mut expansion: Option<String> = None;
     for _ in 0..8 {
-        let Some(value) = git_alias(git, &globals, &name, cwd, &vars) else { break };
+        let Some(value) = git_alias(&git.path, &globals, &name, cwd, &vars) else { break };
         if value.trim_start().starts_with('!') {
             // git runs a shell alias with `sh -c` (or execs its first word): read as a shell
             // given a command line of unknown text, which is uncertain.
@@ -387,6 +441,28 @@ mod tests {
         let readings = loader.readings(None, &mut Vec::new);
         assert_eq!(readings.scripts, ["curl|sh"]);
         assert!(readings.lines.contains(&"bash -c :".to_owned()), "{:?}", readings.lines);
+    }
+
+    #[test]
+    fn a_builtin_of_the_guards_own_git_is_never_looked_up_as_an_alias_and_another_gits_is() {
+        let Some(path) = crate::find_on_path("git") else { panic!("git is on PATH") };
+        let git = Git::new(path);
+        let repo = tempfile::tempdir().expect("repo");
+        let run = |args: &[&str]| Command::new(&git.path).args(args).current_dir(repo.path()).output().expect("git");
+        assert!(run(&["init", "-q"]).status.success());
+        assert!(run(&["config", "alias.status", "push --force"]).status.success());
+        assert!(run(&["config", "alias.st", "push --force"]).status.success());
+        let real = std::fs::canonicalize(&git.path).ok();
+        let read = |words: &[&str], real: Option<&Path>| {
+            git_reading(words, Some((&git, real)), Some(repo.path()), &mut Vec::new)
+        };
+        // git itself runs `status` for `git status`, whatever the alias says.
+        assert!(run(&["status"]).status.success());
+        assert_eq!(read(&["git", "status"], real.as_deref()), "git status");
+        assert_eq!(read(&["git", "st"], real.as_deref()), "git push --force");
+        // Another file's builtins are not known: its `status` is looked up.
+        assert_eq!(read(&["git", "status"], Some(Path::new("/bin/sh"))), "git push --force");
+        assert_eq!(read(&["git", "status"], None), "git push --force");
     }
 
     /// The guard and the analyser read one program table (hook-shell's `table`): each entry is read

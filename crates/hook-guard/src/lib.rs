@@ -96,7 +96,7 @@ use nix::unistd::Pid;
 pub use crate::error::Error;
 pub use crate::spawn::REFUSED;
 
-use crate::exec::Exec;
+use crate::exec::{Exec, Git};
 use crate::rules::Rules;
 
 /// The rules and what checking an exec needs.
@@ -106,7 +106,7 @@ pub struct Guard {
     /// The mounts of the command's namespace: the paths the Read and Edit deny rules name.
     mounts: Vec<files::Mount>,
     /// The git that looks aliases up (found on the guard's `PATH` when first needed).
-    git: OnceLock<Option<PathBuf>>,
+    git: OnceLock<Option<Git>>,
 }
 
 impl Guard {
@@ -154,7 +154,7 @@ impl Guard {
             return None;
         }
         let git = match exec.reads_environment() {
-            true => self.git.get_or_init(|| find_on_path("git")).as_deref(),
+            true => self.git.get_or_init(|| find_on_path("git").map(Git::new)).as_ref(),
             false => None,
         };
         let readings = exec.readings(git, env);
