@@ -150,11 +150,12 @@ impl Scenario {
         let calls = root.join("git-calls");
         let git = root.join("bin/git");
         // It answers the guard's own questions as a git with no aliases would (no exec-path of
-        // its own, `config --get alias.*` unset: exit 1), unrecorded: they are not the tools' calls.
+        // its own, its builtins, `config --get alias.*` unset: exit 1), unrecorded: they are not
+        // the tools' calls.
         write(
             &git,
             &format!(
-                "#!/bin/sh\ncase \"$*\" in --exec-path) echo /nonexistent; exit 0;; 'config --get alias.'*) exit 1;; esac\n\
+                "#!/bin/sh\ncase \"$*\" in --exec-path) echo /nonexistent; exit 0;; --list-cmds=builtins) printf 'push\\nstatus\\n'; exit 0;; 'config --get alias.'*) exit 1;; esac\n\
                  printf '%s\\n' \"$*\" >> '{}'\necho \"fake-git-output: $*\"\n",
                 calls.display()
             ),
