@@ -101,10 +101,6 @@ fn under_the_guard_a_packs_deny_rules_hold_for_commands_built_at_run_time() {
     // shell's script, read whole at its exec), exec time can.
     let line = "x=$(printf reset); git $x --hard; d=$(printf .ssh); cat ~/$d/id_ed25519";
     let out = Outcome::of(sandbox.cmd().arg("guard").arg("--").arg(line));
-    if out.code == 126 && !out.stderr.contains("denied by") {
-        assert!(!out.stderr.trim().is_empty(), "the guard says why it cannot run here");
-        return;
-    }
     assert!(out.stderr.contains("denied by aimon/destructive: aimon/destructive: this throws away"), "{}", out.stderr);
     assert!(out.stderr.contains("denied by aimon/secrets: aimon/secrets: ~/.ssh holds private keys"), "{}", out.stderr);
     assert!(!out.stdout.contains("SECRET-KEY"), "{}", out.stdout);
