@@ -20,6 +20,12 @@ use crate::word::{Word, basename};
 /// The category of a command the analysis could not read with certainty.
 pub const UNCERTAIN: &str = "not analysable with certainty";
 
+/// The shell's regular builtins that run no program and act on nothing but their words (and
+/// standard output): assignments before one of them last for that builtin alone and reach no
+/// program (`FOO=1 echo hi`). Special builtins (`:`, `export`, `eval`, …) keep such assignments
+/// after them, so they are not here.
+const BUILTINS_RUNNING_NOTHING: &[&str] = &["echo", "printf", "test", "[", "true", "false", "pwd"];
+
 /// Words that open or close a compound command: the command they belong to is another view.
 const KEYWORDS: &[&str] =
     &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "esac", "]]"];
@@ -63,8 +69,13 @@ fn judge(a: &Analysis) -> Result<Vec<String>, Refusal> {
     for view in &a.views {
         if let Some(program) = view_read_only(view)? {
             let name = basename(&program);
-            // `egrep` and `fgrep` are scripts that run `grep -E`, `grep -F`.
-            let also = matches!(name, "egrep" | "fgrep").then_some("grep");
+            // `egrep` and `fgrep` are scripts that run `grep -E`, `grep -F`; `xargs` with no
+            // program after it (its view is the innermost) runs `echo`.
+            let also = match name {
+                "egrep" | "fgrep" => Some("grep"),
+                "xargs" if view.innermost => Some("echo"),
+                _ => None,
+            };
             for name in std::iter::once(name).chain(also) {
                 if !programs.iter().any(|p| p == name) {
                     programs.push(name.to_owned());
@@ -80,8 +91,13 @@ fn view_read_only(view: &View) -> Result<Option<String>, Refusal> {
     let words = &view.words;
     let first = &words[0];
     if first.assignment {
-        // Alone, an assignment sets a shell variable; before a command, that command's environment.
+        // Alone, an assignment sets a shell variable; before a command, that command's environment
+        // (before a builtin that runs nothing, an environment nothing reads).
         let alone = words.iter().all(|w| w.assignment);
+        let command = words.iter().find(|w| !w.assignment);
+        if command.is_some_and(|w| w.known && BUILTINS_RUNNING_NOTHING.contains(&w.text.as_str())) {
+            return Ok(None);
+        }
         for w in words.iter().take_while(|w| w.assignment) {
             let name = w.text.split_once('=').map_or(w.text.as_str(), |(n, _)| n.trim_end_matches('+'));
             if !(SAFE_VARIABLES.contains(&name) || alone && shell_variable(name)) {

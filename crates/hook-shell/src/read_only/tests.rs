@@ -49,6 +49,8 @@ const CASES: &[(&str, bool)] = &[
     // git subcommands that write, and listings turned into writes.
     ("git commit -m x", false), ("git push", false), ("git branch new", false), ("git branch -D old", false),
     ("git tag v1", false), ("git remote add o u", false), ("git stash", false), ("git config user.name x", false), ("read PATH", false), ("X=1", false), ("env FOO=1 ls", false),
+    ("FOO=1 echo hi", true), ("IFS=, GIT_DIR=/x printf %s y", true), ("PATH=/tmp [ -f a ]", true), ("FOO=1 :", false),
+    ("LD_PRELOAD=/tmp/x.so /bin/echo hi", false), ("env FOO=1 echo hi", false), ("FOO=1 printf -v x y", false), ("FOO=1 \"$x\" hi", false),
     ("git -c core.pager=evil log", false), ("git -p log", false), ("git fetch", false), ("git lg", false),
     // Writes through the shell, deletes, the network, unmodelled programs.
     ("ls > out", false), ("echo x >> out", false), ("cat a | tee b", false), ("rm -r x", false),
@@ -58,7 +60,7 @@ const CASES: &[(&str, bool)] = &[
     ("echo $(rm x)", false), ("bash -c ls", false), ("eval ls", false), ("python3 -c 'print(1)'", false),
     ("env ls", true), ("$X", false), ("ls $(make)", false), ("cat $F > /dev/null; echo < $G", false), ("cat $F > /dev/null", true),
     ("sort $OPTS a", false), ("cat < $F", false), ("cat < \"$F\"; echo", false),
-    ("find . | xargs sed -i s/a/b/", false), ("xargs -p cat", false), ("xargs", false), ("xargs -0", false), ("find $DIR -name x", false), ("find * -name x", false), ("echo \"unterminated", false),
+    ("find . | xargs sed -i s/a/b/", false), ("xargs -p cat", false), ("xargs", true), ("echo ok | xargs -n1", true), ("xargs -0", true), ("xargs -p", false), ("find $DIR -name x", false), ("find * -name x", false), ("echo \"unterminated", false),
 ];
 
 #[test]
@@ -78,6 +80,8 @@ fn an_approved_command_names_the_programs_it_runs() {
     assert_eq!(read_only("cd src && git log | head -3").unwrap(), ["cd", "git", "head"]);
     assert_eq!(read_only("timeout 5 /usr/bin/ls").unwrap(), ["timeout", "ls"]);
     assert_eq!(read_only("egrep x a").unwrap(), ["egrep", "grep"]);
+    assert_eq!(read_only("ls | xargs -n1").unwrap(), ["ls", "xargs", "echo"]);
+    assert_eq!(read_only("ls | xargs wc -l").unwrap(), ["ls", "xargs", "wc"]);
 }
 
 #[test]
