@@ -5,6 +5,7 @@
 //! refused: a glob the guard cannot hold whole is not held in part). A path absent at start is not
 //! mounted over (see docs/security.md).
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -16,7 +17,7 @@ use hook_predicate::{RuleAccess, RulePath, rule_paths};
 pub(crate) const MAX_VISITED: usize = 20_000;
 
 /// What the command sees at a path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum View {
     /// An empty file or directory, mode 0, read-only: a Read rule's path.
     Hidden,
@@ -42,6 +43,9 @@ pub(crate) fn mounts<'a>(
     paths: &TierPaths,
 ) -> Result<Vec<Mount>, String> {
     let mut found = Vec::new();
+    // Self-protection names each directory twice (`Edit(dir) | Edit(dir/**)`, both the path
+    // itself) and serve's token for Read and Edit: a path is resolved once for each view.
+    let mut resolved = HashSet::new();
     for (_, hook) in hooks {
         if !hook.guard_mounts() {
             continue;
@@ -54,6 +58,13 @@ pub(crate) fn mounts<'a>(
                 RuleAccess::Read => View::Hidden,
                 RuleAccess::Edit => View::ReadOnly,
             };
+            let key = match whole_path(&rule) {
+                Some(path) => (true, path.into_os_string(), view),
+                None => (false, rule.glob.clone().into(), view),
+            };
+            if !resolved.insert(key) {
+                continue;
+            }
             for path in resolve(&rule)? {
                 let Ok(real) = std::fs::canonicalize(&path) else { continue };
                 let dir = real.is_dir();
@@ -79,14 +90,20 @@ fn plan(mut found: Vec<Mount>) -> Vec<Mount> {
     out
 }
 
+/// The one path `rule` names, when it names a path as it is: a literal path or a whole
+/// directory (`dir/**`).
+fn whole_path(rule: &RulePath) -> Option<PathBuf> {
+    let base = rule.base();
+    (rule.is_literal() || rule.whole_dir().is_some_and(|d| d == base)).then_some(base)
+}
+
 /// The existing paths `rule` names now.
 fn resolve(rule: &RulePath) -> Result<Vec<PathBuf>, String> {
-    let base = rule.base();
-    if rule.is_literal() || rule.whole_dir().is_some_and(|d| d == base) {
-        return Ok(std::fs::symlink_metadata(&base).is_ok().then_some(base).into_iter().collect());
+    if let Some(path) = whole_path(rule) {
+        return Ok(std::fs::symlink_metadata(&path).is_ok().then_some(path).into_iter().collect());
     }
     let mut out = Vec::new();
-    let mut stack = vec![base];
+    let mut stack = vec![rule.base()];
     let mut visited = 0;
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };

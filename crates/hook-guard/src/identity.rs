@@ -22,7 +22,7 @@
 //! (`ld.so --help`) and the exec is read as that program too. A loader whose program cannot be
 //! resolved to a file (no operand with a `/`: the loader would search its library path) is refused.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Read as _;
 use std::os::unix::fs::{DirEntryExt as _, MetadataExt as _};
 use std::path::{Path, PathBuf};
@@ -71,15 +71,19 @@ impl Identities {
         for loader in LOADER_PATHS {
             ids.add(Path::new(loader), LOADER);
         }
-        let dirs: Vec<PathBuf> = path.map(|p| std::env::split_paths(p).collect()).unwrap_or_default();
+        let mut dirs: Vec<PathBuf> = path.map(|p| std::env::split_paths(p).collect()).unwrap_or_default();
+        // A directory the PATH names twice holds the same files.
+        let mut seen = HashSet::new();
+        dirs.retain(|dir| seen.insert(dir.clone()));
         for program in programs {
             for dir in &dirs {
                 let file = dir.join(program);
-                if std::fs::symlink_metadata(&file).is_err() {
-                    continue;
-                }
+                let Ok(link) = std::fs::symlink_metadata(&file) else { continue };
                 // A link to a program of another name (busybox) is that program: it reads argv[0].
-                let real = std::fs::canonicalize(&file).ok();
+                // git's exec-path is found beside the file its links lead to (`/bin` may be a link).
+                let real = (link.file_type().is_symlink() || program == "git")
+                    .then(|| std::fs::canonicalize(&file).ok())
+                    .flatten();
                 let name = real.as_deref().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or(program);
                 ids.add(&file, name);
                 if program == "git" {
